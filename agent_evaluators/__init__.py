@@ -1,0 +1,34 @@
+"""agent-evaluators: evaluators for LLM agents.
+
+The public API is listed in ``__all__``. Names are imported lazily so that
+``import agent_evaluators`` stays fast (the ``openai`` client and the runner are
+only loaded when first used).
+"""
+
+from importlib import import_module
+from typing import Any
+
+from .errors import AgentEvalError, ConfigError, InputError, JudgeError
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_LAZY = {
+    "Evaluator": "agent_evaluators.evaluators.base",
+    "Outcome": "agent_evaluators.evaluators.base",
+}
+
+__all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agent_evaluators' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(__all__)

@@ -1,0 +1,56 @@
+"""One concurrency budget for every judge call in a run.
+
+``evaluate()`` installs a limiter for the duration of a run; every judge HTTP
+attempt (including retries and repair requests) holds one permit while it is on
+the wire and releases it while backing off. Outside a run there is no limit
+beyond the caller's own.
+
+The limiter lives in a ``ContextVar`` so that tasks spawned by the runner inherit
+it without every evaluator having to thread it through its signature.
+"""
+
+import asyncio
+import contextlib
+from contextvars import ContextVar
+from typing import AsyncIterator, Optional, Protocol
+
+
+class Limiter(Protocol):
+    """Anything that hands out permits: an ``asyncio.Semaphore`` or a cluster-wide one."""
+
+    async def acquire(self) -> object: ...
+
+    def release(self) -> None: ...
+
+
+judge_limiter: ContextVar[Optional[Limiter]] = ContextVar("judge_limiter", default=None)
+
+
+@contextlib.asynccontextmanager
+async def judge_slot() -> AsyncIterator[None]:
+    """Hold one permit of the current run's judge budget (no-op outside a run)."""
+    limiter = judge_limiter.get()
+    if limiter is None:
+        yield
+        return
+    await limiter.acquire()
+    try:
+        yield
+    finally:
+        limiter.release()
+
+
+@contextlib.contextmanager
+def use_judge_limiter(limiter: Optional[Limiter]):
+    """Install ``limiter`` as the judge budget for code run inside this block."""
+    token = judge_limiter.set(limiter)
+    try:
+        yield limiter
+    finally:
+        judge_limiter.reset(token)
+
+
+def new_limiter(max_concurrency: int) -> asyncio.Semaphore:
+    if max_concurrency < 1:
+        raise ValueError("max_concurrency must be at least 1")
+    return asyncio.Semaphore(max_concurrency)

@@ -1,0 +1,1 @@
+"""Evaluator classes, one module per metric family."""

@@ -1,0 +1,290 @@
+"""The evaluator contract every metric follows.
+
+A metric is a small class: it names its result key and default threshold and
+implements ``_evaluate`` with an explicit keyword-only signature that returns an
+:class:`Outcome`. This base turns that into the public surface:
+
+* ``__call__`` (sync) and ``acall`` (async) with the *same* signature as
+  ``_evaluate`` (visible to ``inspect.signature``, Prompt flow and ``evaluate()``
+  column validation), where an unknown, missing or mistyped input raises
+  :class:`~agent_evaluators.errors.InputError` naming it;
+* ``conversation=`` for metrics that judge one turn at a time
+  (``conversation_turn_inputs``): evaluated per user turn, score = mean;
+* the flat result dict ``<key>``, ``<key>_result``, ``<key>_threshold``,
+  ``<key>_reason``, ``<key>_details`` (and ``<key>_usage`` for judge metrics).
+
+Failures raise; they never become a score.
+"""
+
+import asyncio
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
+
+from ..errors import ConfigError, InputError
+
+__all__ = ["Evaluator", "Outcome", "EvaluatorOutput", "ConversationInput"]
+
+ConversationInput = Union[List[Any], Dict[str, Any]]
+
+
+class EvaluatorOutput(TypedDict, total=False):
+    """Flat result dict; the keys depend on the metric's ``result_key``.
+
+    A TypedDict (not ``dict``) so that Prompt flow accepts our classes as flex-flow entries.
+    """
+
+
+@dataclass
+class Outcome:
+    """What one evaluation produced, before it is flattened into the result dict.
+
+    ``score`` is ``None`` only together with ``not_applicable=True``. ``passed``
+    overrides the default ``score >= threshold`` rule where a metric's reference
+    defines its own (e.g. ADK statuses).
+    """
+
+    score: Optional[float]
+    reason: str = ""
+    details: Any = None
+    usage: Optional[Dict[str, Any]] = None
+    not_applicable: bool = False
+    passed: Optional[bool] = None
+
+
+_MISSING = inspect.Parameter.empty
+
+
+class Evaluator:
+    """Base of every evaluator. Subclasses set ``result_key`` and ``default_threshold``
+    and implement ``_evaluate`` (sync for pure-code metrics, async for judge metrics)."""
+
+    result_key: ClassVar[str] = ""
+    default_threshold: ClassVar[float] = 0.5
+    #: True when a sync ``__call__`` blocks on I/O; ``evaluate()`` then runs it in a worker thread.
+    blocking: ClassVar[bool] = False
+    #: True for judge-backed metrics: their result dict carries ``<key>_usage``.
+    uses_judge: ClassVar[bool] = False
+    #: Inputs that ``conversation=`` replaces, evaluated one user turn at a time.
+    conversation_turn_inputs: ClassVar[Tuple[str, ...]] = ()
+
+    _evaluate_signature: ClassVar[inspect.Signature]
+    _public_signature: ClassVar[inspect.Signature]
+    _required_inputs: ClassVar[Tuple[str, ...]]
+    _evaluate_is_async: ClassVar[bool]
+
+    def __init__(self, *, threshold: Optional[float] = None) -> None:
+        if threshold is None:
+            threshold = self.default_threshold
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or math.isnan(threshold):
+            raise ConfigError(f"{type(self).__name__}: threshold must be a number, got {threshold!r}")
+        self.threshold = threshold
+
+    # ------------------------------------------------------------------ subclass hook
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        evaluate = cls.__dict__.get("_evaluate")
+        if evaluate is None:
+            return
+        sig = inspect.signature(evaluate)
+        params = [p for name, p in sig.parameters.items() if name != "self"]
+        for p in params:
+            if p.kind not in (inspect.Parameter.KEYWORD_ONLY,):
+                raise TypeError(f"{cls.__name__}._evaluate: input {p.name!r} must be keyword-only")
+        cls._evaluate_signature = sig
+        cls._evaluate_is_async = inspect.iscoroutinefunction(evaluate)
+        turn_inputs = cls.conversation_turn_inputs
+        public: List[inspect.Parameter] = []
+        for p in params:
+            if p.name in turn_inputs:
+                ann = p.annotation
+                p = p.replace(default=None, annotation=Optional[ann] if ann is not _MISSING else ann)
+            public.append(p)
+        if turn_inputs:
+            public.append(
+                inspect.Parameter(
+                    "conversation",
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=None,
+                    annotation=Optional[ConversationInput],
+                )
+            )
+        cls._public_signature = inspect.Signature(
+            [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + public,
+            return_annotation=EvaluatorOutput,
+        )
+        cls._required_inputs = tuple(p.name for p in params if p.default is _MISSING)
+        cls.__call__ = _make_sync_entry(cls)  # type: ignore[method-assign]
+        cls.acall = _make_async_entry(cls)  # type: ignore[method-assign]
+
+    # ------------------------------------------------------------------ public surface
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __call__(self, **inputs: Any) -> EvaluatorOutput:  # replaced per subclass
+        raise NotImplementedError
+
+    async def acall(self, **inputs: Any) -> EvaluatorOutput:  # replaced per subclass
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ internals
+    def _bind(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        """Check names and presence of inputs; return the keyword arguments for ``_evaluate``."""
+        known = self._public_signature.parameters
+        unknown = [k for k in inputs if k not in known or k == "self"]
+        if unknown:
+            accepted = ", ".join(n for n in known if n != "self")
+            raise InputError(
+                f"{self.name}: unknown input {unknown[0]!r}; accepted inputs are: {accepted}",
+                evaluator=self.name,
+                input_name=unknown[0],
+            )
+        conversation = inputs.get("conversation")
+        if conversation is not None:
+            given = [k for k in self.conversation_turn_inputs if inputs.get(k) is not None]
+            if given:
+                raise InputError(
+                    f"{self.name}: pass either conversation= or {'/'.join(self.conversation_turn_inputs)}, "
+                    f"not both (got conversation and {given[0]})",
+                    evaluator=self.name,
+                    input_name=given[0],
+                )
+            return dict(inputs)
+        for name in self._required_inputs:
+            if inputs.get(name) is None:
+                hint = " (or conversation=)" if name in self.conversation_turn_inputs else ""
+                raise InputError(
+                    f"{self.name}: missing required input {name!r}{hint}",
+                    evaluator=self.name,
+                    input_name=name,
+                )
+        inputs = {k: v for k, v in inputs.items() if k != "conversation"}
+        return inputs
+
+    def _finish(self, outcome: Outcome) -> Dict[str, Any]:
+        """Flatten an :class:`Outcome` into the metric's result dict."""
+        key = self.result_key
+        if outcome.not_applicable:
+            score: Optional[float] = None
+            result = "not_applicable"
+        else:
+            if outcome.score is None or (isinstance(outcome.score, float) and math.isnan(outcome.score)):
+                raise AssertionError(f"{self.name} produced no score without marking it not applicable")
+            score = float(outcome.score)
+            passed = outcome.passed if outcome.passed is not None else score >= self.threshold
+            result = "pass" if passed else "fail"
+        out: Dict[str, Any] = {
+            key: score,
+            f"{key}_result": result,
+            f"{key}_threshold": self.threshold,
+            f"{key}_reason": outcome.reason,
+            f"{key}_details": outcome.details,
+        }
+        if self.uses_judge:
+            out[f"{key}_usage"] = outcome.usage
+        return out
+
+    async def _run_async(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        bound = self._bind(inputs)
+        if "conversation" in bound:
+            return self._finish(await self._per_turn_async(bound))
+        if self._evaluate_is_async:
+            outcome = await self._evaluate(**bound)  # type: ignore[attr-defined]
+        else:
+            outcome = self._evaluate(**bound)  # type: ignore[attr-defined]
+        return self._finish(outcome)
+
+    def _run_sync(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        if self._evaluate_is_async:
+            from .._loop import run_sync
+
+            return run_sync(self._run_async(inputs))
+        bound = self._bind(inputs)
+        if "conversation" in bound:
+            turns = self._turn_inputs(bound)
+            return self._finish(_mean_over_turns(self, [self._evaluate(**t) for t in turns]))  # type: ignore[attr-defined]
+        return self._finish(self._evaluate(**bound))  # type: ignore[attr-defined]
+
+    def _turn_inputs(self, bound: Dict[str, Any]) -> List[Dict[str, Any]]:
+        from ..conversation import split_turns
+
+        conversation = bound.pop("conversation")
+        turns = split_turns(conversation)
+        if not turns:
+            raise InputError(
+                f"{self.name}: conversation has no user turn followed by an assistant reply",
+                evaluator=self.name,
+                input_name="conversation",
+            )
+        names = self.conversation_turn_inputs
+        out = []
+        for turn in turns:
+            args = dict(bound)
+            args[names[0]] = turn.query
+            if len(names) > 1:
+                args[names[1]] = turn.response
+            out.append(args)
+        return out
+
+    async def _per_turn_async(self, bound: Dict[str, Any]) -> Outcome:
+        turns = self._turn_inputs(dict(bound))
+        if self._evaluate_is_async:
+            outcomes = await asyncio.gather(*(self._evaluate(**t) for t in turns))  # type: ignore[attr-defined]
+        else:
+            outcomes = [self._evaluate(**t) for t in turns]  # type: ignore[attr-defined]
+        return _mean_over_turns(self, list(outcomes))
+
+
+def _mean_over_turns(evaluator: Evaluator, outcomes: Sequence[Outcome]) -> Outcome:
+    """Per-turn outcomes → one outcome: mean score over scored turns, every turn in details."""
+    per_turn = [
+        {
+            "turn": i,
+            "score": o.score,
+            "result": "not_applicable" if o.not_applicable else (
+                "pass" if (o.passed if o.passed is not None else o.score >= evaluator.threshold) else "fail"  # type: ignore[operator]
+            ),
+            "reason": o.reason,
+            "details": o.details,
+        }
+        for i, o in enumerate(outcomes)
+    ]
+    scored = [o.score for o in outcomes if not o.not_applicable and o.score is not None]
+    usage = _sum_usage([o.usage for o in outcomes])
+    details = {"per_turn": per_turn}
+    if not scored:
+        return Outcome(None, "No turn could be scored", details, usage, not_applicable=True)
+    mean = sum(scored) / len(scored)
+    reason = f"Mean over {len(scored)} scored turn(s) of {len(outcomes)}"
+    return Outcome(mean, reason, details, usage)
+
+
+def _sum_usage(usages: Sequence[Optional[Dict[str, Any]]]) -> Optional[Dict[str, Any]]:
+    present = [u for u in usages if u]
+    if not present:
+        return None
+    from ..judge.usage import merge_usage
+
+    return merge_usage(present)
+
+
+def _make_sync_entry(cls: type) -> Any:
+    def __call__(self: Evaluator, **inputs: Any) -> Dict[str, Any]:
+        return self._run_sync(inputs)
+
+    __call__.__signature__ = cls._public_signature  # type: ignore[attr-defined]
+    __call__.__doc__ = cls.__doc__
+    __call__.__qualname__ = f"{cls.__qualname__}.__call__"
+    return __call__
+
+
+def _make_async_entry(cls: type) -> Any:
+    async def acall(self: Evaluator, **inputs: Any) -> Dict[str, Any]:
+        return await self._run_async(inputs)
+
+    acall.__signature__ = cls._public_signature  # type: ignore[attr-defined]
+    acall.__doc__ = cls.__doc__
+    acall.__qualname__ = f"{cls.__qualname__}.acall"
+    return acall
