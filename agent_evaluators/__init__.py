@@ -16,6 +16,12 @@ __version__ = "0.1.0"
 _LAZY = {
     "Evaluator": "agent_evaluators.evaluators.base",
     "Outcome": "agent_evaluators.evaluators.base",
+    "JudgeEvaluator": "agent_evaluators.evaluators.judge_base",
+    "PromptyEvaluator": "agent_evaluators.evaluators.judge_base",
+    "IntentResolutionEvaluator": "agent_evaluators.evaluators.agent",
+    "ResponseCompletenessEvaluator": "agent_evaluators.evaluators.agent",
+    "TaskAdherenceEvaluator": "agent_evaluators.evaluators.agent",
+    "ToolCallAccuracyEvaluator": "agent_evaluators.evaluators.agent",
 }
 
 __all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]

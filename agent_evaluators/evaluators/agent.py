@@ -1,0 +1,325 @@
+"""The four Azure-style agent evaluators, with the semantics of the seed documents.
+
+* :class:`IntentResolutionEvaluator`: did the agent identify and resolve what the user wanted (1–5).
+* :class:`ResponseCompletenessEvaluator`: how much of the ground truth's needed information the response holds (1–5).
+* :class:`TaskAdherenceEvaluator`: did the agent follow its assigned task, instructions and tools (1–5).
+* :class:`ToolCallAccuracyEvaluator`: per tool call 1 only if relevant, parameters valid, values
+  grounded in the conversation and useful, else 0; score = mean over the calls made.
+
+Where azure-ai-evaluation 1.18 has since changed a scale (TaskAdherence became 0/1,
+ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
+"""
+
+from typing import Any, Dict, List, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..conversation import Message
+from ..errors import InputError
+from .base import Outcome
+from .judge_base import JudgeEvaluator
+
+__all__ = [
+    "IntentResolutionEvaluator",
+    "ResponseCompletenessEvaluator",
+    "TaskAdherenceEvaluator",
+    "ToolCallAccuracyEvaluator",
+]
+
+MessagesOrText = Union[str, List[Any], Dict[str, Any]]
+ToolDefinitions = Union[List[Any], Dict[str, Any]]
+
+
+# ---------------------------------------------------------------------------- shared input handling
+def _messages(evaluator: JudgeEvaluator, value: Any, name: str, default_role: str) -> List[Message]:
+    from ..conversation import to_messages
+
+    messages = to_messages(value, input_name=name, default_role=default_role)
+    if not messages or not any((m.content or "").strip() or m.tool_calls or m.tool_result is not None for m in messages):
+        raise InputError(
+            f"{evaluator.name}: input {name!r} is empty; pass the {name} text or its messages",
+            evaluator=evaluator.name,
+            input_name=name,
+        )
+    return messages
+
+
+def _json(messages: List[Message]) -> List[Dict[str, Any]]:
+    from ..conversation import messages_to_json
+
+    return messages_to_json(messages)
+
+
+def _definitions(value: Any) -> List[Dict[str, Any]]:
+    from ..conversation import to_tool_definitions
+
+    if value is None:
+        return []
+    return [d.model_dump(exclude_none=True) for d in to_tool_definitions(value, input_name="tool_definitions")]
+
+
+def _ends_in_tool_call(messages: List[Message]) -> bool:
+    """True when the agent has not answered yet: its last message is a tool call or a tool result."""
+    for m in reversed(messages):
+        if m.role in ("assistant", "tool"):
+            return m.role == "tool" or (bool(m.tool_calls) and not (m.content or "").strip())
+    return False
+
+
+# ---------------------------------------------------------------------------- verdicts
+class IntentVerdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    user_intent: str = Field(description="What the user wanted, in one sentence")
+    reason: str
+    score: int = Field(ge=1, le=5)
+
+
+class CompletenessVerdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    missing_information: List[str] = Field(description="Needed facts from the ground truth the response lacks")
+    reason: str
+    score: int = Field(ge=1, le=5)
+
+
+class AdherenceVerdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    deviations: List[str] = Field(description="Instructions, goals or tool rules the agent did not follow")
+    reason: str
+    score: int = Field(ge=1, le=5)
+
+
+class ToolCallVerdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    call_index: int
+    relevant: bool
+    parameters_valid: bool
+    values_from_conversation: bool
+    useful: bool
+    reason: str
+
+
+class MissingCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tool_name: str
+    reason: str
+
+
+class ToolCallAccuracyVerdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    calls: List[ToolCallVerdict]
+    missing_calls: List[MissingCall]
+    reason: str
+
+
+# ---------------------------------------------------------------------------- evaluators
+class IntentResolutionEvaluator(JudgeEvaluator):
+    """How well the response identifies and resolves the user's intent.
+
+    Key ``intent_resolution``; inputs ``query``, ``response`` (text or messages in any
+    supported format), optional ``tool_definitions``, or ``conversation=`` (evaluated
+    per user turn, mean). Score 1–5: 1 unrelated, 2 slightly related, 3 partial,
+    4 mostly resolved with small gaps, 5 fully resolved. Default threshold 3.
+    ``not_applicable`` when the response ends in a tool call (the agent has not answered yet).
+    """
+
+    result_key = "intent_resolution"
+    default_threshold = 3
+    template_name = "intent_resolution.prompty"
+    conversation_turn_inputs = ("query", "response")
+
+    async def _evaluate(
+        self,
+        *,
+        query: MessagesOrText,
+        response: MessagesOrText,
+        tool_definitions: Optional[ToolDefinitions] = None,
+    ) -> Outcome:
+        query_msgs = _messages(self, query, "query", "user")
+        response_msgs = _messages(self, response, "response", "assistant")
+        if _ends_in_tool_call(response_msgs):
+            return Outcome(None, "Not applicable: the response ends in a tool call, so the agent has not answered yet", not_applicable=True)
+        verdict, usage = await self._ask(
+            IntentVerdict,
+            {"query": _json(query_msgs), "response": _json(response_msgs), "tool_definitions": _definitions(tool_definitions)},
+        )
+        return Outcome(float(verdict.score), verdict.reason, {"user_intent": verdict.user_intent}, usage)
+
+
+class ResponseCompletenessEvaluator(JudgeEvaluator):
+    """How much of the information the ground truth says is needed the response contains.
+
+    Key ``response_completeness``; inputs ``response`` and ``ground_truth`` (text).
+    Score 1–5: 1 none of it, 2 a small part, 3 about half, 4 most with minor gaps,
+    5 all of it. Default threshold 3. Details list the missing information.
+    """
+
+    result_key = "response_completeness"
+    default_threshold = 3
+    template_name = "response_completeness.prompty"
+
+    async def _evaluate(self, *, response: MessagesOrText, ground_truth: str) -> Outcome:
+        from ..conversation import final_text
+
+        response_msgs = _messages(self, response, "response", "assistant")
+        text = final_text(response_msgs) if not isinstance(response, str) else response
+        if not (text or "").strip():
+            raise InputError(f"{self.name}: the response has no final text to compare", evaluator=self.name, input_name="response")
+        if not isinstance(ground_truth, str) or not ground_truth.strip():
+            raise InputError(f"{self.name}: input 'ground_truth' must be non-empty text", evaluator=self.name, input_name="ground_truth")
+        verdict, usage = await self._ask(CompletenessVerdict, {"response": text, "ground_truth": ground_truth})
+        return Outcome(float(verdict.score), verdict.reason, {"missing_information": verdict.missing_information}, usage)
+
+
+class TaskAdherenceEvaluator(JudgeEvaluator):
+    """How well the agent follows its assigned task and preset goals.
+
+    Key ``task_adherence``; inputs ``query`` (include the system message with the
+    agent's instructions), ``response``, optional ``tool_definitions``, or
+    ``conversation=``. Score 1–5: 1 non-adherent, 2 barely, 3 moderately,
+    4 mostly, 5 fully adherent. Default threshold 3. Details list deviations.
+    """
+
+    result_key = "task_adherence"
+    default_threshold = 3
+    template_name = "task_adherence.prompty"
+    conversation_turn_inputs = ("query", "response")
+
+    async def _evaluate(
+        self,
+        *,
+        query: MessagesOrText,
+        response: MessagesOrText,
+        tool_definitions: Optional[ToolDefinitions] = None,
+    ) -> Outcome:
+        query_msgs = _messages(self, query, "query", "user")
+        response_msgs = _messages(self, response, "response", "assistant")
+        verdict, usage = await self._ask(
+            AdherenceVerdict,
+            {"query": _json(query_msgs), "response": _json(response_msgs), "tool_definitions": _definitions(tool_definitions)},
+        )
+        return Outcome(float(verdict.score), verdict.reason, {"deviations": verdict.deviations}, usage)
+
+
+class ToolCallAccuracyEvaluator(JudgeEvaluator):
+    """Whether each tool call the agent made was right.
+
+    Key ``tool_call_accuracy``; inputs ``query``, ``tool_definitions`` and either
+    ``tool_calls`` or ``response`` (messages; the calls are read from it, with
+    their results). One judge call returns a verdict per call: 1 only if the call
+    is relevant to the conversation, its parameters are valid for the tool's
+    definition, their values come from the conversation, and it is useful; else 0.
+    Score = mean over the calls made; default threshold 0.8. Details hold each
+    call's verdict and reason and the calls the judge found missing.
+
+    ``not_applicable`` (no judge call) when there are no tool calls, or a called tool
+    has no definition and is not a known built-in tool.
+    """
+
+    result_key = "tool_call_accuracy"
+    default_threshold = 0.8
+    template_name = "tool_call_accuracy.prompty"
+
+    async def _evaluate(
+        self,
+        *,
+        query: MessagesOrText,
+        tool_definitions: ToolDefinitions,
+        tool_calls: Optional[Union[List[Any], Dict[str, Any]]] = None,
+        response: Optional[MessagesOrText] = None,
+    ) -> Outcome:
+        from ..conversation import builtin_tool_definition, to_tool_calls, to_tool_definitions
+
+        if tool_calls is None and response is None:
+            raise InputError(
+                f"{self.name}: pass tool_calls= or response= (messages holding the tool calls)",
+                evaluator=self.name,
+                input_name="tool_calls",
+            )
+        query_msgs = _messages(self, query, "query", "user")
+        results: Dict[str, Any] = {}
+        if tool_calls is not None:
+            calls = to_tool_calls(tool_calls, input_name="tool_calls")
+        else:
+            response_msgs = _messages(self, response, "response", "assistant")
+            calls = to_tool_calls(response_msgs, input_name="response")
+            results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
+                       for m in response_msgs if m.role == "tool" and m.tool_call_id}
+        if not calls:
+            return Outcome(None, "Not applicable: no tool calls found in the response or tool_calls", not_applicable=True)
+        definitions = {d.name: d for d in to_tool_definitions(tool_definitions, input_name="tool_definitions")}
+        for call in calls:
+            if call.name not in definitions:
+                builtin = builtin_tool_definition(call.name)
+                if builtin is None:
+                    return Outcome(
+                        None,
+                        f"Not applicable: tool {call.name!r} was called but has no definition in tool_definitions; "
+                        "pass a definition for every called tool",
+                        not_applicable=True,
+                    )
+                definitions[call.name] = builtin
+        rendered_calls = [
+            {
+                "call_index": i,
+                "name": c.name,
+                "arguments": c.arguments,
+                **({"result": results[c.id]} if c.id and c.id in results else {}),
+            }
+            for i, c in enumerate(calls)
+        ]
+        used = sorted({c.name for c in calls})
+        verdict, usage = await self._ask(
+            ToolCallAccuracyVerdict,
+            {
+                "query": _json(query_msgs),
+                "tool_calls": rendered_calls,
+                "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
+                + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
+            },
+        )
+        per_call = _check_call_verdicts(self, verdict, calls)
+        score = sum(c["score"] for c in per_call) / len(per_call)
+        details = {
+            "per_call": per_call,
+            "missing_calls": [m.model_dump() for m in verdict.missing_calls],
+            "excess_calls": [c["tool_name"] for c in per_call if not c["relevant"] or not c["useful"]],
+            "calls_made": len(calls),
+            "correct_calls": sum(c["score"] for c in per_call),
+        }
+        return Outcome(score, verdict.reason, details, usage)
+
+
+def _check_call_verdicts(evaluator: JudgeEvaluator, verdict: ToolCallAccuracyVerdict, calls: List[Any]) -> List[Dict[str, Any]]:
+    """One verdict per call made, no more, no fewer: anything else fails closed."""
+    by_index: Dict[int, ToolCallVerdict] = {}
+    for v in verdict.calls:
+        if v.call_index in by_index or not 0 <= v.call_index < len(calls):
+            raise _bad_verdict(evaluator, verdict, f"verdict for call_index {v.call_index} is duplicated or out of range")
+        by_index[v.call_index] = v
+    if len(by_index) != len(calls):
+        missing = sorted(set(range(len(calls))) - set(by_index))
+        raise _bad_verdict(evaluator, verdict, f"no verdict for call index(es) {missing}")
+    out = []
+    for i, call in enumerate(calls):
+        v = by_index[i]
+        ok = v.relevant and v.parameters_valid and v.values_from_conversation and v.useful
+        out.append(
+            {
+                "call_index": i,
+                "tool_name": call.name,
+                "arguments": call.arguments,
+                "score": 1 if ok else 0,
+                "relevant": v.relevant,
+                "parameters_valid": v.parameters_valid,
+                "values_from_conversation": v.values_from_conversation,
+                "useful": v.useful,
+                "reason": v.reason,
+            }
+        )
+    return out
+
+
+def _bad_verdict(evaluator: JudgeEvaluator, verdict: BaseModel, problem: str) -> Exception:
+    from ..errors import JudgeError
+
+    return JudgeError(f"{evaluator.name}: the judge's verdict is unusable: {problem}", raw_text=verdict.model_dump_json())

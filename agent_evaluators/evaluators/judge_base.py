@@ -1,0 +1,278 @@
+"""The shared machinery of judge-backed evaluators.
+
+A judge metric says which ``.prompty`` template it renders and what verdict it
+expects (a pydantic model); :class:`JudgeEvaluator` does the rest once: resolve
+the judge client, render the template in the sandbox, call the judge with
+structured output, validate the verdict, and attach usage. Subclasses stay a
+few lines long (inspect_ai's scorers are the model).
+
+:class:`PromptyEvaluator` is the public base for users' own judge templates: the
+template's ``inputs`` become the evaluator's keyword inputs, and the verdict is
+``{"reason": str, "score": number}`` on the declared scale.
+"""
+
+import inspect
+import os
+from typing import Any, ClassVar, Dict, Mapping, Optional, Tuple, Type, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ..errors import ConfigError, JudgeError
+from .base import Evaluator, Outcome
+
+__all__ = ["JudgeEvaluator", "PromptyEvaluator", "LikertVerdict", "likert_verdict"]
+
+V = TypeVar("V", bound=BaseModel)
+
+
+class LikertVerdict(BaseModel):
+    """A reason first (so the judge reasons before it scores), then an integer score 1–5."""
+
+    model_config = ConfigDict(extra="forbid")
+    reason: str
+    score: int = Field(ge=1, le=5)
+
+
+def likert_verdict(low: float, high: float, integer: bool = True) -> Type[BaseModel]:
+    """A ``{"reason", "score"}`` verdict model whose score is bounded to ``[low, high]``."""
+    kind: Any = int if integer else float
+    return create_model(
+        f"Verdict_{int(low)}_{int(high)}",
+        __config__=ConfigDict(extra="forbid"),
+        reason=(str, ...),
+        score=(kind, Field(ge=low, le=high)),
+    )
+
+
+class JudgeEvaluator(Evaluator):
+    """Base of evaluators that ask a judge model for a verdict.
+
+    Args:
+        model_config: azure-ai-evaluation-style model config dict, an ``openai``
+            client, or ``None`` to read the judge from the environment.
+        threshold: pass mark; defaults to the metric's ``default_threshold``.
+        is_reasoning_model: send ``max_completion_tokens`` and no temperature
+            (needed for Azure deployments of o-series / gpt-5 models with
+            arbitrary names; model names are recognised automatically).
+        credential: accepted for azure-ai-evaluation compatibility (Entra ID
+            token provider object); used when the config has no api_key.
+        cache: path of an on-disk sqlite cache of judge replies (errors are never cached).
+    """
+
+    uses_judge = True
+    #: file name of the template in the top-level ``prompty/`` folder.
+    template_name: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        model_config: Any = None,
+        *,
+        threshold: Optional[float] = None,
+        is_reasoning_model: bool = False,
+        credential: Any = None,
+        cache: Optional[str] = None,
+    ) -> None:
+        super().__init__(threshold=threshold)
+        self._model_config = _with_credential(model_config, credential)
+        self._is_reasoning_model = bool(is_reasoning_model)
+        self._cache = cache
+        self._prompty = None
+
+    # -------------------------------------------------------------- template
+    @property
+    def prompty(self) -> Any:
+        """The loaded template (loaded on first use, then kept)."""
+        if self._prompty is None:
+            from ..templates import find_template, load_prompty
+
+            self._prompty = load_prompty(find_template(self.template_name))
+        return self._prompty
+
+    @property
+    def judge_config(self) -> Dict[str, Any]:
+        """What identifies this evaluator's configuration (never secrets): used by fingerprints."""
+        return {
+            "class": type(self).__name__,
+            "threshold": self.threshold,
+            "template_hash": self.prompty.template_hash,
+            "is_reasoning_model": self._is_reasoning_model,
+        }
+
+    # -------------------------------------------------------------- judging
+    def _client(self) -> Any:
+        from ..judge import get_judge_client
+
+        return get_judge_client(
+            self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache
+        )
+
+    async def _ask(
+        self,
+        verdict_model: Type[V],
+        inputs: Mapping[str, Any],
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        sample_index: int = 0,
+    ) -> Tuple[V, Dict[str, Any]]:
+        """Render the template with ``inputs``, ask the judge, return (verdict, usage)."""
+        prompty = self.prompty
+        messages = prompty.render(**inputs)
+        merged = {k: v for k, v in prompty.parameters.items() if k != "response_format"}
+        if params:
+            merged.update(params)
+        try:
+            reply = await self._client().complete(
+                messages,
+                output_model=verdict_model,
+                params=merged,
+                sample_index=sample_index,
+                template_hash=prompty.template_hash,
+            )
+        except JudgeError as exc:
+            raise JudgeError(
+                f"{self.name}: {exc}",
+                raw_text=exc.raw_text,
+                status_code=exc.status_code,
+                attempts=exc.attempts,
+                usage=exc.usage,
+            ) from exc
+        return reply.data, reply.usage
+
+    def __reduce__(self) -> Any:
+        # Judge clients hold sockets bound to an event loop: ship configuration only.
+        state = {k: v for k, v in self.__dict__.items() if k != "_prompty"}
+        state["_prompty"] = None
+        return (_rebuild, (type(self), state))
+
+
+def _rebuild(cls: type, state: Dict[str, Any]) -> Any:
+    obj = cls.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
+
+
+def _with_credential(model_config: Any, credential: Any) -> Any:
+    if credential is None:
+        return model_config
+    if isinstance(model_config, Mapping):
+        merged = dict(model_config)
+        merged.setdefault("credential", credential)
+        return merged
+    return model_config
+
+
+# ---------------------------------------------------------------------------- users' own templates
+_PROMPTY_TYPES: Dict[str, Any] = {
+    "string": Any,
+    "str": Any,
+    "list": Any,
+    "object": Any,
+    "dict": Any,
+    "int": Any,
+    "double": Any,
+    "float": Any,
+    "bool": Any,
+}
+
+
+class PromptyEvaluator(JudgeEvaluator):
+    """A judge evaluator built from a user's own ``.prompty`` file.
+
+    The template's declared ``inputs`` become this evaluator's keyword inputs
+    (required unless they declare a default or ``optional: true``), so an unknown
+    or missing input raises ``InputError`` exactly as with the built-in metrics.
+    The judge must answer ``{"reason": str, "score": number}`` with the score on
+    ``scale``; the score is reported as given and passes at ``score >= threshold``.
+
+    Example::
+
+        helpful = PromptyEvaluator(prompty="helpfulness.prompty", model_config=judge,
+                                   result_key="helpfulness", threshold=4, scale=(1, 5))
+        helpful(question="...", answer="...")
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "PromptyEvaluator":
+        if cls is not PromptyEvaluator:
+            return super().__new__(cls)
+        path = kwargs.get("prompty", args[0] if args else None)
+        if path is None:
+            raise ConfigError("PromptyEvaluator: pass prompty=<path to a .prompty file>")
+        from ..templates import load_prompty
+
+        template = load_prompty(os.fspath(path))
+        sub = _prompty_subclass(template)
+        obj = super().__new__(sub)
+        obj._prompty = template
+        return obj
+
+    def __init__(
+        self,
+        prompty: Any = None,
+        model_config: Any = None,
+        *,
+        result_key: str = "score",
+        threshold: Optional[float] = None,
+        scale: Tuple[float, float] = (1, 5),
+        is_reasoning_model: bool = False,
+        credential: Any = None,
+        cache: Optional[str] = None,
+    ) -> None:
+        template = self._prompty
+        low, high = scale
+        if not low < high:
+            raise ConfigError(f"PromptyEvaluator: scale must be (low, high) with low < high, got {scale!r}")
+        self.result_key = result_key  # type: ignore[misc]
+        self.default_threshold = (low + high) / 2 if threshold is None else threshold  # type: ignore[misc]
+        super().__init__(
+            model_config,
+            threshold=threshold,
+            is_reasoning_model=is_reasoning_model,
+            credential=credential,
+            cache=cache,
+        )
+        self._prompty = template
+        self._prompty_path = os.fspath(prompty) if prompty is not None else None
+        self.scale = (low, high)
+        self._verdict = likert_verdict(low, high, integer=float(low).is_integer() and float(high).is_integer())
+
+    def __reduce__(self) -> Any:
+        return (
+            _rebuild_prompty,
+            (self._prompty_path, self._model_config, self.result_key, self.threshold, self.scale,
+             self._is_reasoning_model, self._cache),
+        )
+
+
+def _rebuild_prompty(path: str, model_config: Any, result_key: str, threshold: float,
+                     scale: Tuple[float, float], reasoning: bool, cache: Optional[str]) -> PromptyEvaluator:
+    return PromptyEvaluator(prompty=path, model_config=model_config, result_key=result_key,
+                            threshold=threshold, scale=scale, is_reasoning_model=reasoning, cache=cache)
+
+
+def _prompty_subclass(template: Any) -> type:
+    """A PromptyEvaluator subclass whose ``_evaluate`` signature is the template's inputs."""
+    params = []
+    for name, spec in template.inputs.items():
+        if not name.isidentifier():
+            raise ConfigError(f"PromptyEvaluator: template input {name!r} is not a valid Python identifier")
+        spec = spec or {}
+        optional = bool(spec.get("optional")) or "default" in spec
+        params.append(
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=spec.get("default") if optional else inspect.Parameter.empty,
+                annotation=_PROMPTY_TYPES.get(str(spec.get("type", "string")).lower(), Any),
+            )
+        )
+    params.sort(key=lambda p: p.default is not inspect.Parameter.empty)
+
+    async def _evaluate(self: PromptyEvaluator, **inputs: Any) -> Outcome:
+        verdict, usage = await self._ask(self._verdict, inputs)
+        return Outcome(float(verdict.score), verdict.reason, None, usage)
+
+    _evaluate.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params
+    )
+    name = "".join(part.capitalize() for part in str(template.name or "Custom").replace("-", " ").split()) or "Custom"
+    return type(f"{name}PromptyEvaluator", (PromptyEvaluator,), {"_evaluate": _evaluate, "__module__": __name__})
