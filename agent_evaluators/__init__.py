@@ -16,12 +16,24 @@ __version__ = "0.1.0"
 _LAZY = {
     "Evaluator": "agent_evaluators.evaluators.base",
     "Outcome": "agent_evaluators.evaluators.base",
+    "evaluate": "agent_evaluators.evaluate",
+    "evaluate_async": "agent_evaluators.evaluate",
+    "blocking": "agent_evaluators.evaluate",
+    "EvaluationResult": "agent_evaluators.evaluate",
     "JudgeEvaluator": "agent_evaluators.evaluators.judge_base",
     "PromptyEvaluator": "agent_evaluators.evaluators.judge_base",
     "IntentResolutionEvaluator": "agent_evaluators.evaluators.agent",
     "ResponseCompletenessEvaluator": "agent_evaluators.evaluators.agent",
     "TaskAdherenceEvaluator": "agent_evaluators.evaluators.agent",
     "ToolCallAccuracyEvaluator": "agent_evaluators.evaluators.agent",
+    "FinalResponseMatchEvaluator": "agent_evaluators.evaluators.adk_judges",
+    "RubricBasedFinalResponseQualityEvaluator": "agent_evaluators.evaluators.adk_judges",
+    "RubricBasedToolUseQualityEvaluator": "agent_evaluators.evaluators.adk_judges",
+    "HallucinationEvaluator": "agent_evaluators.evaluators.adk_judges",
+    "SafetyEvaluator": "agent_evaluators.evaluators.adk_judges",
+    "TrajectoryJudgeEvaluator": "agent_evaluators.evaluators.trajectory_judge",
+    "AnswerSimilarityEvaluator": "agent_evaluators.evaluators.answer_similarity",
+    "RubricEvaluator": "agent_evaluators.evaluators.rubric",
 }
 
 __all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]

@@ -187,6 +187,24 @@ class Evaluator:
         return out
 
     async def _run_async(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        try:
+            return await self._run_async_inner(inputs)
+        except InputError as exc:
+            raise self._named(exc) from exc.__cause__
+
+    def _run_sync(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        try:
+            return self._run_sync_inner(inputs)
+        except InputError as exc:
+            raise self._named(exc) from exc.__cause__
+
+    def _named(self, exc: InputError) -> InputError:
+        """Adapters raise InputError without knowing the evaluator: add its name."""
+        if exc.evaluator is not None:
+            return exc
+        return InputError(f"{self.name}: {exc}", evaluator=self.name, input_name=exc.input_name)
+
+    async def _run_async_inner(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
         bound = self._bind(inputs)
         if "conversation" in bound:
             return self._finish(await self._per_turn_async(bound))
@@ -196,7 +214,7 @@ class Evaluator:
             outcome = self._evaluate(**bound)  # type: ignore[attr-defined]
         return self._finish(outcome)
 
-    def _run_sync(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+    def _run_sync_inner(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
         if self._evaluate_is_async:
             from .._loop import run_sync
 

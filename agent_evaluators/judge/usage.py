@@ -3,7 +3,8 @@
 A usage record is a plain dict (it goes straight into result rows and JSON):
 
 ``prompt_tokens``, ``completion_tokens``, ``reasoning_tokens``, ``cached_tokens``,
-``judge_calls``, ``model``, ``response_format`` (``json_schema`` / ``json_object`` /
+``judge_calls``, ``attempts`` (HTTP requests, retries and the repair request included;
+0 for a cache hit), ``model``, ``response_format`` (``json_schema`` / ``json_object`` /
 ``text``), ``latency_s``, ``template_hash``.
 
 A count the server did not report is ``None``, never 0: summing a known and an
@@ -12,7 +13,7 @@ unknown count stays unknown.
 
 from typing import Any, Dict, Iterable, Optional
 
-COUNT_KEYS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "judge_calls")
+COUNT_KEYS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "judge_calls", "attempts")
 LABEL_KEYS = ("model", "response_format", "template_hash")
 
 

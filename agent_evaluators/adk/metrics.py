@@ -1,0 +1,368 @@
+"""ADK's criteria by name, and ``evaluate_invocations``: ADK's own evaluator entry shape.
+
+A metric is one :class:`MetricSpec` line in :data:`METRICS`: the ADK name, the
+evaluator class that scores it (``"module:Class"``, imported on first use) and
+whether it needs expected invocations. Two kinds of class plug in:
+
+* a class with an ``evaluate_adk_case(actual, expected, criterion, model_config)``
+  classmethod coroutine scores a whole case itself, in ADK's terms (the judge metrics
+  in ``agent_evaluators.evaluators.adk_judges`` do: they own their sampling, rubric
+  handling and aggregation). It returns an object with ``score``, ``status``,
+  ``per_invocation_scores``, ``per_invocation`` (dicts with ``score``, ``status``,
+  ``reason``, ``details``, ``error``), ``details`` and ``usage``;
+* any other :class:`~agent_evaluators.evaluators.base.Evaluator` is called once per
+  invocation pair with the keyword inputs ``spec.inputs`` builds, and the case score
+  is the mean over scored invocations (the deterministic metrics).
+
+What ADK defines around every metric is done here once, before either path: the
+length check, ``NOT_EVALUATED`` without expected invocations for reference-based
+metrics, and the status rule ``score >= threshold``. A judge metric whose module is
+not installed yet raises :class:`ConfigError` ("not available yet").
+"""
+
+import asyncio
+import dataclasses
+import importlib
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+from ..errors import ConfigError, JudgeError
+from .config import Criterion, parse_criterion
+from .convert import InvocationLike, as_invocations, final_response_text
+from .models import Invocation
+
+__all__ = [
+    "PASSED",
+    "FAILED",
+    "NOT_EVALUATED",
+    "MetricSpec",
+    "METRICS",
+    "register_metric",
+    "get_metric",
+    "InvocationScore",
+    "InvocationsResult",
+    "evaluate_invocations",
+    "aevaluate_invocations",
+    "status_for",
+]
+
+logger = logging.getLogger(__name__)
+
+PASSED = "PASSED"
+FAILED = "FAILED"
+NOT_EVALUATED = "NOT_EVALUATED"
+
+JUDGES_MODULE = "agent_evaluators.evaluators.adk_judges"
+
+
+def status_for(score: Optional[float], threshold: float) -> str:
+    """ADK's ``get_eval_status``: no score → NOT_EVALUATED, else PASSED iff ``score >= threshold``."""
+    if score is None:
+        return NOT_EVALUATED
+    return PASSED if score >= threshold else FAILED
+
+
+@dataclass
+class InvocationScore:
+    """One invocation's result for one metric."""
+
+    score: Optional[float]
+    status: str
+    reason: str = ""
+    details: Any = None
+    error: Optional[str] = None
+    usage: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class InvocationsResult:
+    """What :func:`evaluate_invocations` returns (ADK's ``EvaluationResult``, flattened).
+
+    ``score`` is the overall score (``None`` when nothing was scored), ``status`` one of
+    ``"PASSED"``, ``"FAILED"``, ``"NOT_EVALUATED"``; ``per_invocation_scores`` has one
+    entry per actual invocation. ``details`` holds ``reason``, ``per_invocation``
+    (score, status, reason, evaluator details, error per invocation), ``usage`` for
+    judge metrics, and whatever case-level details the metric adds (e.g. rubric scores).
+    """
+
+    metric_name: str
+    score: Optional[float]
+    status: str
+    per_invocation_scores: List[Optional[float]]
+    threshold: float
+    criterion: Criterion
+    per_invocation: List[InvocationScore] = field(default_factory=list)
+    details: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def per_invocation_statuses(self) -> List[str]:
+        return [p.status for p in self.per_invocation]
+
+
+# ----------------------------------------------------------------------------- specs
+
+Inputs = Callable[[Invocation, Optional[Invocation], Criterion], Dict[str, Any]]
+Options = Callable[[Criterion], Dict[str, Any]]
+
+
+def _no_options(criterion: Criterion) -> Dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """How to score one ADK metric with one of our evaluator classes.
+
+    ``evaluator`` is ``"module:Class"``, imported on first use. Without ``inputs`` the
+    class must provide ``evaluate_adk_case``; with ``inputs`` it is called per
+    invocation pair (constructed as ``Class(threshold=..., **options(criterion))``, plus
+    ``model_config=`` when ``uses_judge``). ``reference_based`` metrics need expected
+    invocations; ``default_threshold=None`` means a threshold must be configured.
+    """
+
+    name: str
+    evaluator: str
+    inputs: Optional[Inputs] = None
+    reference_based: bool = True
+    uses_judge: bool = False
+    default_threshold: Optional[float] = None
+    options: Options = _no_options
+
+    def evaluator_class(self) -> type:
+        module_name, _, attr = self.evaluator.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            if module_name == JUDGES_MODULE or getattr(exc, "name", None) == module_name:
+                raise ConfigError(
+                    f"ADK metric {self.name!r} is not available yet: its evaluator module {module_name} "
+                    f"is not part of this installation ({exc})"
+                ) from exc
+            raise
+        cls = getattr(module, attr, None)
+        if cls is None:
+            raise ConfigError(f"ADK metric {self.name!r} is not available yet: {module_name} has no {attr}")
+        if self.inputs is None and not callable(getattr(cls, "evaluate_adk_case", None)):
+            raise ConfigError(f"ADK metric {self.name!r}: {self.evaluator} has no evaluate_adk_case and no inputs were given")
+        return cls
+
+
+def _trajectory_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
+    # single-invocation lists: the evaluator scores the pair 1/0 exactly as ADK does per invocation
+    return {"response": [actual.to_json_dict()], "ground_truth": [expected.to_json_dict()]}  # type: ignore[union-attr]
+
+
+def _trajectory_options(crit: Criterion) -> Dict[str, Any]:
+    return {"match_type": crit.match_type.value.lower(), "ignore_args": crit.ignore_args}
+
+
+def _response_match_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
+    # ROUGE-1 reads only final responses (ADK ignores include_intermediate_responses_in_final here)
+    return {"response": final_response_text(actual), "ground_truth": final_response_text(expected)}  # type: ignore[arg-type]
+
+
+def _judge(attr: str) -> str:
+    return f"{JUDGES_MODULE}:{attr}"
+
+
+#: ADK metric name → how to score it. A new metric is one line here (or :func:`register_metric`).
+METRICS: Dict[str, MetricSpec] = {
+    spec.name: spec
+    for spec in (
+        MetricSpec("tool_trajectory_avg_score", "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator",
+                   _trajectory_inputs, default_threshold=1.0, options=_trajectory_options),
+        MetricSpec("response_match_score", "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator",
+                   _response_match_inputs, default_threshold=0.8),
+        MetricSpec("final_response_match_v2", _judge("FinalResponseMatchEvaluator"), uses_judge=True),
+        MetricSpec("rubric_based_final_response_quality_v1", _judge("RubricBasedFinalResponseQualityEvaluator"),
+                   reference_based=False, uses_judge=True),
+        MetricSpec("rubric_based_tool_use_quality_v1", _judge("RubricBasedToolUseQualityEvaluator"),
+                   reference_based=False, uses_judge=True),
+        MetricSpec("hallucinations_v1", _judge("HallucinationEvaluator"), reference_based=False, uses_judge=True),
+        MetricSpec("safety_v1", _judge("SafetyEvaluator"), reference_based=False, uses_judge=True),
+    )
+}
+
+
+def register_metric(spec: MetricSpec) -> None:
+    """Add or replace a metric (e.g. a custom one) in :data:`METRICS`."""
+    METRICS[spec.name] = spec
+
+
+def get_metric(name: str) -> MetricSpec:
+    spec = METRICS.get(name)
+    if spec is None:
+        raise ConfigError(f"unknown ADK metric {name!r}; supported metrics are: {', '.join(METRICS)}")
+    return spec
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+def evaluate_invocations(
+    metric_name: str,
+    actual: Sequence[InvocationLike],
+    expected: Optional[Sequence[InvocationLike]] = None,
+    criterion: Union[None, float, Mapping[str, Any], Criterion] = None,
+    model_config: Any = None,
+) -> InvocationsResult:
+    """Score ``actual`` invocations with ADK metric ``metric_name``, as ADK's evaluator would.
+
+    Args:
+        metric_name: an ADK criterion name, e.g. ``"tool_trajectory_avg_score"``.
+        actual: the agent's invocations (ADK invocation dicts or models).
+        expected: the reference invocations, paired by position.
+        criterion: a threshold, a criterion dict as in ``test_config.json``, or ``None``
+            for ADK's default (trajectory 1.0 EXACT, response match 0.8; judge metrics
+            have no default and raise :class:`ConfigError`).
+        model_config: the judge for judge metrics (``None`` reads the environment); a
+            criterion's ``judge_model_options.judge_model`` replaces its model name.
+
+    Raises:
+        ValueError: ``expected`` is given and its length differs from ``actual`` (ADK ≥ 2.6).
+        ConfigError: unknown metric, bad criterion, or a judge metric not available yet.
+
+    A reference-based metric without ``expected`` gives ``NOT_EVALUATED``, as does an
+    invocation whose judge failed (the error is in ``details``).
+    """
+    from .._loop import run_sync
+
+    return run_sync(aevaluate_invocations(metric_name, actual, expected, criterion, model_config))
+
+
+async def aevaluate_invocations(
+    metric_name: str,
+    actual: Sequence[InvocationLike],
+    expected: Optional[Sequence[InvocationLike]] = None,
+    criterion: Union[None, float, Mapping[str, Any], Criterion] = None,
+    model_config: Any = None,
+) -> InvocationsResult:
+    """Async twin of :func:`evaluate_invocations`; the invocations are scored concurrently."""
+    spec = get_metric(metric_name)
+    if criterion is None and spec.default_threshold is None:
+        raise ConfigError(
+            f"{metric_name} needs a criterion with a threshold, e.g. criterion={{'threshold': 0.8}} "
+            "(judge metrics have no default threshold)"
+        )
+    crit = parse_criterion(metric_name, criterion)
+    threshold = float(crit.threshold)  # type: ignore[arg-type]
+    actual_invs = as_invocations(actual, name="actual") or []
+    expected_invs = as_invocations(expected, name="expected")
+    if expected_invs is not None and len(expected_invs) != len(actual_invs):
+        raise ValueError(
+            f"{metric_name}: actual and expected invocations must have the same length; got {len(actual_invs)} "
+            f"and {len(expected_invs)}"
+        )
+    if spec.reference_based and expected_invs is None:
+        return _not_evaluated(spec.name, crit, len(actual_invs),
+                              f"{metric_name} compares with expected invocations, and none were given")
+    if not actual_invs:
+        return _not_evaluated(spec.name, crit, 0, "there are no invocations to evaluate")
+    cls = spec.evaluator_class()
+    if spec.inputs is None:
+        case = await cls.evaluate_adk_case(actual_invs, expected_invs, crit, model_config)  # type: ignore[attr-defined]
+        return _from_case_result(spec.name, crit, case)
+    pairs = [(a, expected_invs[i] if expected_invs is not None else None) for i, a in enumerate(actual_invs)]
+    evaluator = _construct(spec, cls, crit, model_config)
+    per = list(await asyncio.gather(*(_score_pair(spec, evaluator, threshold, a, e, crit) for a, e in pairs)))
+    scores = [p.score for p in per if p.score is not None]
+    score = sum(scores) / len(scores) if scores else None
+    details: Dict[str, Any] = {
+        "reason": (f"mean over {len(scores)} scored invocation(s) of {len(per)}; threshold {threshold}"
+                   if score is not None else "no invocation could be scored"),
+        "per_invocation": [_score_dict(p) for p in per],
+    }
+    usage = _merge_usage([p.usage for p in per])
+    if usage is not None:
+        details["usage"] = usage
+    return InvocationsResult(spec.name, score, status_for(score, threshold), [p.score for p in per], threshold,
+                             crit, per, details)
+
+
+def _construct(spec: MetricSpec, cls: type, crit: Criterion, model_config: Any) -> Any:
+    options = spec.options(crit)
+    if spec.uses_judge:
+        return cls(model_config=_judge_endpoint(model_config, crit), threshold=crit.threshold, **options)
+    return cls(threshold=crit.threshold, **options)
+
+
+async def _score_pair(
+    spec: MetricSpec, evaluator: Any, threshold: float, actual: Invocation, expected: Optional[Invocation],
+    crit: Criterion,
+) -> InvocationScore:
+    inputs = spec.inputs(actual, expected, crit)  # type: ignore[misc]
+    try:
+        out = await evaluator.acall(**inputs)
+    except JudgeError as exc:
+        logger.warning("%s: judge failed for invocation %r: %s", spec.name, actual.invocation_id, exc)
+        return InvocationScore(None, NOT_EVALUATED, "the judge failed", error=str(exc), usage=exc.usage)
+    key = getattr(evaluator, "result_key", "") or spec.name
+    score = out.get(key)
+    if isinstance(score, float) and math.isnan(score):
+        score = None
+    return InvocationScore(
+        score=None if score is None else float(score),
+        status=status_for(score, threshold),
+        reason=out.get(f"{key}_reason") or "",
+        details=out.get(f"{key}_details"),
+        usage=out.get(f"{key}_usage"),
+    )
+
+
+def _from_case_result(name: str, crit: Criterion, case: Any) -> InvocationsResult:
+    """A class's own ``evaluate_adk_case`` result → :class:`InvocationsResult`."""
+    threshold = float(crit.threshold)  # type: ignore[arg-type]
+    per = [
+        InvocationScore(
+            score=item.get("score"),
+            status=item.get("status") or status_for(item.get("score"), threshold),
+            reason=item.get("reason") or "",
+            details=item.get("details"),
+            error=item.get("error"),
+        )
+        for item in (getattr(case, "per_invocation", None) or [])
+    ]
+    details = dict(getattr(case, "details", None) or {})
+    details.setdefault("reason", "")
+    details["per_invocation"] = [_score_dict(p) for p in per]
+    if getattr(case, "usage", None) is not None:
+        details["usage"] = case.usage
+    score = case.score
+    return InvocationsResult(name, score, case.status, list(case.per_invocation_scores), threshold, crit, per, details)
+
+
+def _not_evaluated(name: str, crit: Criterion, n: int, reason: str) -> InvocationsResult:
+    per = [InvocationScore(None, NOT_EVALUATED, reason) for _ in range(n)]
+    return InvocationsResult(name, None, NOT_EVALUATED, [None] * n, float(crit.threshold), crit, per,  # type: ignore[arg-type]
+                             {"reason": reason, "per_invocation": [_score_dict(p) for p in per]})
+
+
+def _judge_endpoint(model_config: Any, crit: Criterion) -> Any:
+    """The judge for this criterion: ``model_config`` (or the environment), with the model
+    replaced by the criterion's ``judge_model`` when it names one."""
+    name = crit.judge_model_options.judge_model
+    if not name:
+        return model_config
+    from ..judge.config import resolve_config
+
+    return dataclasses.replace(resolve_config(model_config), model=name)
+
+
+def _merge_usage(usages: Sequence[Optional[Dict[str, Any]]]) -> Optional[Dict[str, Any]]:
+    present = [u for u in usages if u]
+    if not present:
+        return None
+    from ..judge.usage import merge_usage
+
+    return merge_usage(present)
+
+
+def _score_dict(p: InvocationScore) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"score": p.score, "status": p.status, "reason": p.reason}
+    if p.details is not None:
+        out["details"] = p.details
+    if p.error is not None:
+        out["error"] = p.error
+    return out

@@ -1,0 +1,170 @@
+"""ADK's result models (``EvalCaseResult``, ``EvalSetResult``), written so ADK can read them back.
+
+The JSON matches ``google.adk.evaluation.eval_result`` 2.13: statuses are ADK's integer
+``EvalStatus`` values, metric results carry ``metric_name``, ``threshold``,
+``criterion``, ``score``, ``eval_status`` and ``details{rubric_scores}``. ADK rejects
+unknown keys inside metric results, so our explanations (why a metric was not
+evaluated, a judge error) go into ``notes`` on the case result, where ADK ignores
+unknown keys.
+"""
+
+import json
+import time
+from enum import IntEnum
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
+from pydantic.alias_generators import to_camel
+
+from .models import AdkModel, Invocation
+
+__all__ = [
+    "EvalStatus",
+    "RubricScore",
+    "EvalMetricResultDetails",
+    "EvalMetricResult",
+    "EvalMetricResultPerInvocation",
+    "EvalCaseResult",
+    "EvalSetResult",
+    "new_eval_set_result",
+    "sanitize_result_name",
+]
+
+
+class EvalStatus(IntEnum):
+    """ADK's ``EvalStatus``; ``.name`` is the printed form, the int the stored one."""
+
+    PASSED = 1
+    FAILED = 2
+    NOT_EVALUATED = 3
+    INFORMATIONAL = 4
+
+    @classmethod
+    def parse(cls, value: Any) -> "EvalStatus":
+        if isinstance(value, str):
+            return cls[value.strip().upper()]
+        return cls(int(value))
+
+
+class RubricScore(AdkModel):
+    rubric_id: str
+    rationale: Optional[str] = None
+    score: Optional[float] = None
+
+
+class EvalMetricResultDetails(AdkModel):
+    model_config = ConfigDict(extra="ignore")
+
+    rubric_scores: Optional[List[RubricScore]] = None
+    token_usage_details: Optional[Dict[str, Any]] = None
+    duration_details: Optional[Dict[str, Any]] = None
+
+
+class _StatusField(BaseModel):
+    @field_validator("eval_status", "final_eval_status", mode="before", check_fields=False)
+    @classmethod
+    def _status(cls, value: Any) -> EvalStatus:
+        return EvalStatus.parse(value)
+
+
+class EvalMetricResult(AdkModel, _StatusField):
+    """One metric's result for a case or an invocation (older ADK keys such as
+    ``judge_model_options`` are ignored on reading)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    metric_name: str
+    threshold: Optional[float] = None
+    criterion: Optional[Dict[str, Any]] = None
+    custom_function_path: Optional[str] = None
+    score: Optional[float] = None
+    eval_status: EvalStatus
+    details: EvalMetricResultDetails = Field(default_factory=EvalMetricResultDetails)
+
+    @field_serializer("eval_status")
+    def _ser_status(self, value: EvalStatus) -> int:
+        return int(value)
+
+
+class EvalMetricResultPerInvocation(AdkModel):
+    actual_invocation: Invocation
+    expected_invocation: Optional[Invocation] = None
+    eval_metric_results: List[EvalMetricResult] = Field(default_factory=list)
+
+
+class EvalCaseResult(_StatusField):
+    """One case's verdict: ``final_eval_status`` and every metric's results.
+
+    ``notes`` (ours; ADK ignores it) says why a case or metric was not evaluated or failed
+    without a score.
+    """
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    eval_set_file: Optional[str] = None
+    eval_set_id: str = ""
+    eval_id: str = ""
+    final_eval_status: EvalStatus
+    overall_eval_metric_results: List[EvalMetricResult] = Field(default_factory=list)
+    eval_metric_result_per_invocation: List[EvalMetricResultPerInvocation] = Field(default_factory=list)
+    session_id: str = ""
+    session_details: Optional[Dict[str, Any]] = None
+    user_id: Optional[str] = None
+    notes: List[str] = Field(default_factory=list)
+
+    @field_serializer("final_eval_status")
+    def _ser_status(self, value: EvalStatus) -> int:
+        return int(value)
+
+    @property
+    def passed(self) -> bool:
+        return self.final_eval_status == EvalStatus.PASSED
+
+
+class EvalSetResult(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    eval_set_result_id: str
+    eval_set_result_name: Optional[str] = None
+    eval_set_id: str
+    eval_case_results: List[EvalCaseResult] = Field(default_factory=list)
+    creation_timestamp: float = 0.0
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2, exclude_none=True)
+
+    def write(self, folder: Union[str, Path]) -> Path:
+        """Write ``<folder>/<eval_set_result_name>.evalset_result.json`` (ADK's file name) and return the path."""
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{self.eval_set_result_name or sanitize_result_name(self.eval_set_result_id)}.evalset_result.json"
+        path.write_text(self.to_json(), encoding="utf-8")
+        return path
+
+    @classmethod
+    def parse(cls, data: Union[str, bytes, Dict[str, Any]]) -> "EvalSetResult":
+        """Parse a result; also the legacy double-encoded form (a JSON string holding the JSON)."""
+        if isinstance(data, (str, bytes)):
+            data = json.loads(data)
+            if isinstance(data, str):
+                data = json.loads(data)
+        return cls.model_validate(data)
+
+
+def sanitize_result_name(name: str) -> str:
+    """ADK's ``_sanitize_eval_set_result_name`` (plus backslashes and colons, for Windows paths)."""
+    return name.replace("/", "_").replace("\\", "_").replace(":", "_")
+
+
+def new_eval_set_result(eval_set_id: str, case_results: List[EvalCaseResult]) -> EvalSetResult:
+    """ADK's ``create_eval_set_result`` without an app name: ``<eval_set_id>_<timestamp>``."""
+    timestamp = time.time()
+    result_id = f"{eval_set_id}_{timestamp}"
+    return EvalSetResult(
+        eval_set_result_id=result_id,
+        eval_set_result_name=sanitize_result_name(result_id),
+        eval_set_id=eval_set_id,
+        eval_case_results=case_results,
+        creation_timestamp=timestamp,
+    )

@@ -1,0 +1,152 @@
+"""Metrics and usage totals, accumulated row by row so memory does not grow with the run.
+
+Per evaluator alias:
+
+* ``<alias>.<key>``: mean over *scored* cells of every numeric output key
+  (``*_threshold`` and bools excluded); error and not-applicable cells never
+  enter a mean, and an error is never a 0 or a fail;
+* ``<alias>.pass_rate``: share of scored cells whose ``*_result`` values are all
+  ``"pass"`` (cells without a pass/fail result are left out);
+* ``<alias>.n`` (scored cells), ``<alias>.error_count``, ``<alias>.not_applicable_count``;
+* with ``num_runs > 1``: ``<alias>.<key>_std`` (population standard deviation of the
+  per-run means, i.e. how much the headline number moves between runs) and
+  ``<alias>.pass_rate_run_<i>`` for runs ``i = 1..num_runs``.
+
+Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
+failed judge call was still paid for); a count some call did not report stays
+``None`` (unknown), never 0.
+"""
+
+import math
+from typing import Any, Dict, List, Mapping, Optional
+
+__all__ = ["AliasStats", "cell_runs", "add_usage"]
+
+_NUM = (int, float)
+
+
+def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[List[Mapping[str, Any]]]:
+    """The per-run results a ``num_runs > 1`` cell keeps in its details."""
+    if result_key:
+        details = cell.get(f"{result_key}_details")
+        runs = details.get("runs") if isinstance(details, Mapping) else None
+    else:
+        runs = cell.get("runs")
+    return runs if isinstance(runs, list) else None
+
+
+def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:
+    """Fold one usage record into ``total`` (numbers summed, unknown stays unknown, labels joined)."""
+    for k, v in usage.items():
+        if k in total:
+            cur = total[k]
+            if isinstance(cur, _NUM) and not isinstance(cur, bool) and isinstance(v, _NUM) and not isinstance(v, bool):
+                total[k] = cur + v
+            elif cur is None or v is None:
+                other = v if cur is None else cur
+                total[k] = other if isinstance(other, (str, dict)) else None  # unknown + number = unknown
+            elif isinstance(cur, str) and isinstance(v, str):
+                if v not in cur.split(","):
+                    total[k] = ",".join(sorted(set(cur.split(",")) | {v}))
+            elif isinstance(cur, dict) and isinstance(v, Mapping):
+                add_usage(cur, v)
+        else:
+            total[k] = dict(v) if isinstance(v, Mapping) else v
+
+
+def _classify(cell: Mapping[str, Any]) -> str:
+    """"scored" or "not_applicable" for a cell that did not error."""
+    results = [v for k, v in cell.items() if k.endswith("_result") and isinstance(v, str)]
+    if results and all(r == "not_applicable" for r in results):
+        return "not_applicable"
+    return "scored"
+
+
+def _passed(cell: Mapping[str, Any]) -> Optional[bool]:
+    verdicts = [v for k, v in cell.items() if k.endswith("_result") and v in ("pass", "fail")]
+    if not verdicts:
+        return None
+    return all(v == "pass" for v in verdicts)
+
+
+def _numeric_items(cell: Mapping[str, Any]):
+    for k, v in cell.items():
+        if type(v) in _NUM and not k.endswith("_threshold") and not (type(v) is float and math.isnan(v)):
+            yield k, v
+
+
+class AliasStats:
+    """Running totals for one evaluator alias."""
+
+    __slots__ = ("result_key", "n", "errors", "na", "passes", "pass_den", "sums", "usage", "runs", "num_runs")
+
+    def __init__(self, result_key: Optional[str], num_runs: int = 1) -> None:
+        self.result_key = result_key
+        self.num_runs = num_runs
+        self.n = self.errors = self.na = self.passes = self.pass_den = 0
+        self.sums: Dict[str, List[float]] = {}
+        self.usage: Optional[Dict[str, Any]] = None
+        # per run: [passes, pass_den, {key: [sum, count]}]
+        self.runs: List[List[Any]] = [[0, 0, {}] for _ in range(num_runs)] if num_runs > 1 else []
+
+    def add(self, cell: Mapping[str, Any], ok: bool) -> None:
+        for k, v in cell.items():
+            if k.endswith("_usage") and isinstance(v, Mapping):
+                if self.usage is None:
+                    self.usage = {}
+                add_usage(self.usage, v)
+        if not ok:
+            self.errors += 1
+            return
+        if _classify(cell) == "not_applicable":
+            self.na += 1
+            return
+        self.n += 1
+        passed = _passed(cell)
+        if passed is not None:
+            self.pass_den += 1
+            self.passes += passed
+        sums = self.sums
+        for k, v in _numeric_items(cell):
+            acc = sums.get(k)
+            if acc is None:
+                sums[k] = [v, 1]
+            else:
+                acc[0] += v
+                acc[1] += 1
+        if self.runs:
+            runs = cell_runs(cell, self.result_key) or []
+            for i, run in enumerate(runs[: self.num_runs]):
+                if not isinstance(run, Mapping) or _classify(run) == "not_applicable":
+                    continue
+                slot = self.runs[i]
+                p = _passed(run)
+                if p is not None:
+                    slot[1] += 1
+                    slot[0] += p
+                for k, v in _numeric_items(run):
+                    acc = slot[2].setdefault(k, [0.0, 0])
+                    acc[0] += v
+                    acc[1] += 1
+
+    def metrics(self, alias: str) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for k, (s, c) in self.sums.items():
+            if c:
+                out[f"{alias}.{k}"] = s / c
+        if self.pass_den:
+            out[f"{alias}.pass_rate"] = self.passes / self.pass_den
+        out[f"{alias}.n"] = self.n
+        out[f"{alias}.error_count"] = self.errors
+        out[f"{alias}.not_applicable_count"] = self.na
+        if self.runs:
+            keys = sorted({k for slot in self.runs for k in slot[2]})
+            for k in keys:
+                means = [slot[2][k][0] / slot[2][k][1] for slot in self.runs if slot[2].get(k, [0, 0])[1]]
+                if len(means) > 1:
+                    mu = sum(means) / len(means)
+                    out[f"{alias}.{k}_std"] = math.sqrt(sum((m - mu) ** 2 for m in means) / len(means))
+            for i, slot in enumerate(self.runs, 1):
+                if slot[1]:
+                    out[f"{alias}.pass_rate_run_{i}"] = slot[0] / slot[1]
+        return out

@@ -1,0 +1,221 @@
+"""How ``evaluate()`` calls whatever the user passed as an evaluator or target.
+
+Anything callable works: our :class:`~agent_evaluators.evaluators.base.Evaluator`
+classes (awaited through ``acall`` when they are async), azure-ai-evaluation's
+evaluators, plain functions (sync or async) returning a dict or a scalar.
+
+Sync callables run inline on the event loop: that is the cheap path for pure-code
+metrics (no thread hop per row). One that blocks on I/O must say so, with a
+``blocking = True`` attribute or by wrapping it in :func:`blocking`; it then runs
+in a worker thread. azure-ai-evaluation's evaluators are always treated as blocking
+(they do their own HTTP calls synchronously).
+"""
+
+import asyncio
+import functools
+import inspect
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+
+__all__ = ["blocking", "Invoker", "make_invoker"]
+
+INLINE = "inline"  # sync, called directly on the loop
+THREAD = "thread"  # sync, blocking: asyncio.to_thread
+ASYNC = "async"  # coroutine function / our async evaluators
+
+
+class _Blocking:
+    """A callable marked as blocking; see :func:`blocking`."""
+
+    blocking = True
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"blocking({self.fn!r})"
+
+
+def blocking(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a sync evaluator or target as blocking on I/O.
+
+    ``evaluate()`` then runs it in a worker thread instead of on the event loop,
+    so it does not hold up every other row while it waits::
+
+        evaluate(data=..., evaluators={"http": agent_evaluators.blocking(my_http_check)})
+    """
+    if not callable(fn):
+        raise TypeError(f"blocking() needs a callable, got {type(fn).__name__}")
+    return _Blocking(fn)
+
+
+@dataclass
+class Invoker:
+    """One evaluator (or the target) prepared for the runner.
+
+    ``params``: the input names its signature names; ``var_kw``: it also takes ``**kwargs``;
+    ``required``: alternatives of required-name sets (one per overload; any one
+    satisfied is enough); ``turn_inputs``: inputs that ``conversation`` may replace.
+    """
+
+    fn: Any
+    call: Callable[..., Any]
+    mode: str
+    params: FrozenSet[str]
+    var_kw: bool
+    required: List[FrozenSet[str]]
+    ours: bool
+    foreign_kind: str  # "ours", "azure", "callable"
+    result_key: Optional[str] = None
+    turn_inputs: Tuple[str, ...] = ()
+    class_name: str = ""
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    def accepts(self, name: str) -> bool:
+        return self.var_kw or name in self.params
+
+
+def _is_azure(obj: Any) -> bool:
+    return type(obj).__module__.startswith("azure.ai.evaluation")
+
+
+def _is_async_callable(obj: Any) -> bool:
+    if inspect.iscoroutinefunction(obj):
+        return True
+    call = getattr(type(obj), "__call__", None)
+    return call is not None and not inspect.isfunction(obj) and inspect.iscoroutinefunction(call)
+
+
+def _signature_inputs(sig: inspect.Signature) -> Tuple[FrozenSet[str], bool, FrozenSet[str]]:
+    """(named inputs, takes **kwargs, required names) of one signature."""
+    names = []
+    required = []
+    var_kw = False
+    for p in sig.parameters.values():
+        if p.name == "self":
+            continue
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            var_kw = True
+        elif p.kind is inspect.Parameter.VAR_POSITIONAL:
+            continue
+        elif p.kind is inspect.Parameter.POSITIONAL_ONLY:
+            continue  # cannot be passed by keyword
+        else:
+            names.append(p.name)
+            if p.default is inspect.Parameter.empty:
+                required.append(p.name)
+    return frozenset(names), var_kw, frozenset(required)
+
+
+def _overload_signatures(obj: Any) -> List[inspect.Signature]:
+    get_overloads = getattr(typing, "get_overloads", None)
+    if get_overloads is None:
+        return []
+    try:
+        fns = get_overloads(type(obj).__call__)
+    except Exception:
+        return []
+    out = []
+    for fn in fns:
+        try:
+            out.append(inspect.signature(fn))
+        except (TypeError, ValueError):
+            pass
+    return out
+
+
+def _callable_name(obj: Any) -> str:
+    if isinstance(obj, _Blocking):
+        return _callable_name(obj.fn)
+    if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
+        return getattr(obj, "__qualname__", getattr(obj, "__name__", repr(obj)))
+    if isinstance(obj, functools.partial):
+        return f"partial({_callable_name(obj.func)})"
+    return type(obj).__qualname__
+
+
+def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLINE) -> Invoker:
+    """Classify ``obj`` and work out which inputs it takes.
+
+    ``default_mode`` is how a plain sync callable runs when it does not declare
+    ``blocking`` (evaluators: inline; targets: in a thread, since a target almost
+    always calls an agent over the network).
+    """
+    from ..evaluators.base import Evaluator
+
+    if not callable(obj):
+        raise TypeError(f"{role} must be callable, got {type(obj).__name__}")
+    if isinstance(obj, Evaluator):
+        params, var_kw, _ = _signature_inputs(obj._public_signature)
+        req = set(obj._required_inputs)
+        if obj._evaluate_is_async:
+            mode, call = ASYNC, obj.acall
+        else:
+            mode, call = (THREAD if getattr(obj, "blocking", False) else INLINE), obj
+        return Invoker(
+            fn=obj,
+            call=call,
+            mode=mode,
+            params=params,
+            var_kw=var_kw,
+            required=[frozenset(req)],
+            ours=True,
+            foreign_kind="ours",
+            result_key=obj.result_key,
+            turn_inputs=tuple(obj.conversation_turn_inputs),
+            class_name=type(obj).__name__,
+        )
+
+    azure = _is_azure(obj)
+    inner = obj.fn if isinstance(obj, _Blocking) else obj
+    if azure and hasattr(obj, "_get_all_singleton_inputs"):
+        # Their __call__ is (*args, **kwargs); the real inputs are on the overloads.
+        sigs = _overload_signatures(obj)
+        accepted: set = set()
+        required_sets = []
+        for s in sigs:
+            p, _, r = _signature_inputs(s)
+            accepted |= set(p)
+            required_sets.append(r)
+        try:
+            accepted |= set(obj._get_all_singleton_inputs())
+        except Exception:
+            pass
+        params: FrozenSet[str] = frozenset(accepted)
+        var_kw = not accepted
+        required = required_sets or [frozenset()]
+    else:
+        try:
+            sig = inspect.signature(inner)
+        except (TypeError, ValueError):
+            sig = None
+        if sig is None:
+            params, var_kw, required = frozenset(), True, [frozenset()]
+        else:
+            params, var_kw, req = _signature_inputs(sig)
+            required = [req]
+
+    if _is_async_callable(inner):
+        mode = ASYNC
+    elif azure or getattr(obj, "blocking", False) is True:
+        mode = THREAD
+    elif getattr(obj, "blocking", None) is False:
+        mode = INLINE
+    else:
+        mode = default_mode
+    return Invoker(
+        fn=obj,
+        call=obj,
+        mode=mode,
+        params=params,
+        var_kw=var_kw,
+        required=required,
+        ours=False,
+        foreign_kind="azure" if azure else "callable",
+        class_name=_callable_name(obj),
+    )

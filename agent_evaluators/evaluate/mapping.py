@@ -1,0 +1,249 @@
+"""Column mapping: which row value each evaluator input gets.
+
+``evaluator_config={"<alias>" | "default": {"column_mapping": {"<input>": "${data.<path>}" | "${target.<path>}"}}}``
+
+Rules (azure-ai-evaluation's, plus the fixes users asked for):
+
+* an alias's own mapping replaces ``"default"`` entirely (it is not merged);
+* paths may be nested (``${data.item.response}``, ``${data.turns.0.text}``); a
+  top-level column whose name contains a dot is matched first;
+* inputs that are not mapped are taken by name, from the target's outputs first,
+  then from the data row;
+* mapping selects as well as renames: an evaluator that takes ``**kwargs`` gets
+  every column only when it has no mapping at all; with a mapping it gets the
+  mapped inputs and its named inputs;
+* conversation vs single-turn inputs (our evaluators with
+  ``conversation_turn_inputs``): an explicit mapping wins; otherwise the
+  single-turn inputs are used when the row has all of them, else ``conversation``.
+
+Mappings are checked against every evaluator's signature and the first row
+before anything is evaluated (:func:`validate_first_row`); a later row that lacks
+a column gets an error cell naming it (:meth:`ArgPlan.build`).
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..errors import ConfigError, InputError
+from .callables import Invoker
+
+__all__ = ["Ref", "ArgPlan", "parse_evaluator_config", "resolve", "validate_first_row", "MISSING"]
+
+_REF = re.compile(r"^\$\{(data|target)\.([^{}]+)\}$")
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A parsed ``${data.a.b}`` / ``${target.x}`` reference."""
+
+    source: str
+    path: str
+    parts: Tuple[str, ...]
+    text: str
+
+    @classmethod
+    def parse(cls, text: Any, *, alias: str, input_name: str) -> "Ref":
+        m = _REF.match(text.strip()) if isinstance(text, str) else None
+        if m is None:
+            raise ConfigError(
+                f"evaluator_config[{alias!r}]['column_mapping'][{input_name!r}] = {text!r} is not a column "
+                "reference; use '${data.<column>}' (nested: '${data.a.b}') or '${target.<output>}'"
+            )
+        path = m.group(2)
+        return cls(m.group(1), path, tuple(path.split(".")), text.strip())
+
+
+def resolve(ref: Ref, row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]) -> Any:
+    """The value ``ref`` points at, or :data:`MISSING`."""
+    root = row if ref.source == "data" else target_out
+    if root is None:
+        return MISSING
+    if ref.path in root:
+        return root[ref.path]
+    value: Any = root
+    for part in ref.parts:
+        if isinstance(value, Mapping):
+            if part not in value:
+                return MISSING
+            value = value[part]
+        elif isinstance(value, (list, tuple)) and part.lstrip("-").isdigit():
+            idx = int(part)
+            if not -len(value) <= idx < len(value):
+                return MISSING
+            value = value[idx]
+        else:
+            return MISSING
+    return value
+
+
+def parse_evaluator_config(
+    evaluator_config: Optional[Mapping[str, Any]], aliases: Sequence[str]
+) -> Dict[str, Dict[str, Ref]]:
+    """Per alias, its explicit mapping ``{input: Ref}`` (the alias's own, else ``"default"``)."""
+    config = dict(evaluator_config or {})
+    unknown = [k for k in config if k != "default" and k not in aliases]
+    if unknown:
+        raise ConfigError(
+            f"evaluator_config has an entry for {unknown[0]!r}, which is not an evaluator alias; "
+            f"aliases are: {', '.join(aliases)} (or 'default' for all)"
+        )
+    parsed: Dict[str, Dict[str, Ref]] = {}
+    for key, entry in config.items():
+        if entry is None:
+            entry = {}
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"evaluator_config[{key!r}] must be a dict like {{'column_mapping': {{...}}}}")
+        extra = [k for k in entry if k != "column_mapping"]
+        if extra:
+            raise ConfigError(
+                f"evaluator_config[{key!r}] has unknown key {extra[0]!r}; the only key is 'column_mapping'"
+            )
+        mapping = entry.get("column_mapping") or {}
+        if not isinstance(mapping, Mapping):
+            raise ConfigError(f"evaluator_config[{key!r}]['column_mapping'] must be a dict of input -> '${{data.col}}'")
+        parsed[key] = {name: Ref.parse(text, alias=key, input_name=name) for name, text in mapping.items()}
+    default = parsed.get("default", {})
+    return {alias: parsed.get(alias, default) for alias in aliases}
+
+
+def _describe_columns(row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]) -> str:
+    cols = ", ".join(map(str, row)) or "(none)"
+    if target_out is not None:
+        cols += "; target outputs: " + (", ".join(map(str, target_out)) or "(none)")
+    return cols
+
+
+class ArgPlan:
+    """How one evaluator's keyword arguments are built from a row; prepared once per run."""
+
+    __slots__ = ("alias", "invoker", "explicit", "auto", "all_columns", "turn_inputs", "required_names")
+
+    def __init__(self, alias: str, invoker: Invoker, explicit: Dict[str, Ref]) -> None:
+        self.alias = alias
+        self.invoker = invoker
+        self.explicit = tuple(explicit.items())
+        names = set(invoker.params)
+        turn_all = tuple(invoker.turn_inputs) if invoker.ours and "conversation" in names else ()
+        skip = set(explicit)
+        if turn_all and "conversation" in explicit:
+            skip.update(turn_all)  # mapped conversation: do not also pick up query/response by name
+        elif turn_all and any(t in explicit for t in turn_all):
+            skip.add("conversation")
+        self.auto = tuple(n for n in sorted(names) if n not in skip)
+        # A **kwargs evaluator gets every column, but only when it has no mapping (mapping selects).
+        self.all_columns = invoker.var_kw and not explicit
+        if turn_all and (any(t in explicit for t in turn_all) or "conversation" in explicit):
+            turn_all = ()  # explicit mapping decides; no precedence rule needed
+        self.turn_inputs = turn_all
+        self.required_names = frozenset().union(*invoker.required) if invoker.required else frozenset()
+        for name in explicit:
+            if not invoker.accepts(name):
+                accepted = ", ".join(sorted(invoker.params)) or "(none)"
+                raise ConfigError(
+                    f"evaluator_config[{alias!r}] maps input {name!r}, but evaluator {alias!r} "
+                    f"({invoker.class_name}) has no such input; its inputs are: {accepted}"
+                )
+
+    def build(
+        self, row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]
+    ) -> Tuple[Dict[str, Any], Optional[str]]:
+        """(kwargs, problem) for one row; ``problem`` names a missing column, else ``None``."""
+        kwargs: Dict[str, Any] = {}
+        if self.all_columns:
+            kwargs.update(row)
+            if target_out:
+                kwargs.update(target_out)
+        for name, ref in self.explicit:
+            value = resolve(ref, row, target_out)
+            if value is MISSING:
+                if name in self.required_names:
+                    return kwargs, (
+                        f"input {name!r} is mapped to {ref.text}, which this row does not have "
+                        f"(available columns: {_describe_columns(row, target_out)})"
+                    )
+                continue
+            kwargs[name] = value
+        for name in self.auto:
+            if target_out and name in target_out:
+                kwargs[name] = target_out[name]
+            elif name in row:
+                kwargs[name] = row[name]
+        if self.turn_inputs:
+            if all(kwargs.get(t) is not None for t in self.turn_inputs):
+                kwargs.pop("conversation", None)
+            elif kwargs.get("conversation") is not None:
+                for t in self.turn_inputs:
+                    kwargs.pop(t, None)
+        missing = self._missing(kwargs)
+        if missing is not None:
+            return kwargs, (
+                f"input {missing!r} is missing: this row has no column {missing!r} "
+                f"(available columns: {_describe_columns(row, target_out)}); map one with "
+                f"evaluator_config={{{self.alias!r}: {{'column_mapping': {{{missing!r}: '${{data.<column>}}'}}}}}}"
+            )
+        return kwargs, None
+
+    def _missing(self, kwargs: Mapping[str, Any]) -> Optional[str]:
+        """The first required input not present (conversation stands in for turn inputs)."""
+        absent = self.missing_inputs(kwargs)
+        return absent[0] if absent else None
+
+    def missing_inputs(self, kwargs: Mapping[str, Any]) -> List[str]:
+        """Required inputs not present, for the closest overload (empty when satisfied)."""
+        best: Optional[List[str]] = None
+        for req in self.invoker.required:
+            absent = [n for n in sorted(req) if n not in kwargs]
+            if self.invoker.turn_inputs and kwargs.get("conversation") is not None:
+                absent = [n for n in absent if n not in self.invoker.turn_inputs]
+            if not absent:
+                return []
+            if best is None or len(absent) < len(best):
+                best = absent
+        return best or []
+
+
+def validate_first_row(
+    plans: Sequence[ArgPlan], row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]
+) -> None:
+    """Fail fast, before any evaluator runs, when the first row cannot feed every evaluator."""
+    problems: List[str] = []
+    first_alias = first_input = None
+    for plan in plans:
+        for name, ref in plan.explicit:
+            if resolve(ref, row, target_out) is MISSING:
+                problems.append(
+                    f"- evaluator {plan.alias!r} ({plan.invoker.class_name}): input {name!r} is mapped to "
+                    f"{ref.text}, which does not exist in the first row"
+                )
+                first_alias, first_input = first_alias or plan.alias, first_input or name
+        kwargs, problem = plan.build(row, target_out)
+        if problem is not None and "is missing:" in problem:
+            missing = plan.missing_inputs(kwargs)
+            names = ", ".join(repr(m) for m in missing)
+            problems.append(
+                f"- evaluator {plan.alias!r} ({plan.invoker.class_name}): required input(s) {names} "
+                f"neither mapped nor found as columns"
+            )
+            first_alias, first_input = first_alias or plan.alias, first_input or missing[0]
+    if problems:
+        raise InputError(
+            "Some evaluators cannot get their inputs from the data (checked on the first row, "
+            "before any evaluator ran):\n"
+            + "\n".join(problems)
+            + f"\nAvailable columns: {_describe_columns(row, target_out)}\n"
+            "Fix the data or add a mapping, e.g. evaluator_config={'<alias>': {'column_mapping': "
+            "{'<input>': '${data.<column>}'}}} ('default' applies to every evaluator without its own).",
+            evaluator=first_alias,
+            input_name=first_input,
+        )

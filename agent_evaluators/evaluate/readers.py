@@ -1,0 +1,197 @@
+"""Reading evaluation input lazily, one row at a time.
+
+``data`` may be a path (JSONL, CSV, JSON array, ADK ``.evalset.json`` / ``.test.json``),
+an open file object (JSONL, or CSV when its name ends in ``.csv``), a pandas
+DataFrame, or any iterable of dicts. Nothing is loaded up front, so 100,000 rows
+cost the memory of one.
+
+A line that cannot be read does not stop the run: it is yielded as a
+:class:`RowError` naming the line and what is wrong, and becomes an error row.
+
+More formats plug in by file suffix with :func:`register_reader`.
+"""
+
+import csv
+import io
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from ..errors import ConfigError
+
+__all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data"]
+
+Row = Union[Dict[str, Any], "RowError"]
+Reader = Callable[[Path], Iterable[Any]]
+
+
+@dataclass(frozen=True)
+class RowError:
+    """An input line that could not be turned into a row (it becomes an error row)."""
+
+    message: str
+
+
+_READERS: List[Tuple[str, Reader]] = []
+
+
+def register_reader(suffix: str, reader: Reader) -> None:
+    """Read files whose name ends with ``suffix`` (case-insensitive) with ``reader(path)``.
+
+    ``reader`` returns an iterable of dicts (or :class:`RowError` for unreadable
+    entries). The longest matching suffix wins, so ``.evalset.json`` beats ``.json``.
+    """
+    suffix = suffix.lower()
+    _READERS[:] = [(s, r) for s, r in _READERS if s != suffix]
+    _READERS.append((suffix, reader))
+    _READERS.sort(key=lambda sr: -len(sr[0]))
+
+
+def _iter_jsonl_lines(lines: Iterable[Union[bytes, str]], name: str) -> Iterator[Row]:
+    loads = json.loads
+    for file_line, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            value = loads(raw)
+        except ValueError as e:  # JSONDecodeError and UnicodeDecodeError
+            e = _error_on_stripped(raw, e)
+            pos = f" (column {e.colno})" if isinstance(e, json.JSONDecodeError) else ""
+            msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
+            yield RowError(f"line {file_line} of {name}: invalid JSON{pos}: {msg}")
+            continue
+        if type(value) is dict:
+            yield value
+        else:
+            yield RowError(
+                f"line {file_line} of {name}: expected a JSON object ({{\"column\": value, ...}}), "
+                f"got {type(value).__name__}"
+            )
+
+
+def _error_on_stripped(raw: Union[bytes, str], err: ValueError) -> ValueError:
+    """Re-parse without the line ending so the error column points into the line itself."""
+    try:
+        json.loads(raw.rstrip(b"\r\n" if isinstance(raw, bytes) else "\r\n"))
+    except ValueError as e:
+        return e
+    return err
+
+
+def read_jsonl(path: Path) -> Iterator[Row]:
+    with open(path, "rb") as f:
+        yield from _iter_jsonl_lines(f, path.name)
+
+
+def _iter_csv(f: Iterable[str], name: str) -> Iterator[Row]:
+    reader = csv.DictReader(f)
+    for row in reader:
+        if None in row:
+            yield RowError(
+                f"line {reader.line_num} of {name}: has more fields than the header "
+                f"({len(reader.fieldnames or [])} columns)"
+            )
+            continue
+        yield row
+
+
+def read_csv(path: Path) -> Iterator[Row]:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        yield from _iter_csv(f, path.name)
+
+
+def read_json_array(path: Path) -> Iterator[Row]:
+    with open(path, "rb") as f:
+        try:
+            value = json.load(f)
+        except ValueError as e:
+            raise ConfigError(f"{path}: not valid JSON ({e}); use JSONL for one row per line") from None
+    if isinstance(value, dict) and ("eval_cases" in value or "evalCases" in value):
+        yield from read_adk(path)
+        return
+    if not isinstance(value, list):
+        raise ConfigError(f"{path}: a .json data file must hold a list of row objects")
+    for i, item in enumerate(value):
+        yield item if isinstance(item, dict) else RowError(
+            f"item {i} of {path.name}: expected a JSON object, got {type(item).__name__}"
+        )
+
+
+def read_adk(path: Path) -> Iterable[Row]:
+    from ..adk.convert import iter_rows  # lazy: ADK models are only needed for ADK files
+
+    return iter_rows(path)
+
+
+register_reader(".jsonl", read_jsonl)
+register_reader(".csv", read_csv)
+register_reader(".json", read_json_array)
+register_reader(".evalset.json", read_adk)
+register_reader(".test.json", read_adk)
+
+
+def data_path(data: Any) -> Optional[Path]:
+    """The file behind ``data`` when it is a path, else ``None``."""
+    if isinstance(data, (str, os.PathLike)):
+        return Path(data)
+    return None
+
+
+def describe_data(data: Any) -> str:
+    path = data_path(data)
+    if path is not None:
+        return str(path)
+    name = getattr(data, "name", None)
+    if isinstance(name, str):
+        return name
+    return f"<{type(data).__name__}>"
+
+
+def _iter_iterable(items: Iterable[Any]) -> Iterator[Row]:
+    for i, item in enumerate(items):
+        if type(item) is dict:
+            yield item
+        elif isinstance(item, RowError):
+            yield item
+        elif hasattr(item, "keys") and hasattr(item, "__getitem__"):
+            yield dict(item)
+        else:
+            yield RowError(f"item {i} of the data: expected a dict of columns, got {type(item).__name__}")
+
+
+def iter_input(data: Any) -> Iterator[Row]:
+    """Rows of ``data`` in order: dicts, or :class:`RowError` for unreadable entries."""
+    path = data_path(data)
+    if path is not None:
+        if not path.is_file():
+            raise ConfigError(f"data file not found: {path}")
+        lname = path.name.lower()
+        for suffix, reader in _READERS:
+            if lname.endswith(suffix):
+                return iter(reader(path))
+        known = ", ".join(s for s, _ in reversed(_READERS))
+        raise ConfigError(
+            f"don't know how to read {path.name!r}: supported suffixes are {known} "
+            "(or pass an iterable of dicts; register more with agent_evaluators.evaluate.register_reader)"
+        )
+    if isinstance(data, (bytes, bytearray, dict)):
+        raise ConfigError(
+            f"data must be a path, a file object or an iterable of row dicts, not {type(data).__name__}"
+        )
+    if hasattr(data, "read"):
+        name = describe_data(data)
+        if name.lower().endswith(".csv"):
+            text = data if not isinstance(data, io.BufferedIOBase) else io.TextIOWrapper(data, "utf-8-sig")
+            return _iter_csv(text, name)
+        return _iter_jsonl_lines(data, name)
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):  # pandas.DataFrame, without importing pandas
+        return _iter_iterable(data.to_dict(orient="records"))
+    try:
+        items = iter(data)
+    except TypeError:
+        raise ConfigError(
+            f"data must be a path, a file object or an iterable of row dicts, not {type(data).__name__}"
+        ) from None
+    return _iter_iterable(items)

@@ -1,0 +1,191 @@
+"""The on-disk run: ``rows.jsonl`` (append-only, one record per finished row) and ``summary.json``.
+
+Each record is one JSON line: the row as ``result.rows`` shows it
+(``line_number``, ``inputs.<col>``, ``outputs.<col>``, ``outputs.<alias>.<key>``)
+plus ``cell_status`` (``{alias: "ok" | "error"}``) and, where they apply,
+``row_error`` (the input line could not be read) and ``target_error``.
+
+A record is written with a single ``write()`` on an ``O_APPEND`` descriptor
+(no user-space buffer), so a killed process leaves whole lines; the reader still
+skips a torn or garbled line (a power cut can leave one) instead of failing.
+On resume the latest record for a line wins.
+"""
+
+import json
+import logging
+import os
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Dict, Iterator, Optional, Tuple
+
+__all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "RowsView", "write_json_atomic", "read_json"]
+
+logger = logging.getLogger(__name__)
+
+ROWS_FILE = "rows.jsonl"
+SUMMARY_FILE = "summary.json"
+
+
+def _json_default(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)  # pydantic models
+    if callable(dump):
+        try:
+            return dump(mode="json")
+        except Exception:
+            pass
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if hasattr(value, "__dataclass_fields__"):
+        import dataclasses
+
+        return dataclasses.asdict(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if hasattr(value, "item"):  # numpy scalars
+        try:
+            return value.item()
+        except Exception:
+            pass
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return repr(value)
+
+
+_encoder = json.JSONEncoder(ensure_ascii=False, default=_json_default, separators=(",", ":"))
+
+
+def encode_record(record: Dict[str, Any]) -> bytes:
+    return (_encoder.encode(record) + "\n").encode("utf-8", "surrogatepass")
+
+
+class RowWriter:
+    """Appends whole records to ``rows.jsonl`` and reports each record's byte offset."""
+
+    def __init__(self, path: Path, *, append: bool) -> None:
+        self.path = path
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_BINARY", 0)
+        if not append:
+            flags |= os.O_TRUNC
+        self._fd: Optional[int] = os.open(path, flags, 0o644)
+        self.size = os.fstat(self._fd).st_size
+        if append and self.size and not _ends_with_newline(path, self.size):
+            # A torn last line from a crash: end it so the next record starts on its own line.
+            self._write(b"\n")
+
+    def _write(self, data: bytes) -> int:
+        assert self._fd is not None, "writer is closed"
+        offset = self.size
+        view = memoryview(data)
+        while view:
+            n = os.write(self._fd, view)
+            view = view[n:]
+        self.size += len(data)
+        return offset
+
+    def write(self, record: Dict[str, Any]) -> int:
+        return self._write(encode_record(record))
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _ends_with_newline(path: Path, size: int) -> bool:
+    with open(path, "rb") as f:
+        f.seek(size - 1)
+        return f.read(1) == b"\n"
+
+
+def scan_rows(path: Path) -> Tuple[Dict[int, int], Dict[int, Dict[str, str]], int]:
+    """Index ``rows.jsonl``: latest offset per line, its ``cell_status``, and how many lines were unreadable."""
+    offsets: Dict[int, int] = {}
+    statuses: Dict[int, Dict[str, str]] = {}
+    bad = 0
+    if not path.exists():
+        return offsets, statuses, bad
+    with open(path, "rb") as f:
+        offset = 0
+        for raw in f:
+            start = offset
+            offset += len(raw)
+            if not raw.strip():
+                continue
+            if not raw.endswith(b"\n"):
+                bad += 1  # torn last line
+                continue
+            try:
+                record = json.loads(raw)
+                line = record["line_number"]
+            except (ValueError, KeyError, TypeError):
+                bad += 1
+                continue
+            if not isinstance(line, int):
+                bad += 1
+                continue
+            offsets[line] = start
+            statuses[line] = record.get("cell_status") or {}
+    if bad:
+        logger.warning("%s: skipped %d unreadable line(s) (a torn write from a crash is expected)", path, bad)
+    return offsets, statuses, bad
+
+
+def read_record(f: Any, offset: int) -> Dict[str, Any]:
+    f.seek(offset)
+    return json.loads(f.readline())
+
+
+class RowsView(Sequence):
+    """``result.rows`` read lazily from ``rows.jsonl``, in input order.
+
+    Holds only one byte offset per row, so memory stays flat however many rows
+    there are; each access reads that row's record from disk.
+    """
+
+    def __init__(self, path: Path, offsets: "array[int]") -> None:
+        self._path = Path(path)
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            with open(self._path, "rb") as f:
+                return [read_record(f, self._offsets[i]) for i in range(*index.indices(len(self)))]
+        with open(self._path, "rb") as f:
+            return read_record(f, self._offsets[index])
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        with open(self._path, "rb") as f:
+            for off in self._offsets:
+                yield read_record(f, off)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} rows read lazily from {self._path}>"
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(value, f, ensure_ascii=False, indent=2, default=_json_default, allow_nan=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_json(path: Path) -> Optional[Dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None

@@ -1,0 +1,49 @@
+"""Google ADK's judge metrics, on any OpenAI-compatible judge.
+
+| class | ADK metric (result key) |
+|---|---|
+| :class:`FinalResponseMatchEvaluator` | ``final_response_match_v2`` |
+| :class:`RubricBasedFinalResponseQualityEvaluator` | ``rubric_based_final_response_quality_v1`` |
+| :class:`RubricBasedToolUseQualityEvaluator` | ``rubric_based_tool_use_quality_v1`` |
+| :class:`HallucinationEvaluator` | ``hallucinations_v1`` |
+| :class:`SafetyEvaluator` | ``safety_v1`` |
+
+Each class scores one invocation when called with keyword inputs, and a whole ADK
+case through ``await Class.evaluate_adk_case(actual, expected=None, criterion=...,
+model_config=None)`` (ADK's per-invocation scores, statuses and case aggregation).
+:data:`ADK_JUDGE_METRICS` maps ADK metric names to the classes for registries.
+"""
+
+from typing import Dict, Type
+
+from ._shared import AdkJudgeEvaluator, AdkJudgeResult, InvocationScore, majority_vote
+from .final_response_match import FinalResponseMatchEvaluator
+from .hallucinations import HallucinationEvaluator
+from .rubrics import RubricBasedFinalResponseQualityEvaluator, RubricBasedToolUseQualityEvaluator, RubricSpec
+from .safety import SafetyEvaluator
+
+__all__ = [
+    "ADK_JUDGE_METRICS",
+    "AdkJudgeEvaluator",
+    "AdkJudgeResult",
+    "FinalResponseMatchEvaluator",
+    "HallucinationEvaluator",
+    "InvocationScore",
+    "RubricBasedFinalResponseQualityEvaluator",
+    "RubricBasedToolUseQualityEvaluator",
+    "RubricSpec",
+    "SafetyEvaluator",
+    "majority_vote",
+]
+
+#: ADK metric name -> evaluator class; each has ``evaluate_adk_case`` and ``requires_expected``.
+ADK_JUDGE_METRICS: Dict[str, Type[AdkJudgeEvaluator]] = {
+    cls.result_key: cls
+    for cls in (
+        FinalResponseMatchEvaluator,
+        RubricBasedFinalResponseQualityEvaluator,
+        RubricBasedToolUseQualityEvaluator,
+        HallucinationEvaluator,
+        SafetyEvaluator,
+    )
+}

@@ -1,0 +1,422 @@
+"""What the ADK judge metrics share: sampling, ADK's vote rules, and the per-case runner.
+
+Each metric has one core, ``_score_invocation``-style, that scores one invocation from
+normalized inputs and returns an :class:`InvocationScore`. Two surfaces call it:
+
+* the evaluator class (``evaluator(query=..., response=...)``): a ``None`` score
+  becomes ``not_applicable`` when there was nothing to judge, and :class:`JudgeError`
+  when the judge gave nothing usable (failure is never a number);
+* :meth:`AdkJudgeEvaluator.evaluate_adk_case`, ADK's own shape (a list of actual and
+  expected invocations): a ``None`` score is ADK's ``NOT_EVALUATED`` with the reason
+  in the per-invocation details, and the case score is aggregated as ADK does
+  (mean over evaluated invocations; flat over rubric scores for rubric metrics).
+
+Parsing is ours (structured JSON verdicts); labels, votes, ties and aggregation
+follow ``reference/adk.md`` §4.
+"""
+
+import asyncio
+import dataclasses
+import logging
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+
+from pydantic import BaseModel
+
+from ...errors import ConfigError, InputError, JudgeError
+from ...judge.usage import merge_usage
+from ..base import Outcome
+from ..judge_base import JudgeEvaluator
+
+__all__ = [
+    "AdkJudgeEvaluator",
+    "AdkJudgeResult",
+    "InvocationScore",
+    "majority_vote",
+    "mean_or_none",
+]
+
+logger = logging.getLogger(__name__)
+
+V = TypeVar("V", bound=BaseModel)
+
+PASSED, FAILED, NOT_EVALUATED = "PASSED", "FAILED", "NOT_EVALUATED"
+
+
+def mean_or_none(values: Sequence[Optional[float]]) -> Optional[float]:
+    """Mean of the values that are not ``None`` (ADK's ``get_average_rubric_score``); ``None`` if none."""
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def majority_vote(scores: Sequence[Optional[float]]) -> Tuple[Optional[float], int]:
+    """ADK's majority vote over per-sample 1.0 / 0.0 / ``None`` scores.
+
+    Only 1.0 and 0.0 count. Nothing counted → ``None``; more positives than
+    negatives → 1.0; otherwise, **ties included**, 0.0. Returns (score, index of
+    the sample ADK would report: the first positive, first negative, or first one).
+    """
+    positives = [i for i, s in enumerate(scores) if s == 1.0]
+    negatives = [i for i, s in enumerate(scores) if s is not None and s != 1.0]
+    if not positives and not negatives:
+        return None, 0
+    if len(positives) > len(negatives):
+        return 1.0, positives[0]
+    return 0.0, negatives[0]
+
+
+@dataclass
+class InvocationScore:
+    """One invocation scored by one metric.
+
+    ``score`` is ``None`` when it could not be scored: ``not_applicable`` says there was
+    nothing to judge; otherwise ``reason`` says what the judge failed to give.
+    ``rubric_scores`` (rubric metrics) feeds ADK's flat case aggregation.
+    """
+
+    score: Optional[float]
+    reason: str
+    details: Dict[str, Any]
+    usage: Optional[Dict[str, Any]] = None
+    not_applicable: bool = False
+    rubric_scores: Optional[List[Dict[str, Any]]] = None
+
+
+@dataclass
+class AdkJudgeResult:
+    """A metric over one ADK case, in ADK's terms.
+
+    ``status`` is ``"PASSED"``, ``"FAILED"`` or ``"NOT_EVALUATED"``;
+    ``per_invocation`` holds, per invocation, ``score``, ``status``, ``reason``,
+    ``details`` and ``error`` (the judge failure that left it unscored, or ``None``).
+    """
+
+    metric_name: str
+    threshold: float
+    score: Optional[float]
+    status: str
+    per_invocation_scores: List[Optional[float]]
+    per_invocation: List[Dict[str, Any]] = field(default_factory=list)
+    usage: Optional[Dict[str, Any]] = None
+    details: Dict[str, Any] = field(default_factory=dict)
+
+
+def eval_status(score: Optional[float], threshold: float) -> str:
+    """ADK's ``get_eval_status``."""
+    if score is None:
+        return NOT_EVALUATED
+    return PASSED if score >= threshold else FAILED
+
+
+class AdkJudgeEvaluator(JudgeEvaluator):
+    """Base of the ADK judge metrics: sampling, outcome mapping and the ADK case runner.
+
+    Subclasses implement ``_score_adk_invocation(actual, expected)`` (and the class
+    surface ``_evaluate``); ``requires_expected`` says whether ADK needs expected
+    invocations for the metric.
+    """
+
+    default_threshold = 0.8
+    #: ADK raises without expected invocations for this metric (final_response_match_v2).
+    requires_expected: ClassVar[bool] = False
+
+    # ------------------------------------------------------------------ judging
+    async def _ask_samples(
+        self,
+        verdict_model: Type[V],
+        inputs: Mapping[str, Any],
+        *,
+        num_samples: int,
+        temperature: Optional[float],
+    ) -> Tuple[List[V], Optional[Dict[str, Any]]]:
+        """``num_samples`` concurrent judge requests for the same prompt.
+
+        Each has its own ``sample_index`` (so a cache never collapses them) and the
+        sampling temperature. Any failed sample fails the whole set with
+        :class:`JudgeError` once every request has finished (ADK: that invocation is
+        not evaluated); no request is left running.
+        """
+        params = {"temperature": temperature} if temperature is not None else None
+        replies = await asyncio.gather(
+            *(self._ask(verdict_model, inputs, params=params, sample_index=i) for i in range(num_samples)),
+            return_exceptions=True,
+        )
+        failures = [(i, r) for i, r in enumerate(replies) if isinstance(r, BaseException)]
+        usage = merge_usage([r[1] for r in replies if not isinstance(r, BaseException)])
+        if failures:
+            i, exc = failures[0]
+            if not isinstance(exc, Exception):
+                raise exc
+            if not isinstance(exc, JudgeError):
+                raise exc
+            raise JudgeError(
+                f"{self.name}: sample {i + 1} of {num_samples} failed, so the invocation is not evaluated: {exc}",
+                raw_text=exc.raw_text,
+                status_code=exc.status_code,
+                attempts=exc.attempts,
+                usage=usage,
+            ) from exc
+        return [r[0] for r in replies], usage  # type: ignore[index]
+
+    def _outcome(self, result: InvocationScore) -> Outcome:
+        """The class surface: unscored is ``not_applicable`` or a :class:`JudgeError`, never a number."""
+        if result.score is None:
+            if result.not_applicable:
+                return Outcome(None, result.reason, result.details, result.usage, not_applicable=True)
+            raise JudgeError(f"{self.name}: {result.reason}", usage=result.usage)
+        return Outcome(result.score, result.reason, result.details, result.usage)
+
+    # ------------------------------------------------------------------ ADK surface
+    @classmethod
+    def from_adk_criterion(cls, criterion: Any, model_config: Any = None) -> "AdkJudgeEvaluator":
+        """An evaluator configured from an ADK criterion (a number or a ``test_config.json`` object).
+
+        ``judge_model_options.judge_model`` replaces the model of ``model_config``
+        (for endpoints that serve several models); ``num_samples`` is honoured where
+        the metric samples.
+        """
+        crit = _criterion(cls.result_key, criterion)
+        options = crit.judge_model_options
+        if options.judge_model:
+            from ...judge.config import resolve_config
+
+            model_config = dataclasses.replace(resolve_config(model_config), model=options.judge_model)
+        return cls._from_criterion(crit, model_config)
+
+    @classmethod
+    def _from_criterion(cls, criterion: Any, model_config: Any) -> "AdkJudgeEvaluator":
+        return cls(model_config, threshold=criterion.threshold)  # type: ignore[call-arg]
+
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+        raise NotImplementedError
+
+    #: how ``_case_score`` aggregates, for the case-level reason.
+    _case_rule: ClassVar[str] = "mean"
+
+    def _case_score(self, results: List[InvocationScore]) -> Optional[float]:
+        """ADK's case score: mean over the invocations that were evaluated."""
+        return mean_or_none([r.score for r in results])
+
+    def _case_details(self, results: List[InvocationScore]) -> Dict[str, Any]:
+        return {}
+
+    @classmethod
+    async def evaluate_adk_case(
+        cls,
+        actual: Sequence[Any],
+        expected: Optional[Sequence[Any]] = None,
+        criterion: Any = None,
+        model_config: Any = None,
+    ) -> AdkJudgeResult:
+        """Score one ADK case (``actual`` / ``expected``: lists of ADK invocation dicts or models).
+
+        Every judge call of the case runs concurrently under the run-wide judge
+        budget. An invocation whose judge failed is ``NOT_EVALUATED`` with the
+        error in its details, and the case score is over the others (ADK). A
+        length mismatch raises ``ValueError`` (ADK ≥ 2.6); a metric that needs
+        expected invocations and got none is ``NOT_EVALUATED``.
+        """
+        from ...adk.convert import as_invocations
+
+        evaluator = cls.from_adk_criterion(criterion, model_config)
+        acts = as_invocations(actual, name="actual") or []
+        exps = as_invocations(expected, name="expected")
+        if exps is not None and len(exps) != len(acts):
+            raise ValueError(
+                f"{cls.result_key}: {len(acts)} actual invocation(s) but {len(exps)} expected; "
+                "ADK compares them one to one, so the lists must have the same length"
+            )
+        if exps is None and cls.requires_expected:
+            return evaluator._not_evaluated(
+                len(acts), f"{cls.result_key} compares with expected invocations, and none were given"
+            )
+        pairs = list(zip(acts, exps if exps is not None else [None] * len(acts)))
+        outcomes = await asyncio.gather(
+            *(evaluator._score_adk_invocation(a, e) for a, e in pairs), return_exceptions=True
+        )
+        config_errors = [o for o in outcomes if isinstance(o, ConfigError)]
+        if config_errors:
+            # ADK: an exception inside the metric (duplicate rubric ids, no rubrics) leaves it NOT_EVALUATED.
+            logger.warning("%s: not evaluated: %s", cls.result_key, config_errors[0])
+            return evaluator._not_evaluated(len(acts), str(config_errors[0]))
+        results: List[InvocationScore] = []
+        per_invocation: List[Dict[str, Any]] = []
+        for i, out in enumerate(outcomes):
+            if isinstance(out, JudgeError):
+                logger.warning("%s: invocation %d not evaluated: %s", cls.result_key, i, out)
+                out = InvocationScore(None, str(out), {"error": str(out), "raw_text": out.raw_text}, out.usage)
+                error: Optional[str] = str(out.reason)
+            elif isinstance(out, BaseException):
+                raise out
+            else:
+                error = None if out.score is not None or out.not_applicable else out.reason
+            results.append(out)
+            per_invocation.append(
+                {
+                    "invocation_id": getattr(pairs[i][0], "invocation_id", None),
+                    "score": out.score,
+                    "status": eval_status(out.score, evaluator.threshold),
+                    "reason": out.reason,
+                    "details": out.details,
+                    "error": error,
+                }
+            )
+        score = evaluator._case_score(results) if results else None
+        evaluated = sum(1 for r in results if r.score is not None)
+        details = {
+            "reason": (f"{evaluator._case_rule} over {evaluated} evaluated invocation(s) of {len(results)}"
+                       if score is not None else "no invocation could be evaluated"),
+            **evaluator._case_details(results),
+        }
+        return AdkJudgeResult(
+            metric_name=cls.result_key,
+            threshold=evaluator.threshold,
+            score=score,
+            status=eval_status(score, evaluator.threshold),
+            per_invocation_scores=[r.score for r in results],
+            per_invocation=per_invocation,
+            usage=merge_usage([r.usage for r in results]),
+            details=details,
+        )
+
+    def _not_evaluated(self, n: int, reason: str) -> AdkJudgeResult:
+        return AdkJudgeResult(
+            metric_name=self.result_key,
+            threshold=self.threshold,
+            score=None,
+            status=NOT_EVALUATED,
+            per_invocation_scores=[None] * n,
+            per_invocation=[
+                {"invocation_id": None, "score": None, "status": NOT_EVALUATED, "reason": reason, "details": None,
+                 "error": reason}
+                for _ in range(n)
+            ],
+            details={"reason": reason, "error": reason},
+        )
+
+
+def _criterion(metric_name: str, value: Any) -> Any:
+    from ...adk.config import Criterion, parse_criterion
+
+    if isinstance(value, Criterion) and value.threshold is not None:
+        return value
+    return parse_criterion(metric_name, value, source=f"{metric_name} criterion")
+
+
+# ---------------------------------------------------------------------------- ADK invocation reading
+def adk_user_text(invocation: Any) -> str:
+    from ...adk.convert import user_text
+
+    return user_text(invocation) if invocation is not None else ""
+
+
+def adk_instructions(invocation: Any) -> str:
+    """The developer instructions ADK gives its judges: the agent that authored the first
+    event, else the first agent in ``app_details``, else ``""``."""
+    from ...adk.models import InvocationEvents
+
+    details = invocation.app_details
+    if details is None or not details.agent_details:
+        return ""
+    data = invocation.intermediate_data
+    if isinstance(data, InvocationEvents) and data.invocation_events:
+        agent = details.agent_details.get(data.invocation_events[0].author)
+        if agent is not None:
+            return agent.instructions
+    return next(iter(details.agent_details.values())).instructions
+
+
+def adk_all_instructions(invocation: Any) -> str:
+    """Every agent's instructions, ``<agent>:\\n<instructions>`` joined by blank lines (hallucinations_v1)."""
+    details = invocation.app_details
+    if details is None:
+        return ""
+    return "\n\n".join(f"{name}:\n{agent.instructions}" for name, agent in details.agent_details.items())
+
+
+def adk_tool_declarations(invocation: Any) -> List[Dict[str, Any]]:
+    """The tools each agent had, ``[{"agent", "tool_declarations"}]`` (empty when none)."""
+    details = invocation.app_details
+    if details is None:
+        return []
+    return [
+        {"agent": name, "tool_declarations": list(agent.tool_declarations)}
+        for name, agent in details.agent_details.items()
+        if agent.tool_declarations
+    ]
+
+
+def adk_tool_steps(invocation: Any) -> List[Dict[str, Any]]:
+    """Tool calls paired with their responses by id, in order (ADK's ``tool_calls_and_response``)."""
+    from ...adk.convert import function_calls, function_responses
+
+    responses = function_responses(invocation)
+    by_id = {r.id: r for r in responses if r.id}
+    steps = []
+    for i, call in enumerate(function_calls(invocation)):
+        response = by_id.get(call.id) if call.id else None
+        steps.append(
+            {
+                "step": i,
+                "tool_call": {"name": call.name, "arguments": call.args},
+                "tool_response": response.response if response is not None else None,
+            }
+        )
+    return steps
+
+
+def message_tool_steps(messages: Sequence[Any]) -> List[Dict[str, Any]]:
+    """The same steps from canonical messages: calls paired with their results by call id."""
+    results: Dict[str, Any] = {}
+    for m in messages:
+        if m.role == "tool" and m.tool_call_id:
+            results[m.tool_call_id] = m.tool_result if m.tool_result is not None else m.content
+    steps = []
+    for m in messages:
+        if m.role != "assistant":
+            continue
+        for call in m.tool_calls:
+            steps.append(
+                {
+                    "step": len(steps),
+                    "tool_call": {"name": call.name, "arguments": call.arguments},
+                    "tool_response": results.get(call.id) if call.id else None,
+                }
+            )
+    return steps
+
+
+# ---------------------------------------------------------------------------- input and option checks
+def text_input(evaluator: AdkJudgeEvaluator, value: Any, name: str, role: str) -> str:
+    """The user text of ``query`` / the final assistant text of a response, from text or messages."""
+    if isinstance(value, str):
+        text = value
+    else:
+        from ...conversation import final_text, last_user_text, to_messages
+
+        messages = to_messages(value, input_name=name, default_role=role)
+        text = (last_user_text(messages) if role == "user" else final_text(messages)) or ""
+    if not text.strip():
+        raise InputError(
+            f"{evaluator.name}: input {name!r} has no text to judge", evaluator=evaluator.name, input_name=name
+        )
+    return text
+
+
+def check_num_samples(evaluator: AdkJudgeEvaluator, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{evaluator.name}: num_samples must be an integer >= 1, got {value!r}")
+    return value
+
+
+def check_temperature(evaluator: AdkJudgeEvaluator, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 2:
+        raise ConfigError(f"{evaluator.name}: temperature must be a number in [0, 2], got {value!r}")
+    return float(value)
+
+
+def criterion_temperature(criterion: Any, default: float) -> float:
+    """``judge_model_options.judge_model_config.temperature`` when the criterion sets one."""
+    config = criterion.judge_model_options.judge_model_config or {}
+    value = config.get("temperature")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default

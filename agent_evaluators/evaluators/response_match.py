@@ -1,0 +1,160 @@
+"""``ResponseMatchEvaluator``: ROUGE-1 overlap of the final answer with the expected one (ADK's ``response_match_score``).
+
+The scorer is ``rouge-score``'s ROUGE-1 F-measure, called as ``score(reference,
+candidate)``, with stemming and the Unicode-aware tokenization of google-adk ≥ 2.6
+(:class:`UnicodeAwareTokenizer`), so Japanese, Chinese, Korean and Thai answers score
+as ADK scores them instead of 0.
+"""
+
+import unicodedata
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from ..errors import InputError
+from .base import Evaluator, Outcome
+
+__all__ = ["ResponseMatchEvaluator", "UnicodeAwareTokenizer", "rouge1"]
+
+TextInput = Union[str, List[Any], Dict[str, Any]]
+
+# One character per token: CJK ideographs, Hiragana, Katakana, Hangul syllables.
+_PER_CHARACTER = ((0x4E00, 0x9FFF), (0x3040, 0x309F), (0x30A0, 0x30FF), (0xAC00, 0xD7AF))
+# Written without spaces, split into grapheme clusters (base + marks): Thai, Lao, Khmer, Myanmar.
+_PER_CLUSTER = ((0x0E00, 0x0E7F), (0x0E80, 0x0EFF), (0x1780, 0x17FF), (0x1000, 0x109F))
+
+
+def _in(ranges: Tuple[Tuple[int, int], ...], char: str) -> bool:
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in ranges)
+
+
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char).startswith("M")
+
+
+class UnicodeAwareTokenizer:
+    """The tokenization of google-adk ≥ 2.6's ``response_match_score``.
+
+    1. NFKC-normalize and lowercase;
+    2. CJK characters become one token each; Thai / Lao / Khmer / Myanmar start a new
+       token at every base character and keep their combining marks attached;
+       other alphanumerics and combining marks are kept; everything else separates;
+    3. ASCII words go through rouge-score's default tokenizer with the Porter stemmer
+       (which stems only tokens longer than 3 characters); other words stay whole and
+       unstemmed (``café`` ≠ ``cafe``).
+
+    rouge-score's own tokenizer drops everything outside ``[a-z0-9]``, which is why
+    ADK before 2.6 scored every CJK answer 0.
+    """
+
+    def __init__(self, use_stemmer: bool = True) -> None:
+        from rouge_score import tokenizers
+
+        self._ascii = tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
+
+    def tokenize(self, text: str) -> List[str]:
+        text = unicodedata.normalize("NFKC", text).lower()
+        pieces: List[str] = []
+        for char in text:
+            if _in(_PER_CHARACTER, char):
+                pieces.extend((" ", char, " "))
+            elif _in(_PER_CLUSTER, char):
+                pieces.append(char if _is_mark(char) else " " + char)
+            elif char.isalnum() or _is_mark(char):
+                pieces.append(char)
+            else:
+                pieces.append(" ")
+        tokens: List[str] = []
+        for word in "".join(pieces).split():
+            if word.isascii():
+                tokens.extend(self._ascii.tokenize(word))
+            else:
+                tokens.append(word)
+        return tokens
+
+
+_SCORER: Any = None
+
+
+def rouge1(candidate: str, reference: str) -> Dict[str, float]:
+    """ROUGE-1 ``precision``, ``recall`` and ``fmeasure`` of ``candidate`` against ``reference``.
+
+    Both empty gives 0.0, as in ADK (an expected answer with no text can never pass).
+    """
+    global _SCORER
+    if _SCORER is None:  # rouge-score imports nltk: load it on first use, not at import
+        from rouge_score import rouge_scorer
+
+        _SCORER = rouge_scorer.RougeScorer(["rouge1"], tokenizer=UnicodeAwareTokenizer(use_stemmer=True))
+    score = _SCORER.score(reference, candidate)["rouge1"]
+    return {"precision": score.precision, "recall": score.recall, "fmeasure": score.fmeasure}
+
+
+class ResponseMatchEvaluator(Evaluator):
+    """ROUGE-1 F-measure between the response and the ground truth, as ADK's ``response_match_score``.
+
+    Key ``response_match_score``; inputs ``response`` and ``ground_truth``; score in
+    [0, 1]; default threshold 0.8.
+
+    Each input may be a string, a message list (the last non-empty assistant text is the
+    answer; none → ``""``), or ADK invocations (the final response text). When both are
+    ADK invocation lists, each pair is scored and the score is their mean, as ADK;
+    different lengths are an ``InputError``. Empty against empty scores 0.0, as ADK.
+    """
+
+    result_key = "response_match_score"
+    default_threshold = 0.8
+
+    def __init__(self, threshold: float = 0.8) -> None:
+        super().__init__(threshold=threshold)
+
+    def _evaluate(self, *, response: TextInput, ground_truth: TextInput) -> Outcome:
+        actual = _texts(response, "response")
+        expected = _texts(ground_truth, "ground_truth")
+        if actual.per_invocation and expected.per_invocation:
+            if len(actual.texts) != len(expected.texts):
+                raise InputError(
+                    f"response has {len(actual.texts)} invocation(s) but ground_truth has {len(expected.texts)}; "
+                    "ADK compares invocations pairwise, so the lists must have the same length",
+                    input_name="ground_truth",
+                )
+            scores = [rouge1(a, e) for a, e in zip(actual.texts, expected.texts)]
+            mean = sum(s["fmeasure"] for s in scores) / len(scores)
+            details = {"per_invocation": scores, "per_invocation_scores": [s["fmeasure"] for s in scores]}
+            reason = f"mean ROUGE-1 F-measure over {len(scores)} invocation(s)"
+            return Outcome(mean, reason, details)
+        for side in (actual, expected):
+            if side.per_invocation and len(side.texts) != 1:
+                raise InputError(
+                    f"{side.name} holds {len(side.texts)} ADK invocations but the other input is a single answer; "
+                    "pass ADK invocations on both sides to score them pairwise",
+                    input_name=side.name,
+                )
+        scores = rouge1(actual.texts[0], expected.texts[0])
+        reason = (
+            f"ROUGE-1 F-measure {scores['fmeasure']:.3f} "
+            f"(precision {scores['precision']:.3f}, recall {scores['recall']:.3f})"
+        )
+        if not actual.texts[0].strip() and not expected.texts[0].strip():
+            reason = "both texts are empty; ADK scores that 0.0"
+        return Outcome(scores["fmeasure"], reason, scores)
+
+
+class _Texts:
+    def __init__(self, name: str, texts: List[str], per_invocation: bool) -> None:
+        self.name, self.texts, self.per_invocation = name, texts, per_invocation
+
+
+def _texts(value: Any, name: str) -> _Texts:
+    """The answer text(s) of one input."""
+    if isinstance(value, str):
+        return _Texts(name, [value], False)
+    from ..adk.convert import final_response_text
+    from ..trajectory.inputs import invocations_or_none
+
+    invocations = invocations_or_none(value, input_name=name)
+    if invocations is not None:
+        return _Texts(name, [final_response_text(inv) for inv in invocations], True)
+    from ..conversation import final_text, to_messages
+
+    text: Optional[str] = final_text(to_messages(value, input_name=name))
+    return _Texts(name, [text or ""], False)

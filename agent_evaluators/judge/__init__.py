@@ -1,0 +1,28 @@
+"""The judge client shared by every judge-backed evaluator.
+
+::
+
+    from agent_evaluators.judge import get_judge_client
+
+    judge = get_judge_client({"model": "gpt-4o-mini", "api_key": "..."})
+    reply = await judge.complete(messages, output_model=Verdict, params={"temperature": 0, "max_tokens": 800})
+    reply.data      # a validated Verdict
+    reply.usage     # tokens, attempts, response format used, latency
+
+Importing this package does not import ``openai``; the client is loaded on first use.
+"""
+
+from .client import JudgeClient, JudgeReply, get_judge_client, is_reasoning_model_name
+from .config import DEFAULT_AZURE_API_VERSION, EndpointConfig
+from .parsing import JudgeReplyParseError, parse_json_reply
+
+__all__ = [
+    "get_judge_client",
+    "JudgeClient",
+    "JudgeReply",
+    "parse_json_reply",
+    "JudgeReplyParseError",
+    "EndpointConfig",
+    "DEFAULT_AZURE_API_VERSION",
+    "is_reasoning_model_name",
+]

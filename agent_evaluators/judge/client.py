@@ -1,0 +1,447 @@
+"""The judge client: one chat request in, one validated verdict (or a ``JudgeError``) out.
+
+Everything that every judge-backed evaluator needs is done here once:
+
+* the pooled ``openai`` async client per (config, event loop) (:mod:`.pool`);
+* reasoning-model parameter rules (``max_completion_tokens``, no sampling knobs);
+* the response format ladder ``json_schema`` → ``json_object`` → plain text, with what
+  each endpoint supports remembered for the rest of the process;
+* bounded retries with backoff that honour ``Retry-After`` (:mod:`.retry`), each
+  HTTP attempt holding one permit of the run's judge budget while on the wire;
+* our own tolerant, fail-closed parsing (:mod:`.parsing`) and pydantic validation,
+  with exactly one repair request for an unusable reply;
+* usage/latency accounting and the optional on-disk cache (:mod:`.cache`).
+
+Failure is never a score: a truncated reply, an unparseable one after the repair,
+or an HTTP failure after the last attempt raises :class:`~agent_evaluators.errors.JudgeError`.
+"""
+
+import asyncio
+import logging
+import os
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple, Type
+
+from .._concurrency import judge_slot
+from ..errors import ConfigError, JudgeError
+from .cache import JudgeCache, cache_key, open_cache
+from .config import EndpointConfig, resolve_config
+from .parsing import JudgeReplyParseError, parse_json_reply
+from .pool import client_for_loop
+from .retry import backoff_delay, is_retryable_status, retry_after_seconds
+from .schema import response_format_for, strict_schema
+from .usage import empty_usage
+
+__all__ = ["JudgeClient", "JudgeReply", "get_judge_client", "is_reasoning_model_name"]
+
+log = logging.getLogger(__name__)
+
+#: Reasoning models spend completion tokens on hidden reasoning; a template's small
+#: ``max_tokens`` would end in ``finish_reason: length``, so the budget is floored.
+REASONING_MIN_COMPLETION_TOKENS = 4096
+_REASONING_DROPPED = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
+_REASONING_NAME = re.compile(r"^(o\d+)(?:$|[-_.])|^gpt-5")
+_FORMAT_LADDER = {"json_schema": "json_object", "json_object": "text"}
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output", "'json'")
+
+# endpoint_key -> best response format mode known to work there
+_format_support: Dict[str, str] = {}
+_format_lock = threading.Lock()
+
+
+def is_reasoning_model_name(model: str) -> bool:
+    """o1/o3/o4-class and gpt-5-class names (a ``provider/`` prefix is ignored)."""
+    name = model.rsplit("/", 1)[-1].strip().lower()
+    return bool(_REASONING_NAME.match(name))
+
+
+@dataclass
+class JudgeReply:
+    """One judge verdict.
+
+    ``data``: the validated ``output_model`` instance (or, without a model, the parsed
+    JSON dict, or ``None`` when the reply is not JSON); ``text``: the raw reply text;
+    ``usage``: the usage record (see :mod:`agent_evaluators.judge.usage`);
+    ``cached``: served from the on-disk cache without any HTTP request.
+    """
+
+    data: Any
+    text: str
+    finish_reason: Optional[str]
+    usage: Dict[str, Any]
+    cached: bool = False
+
+
+class _Unusable(Exception):
+    """The reply text cannot become a verdict; ``problem`` says why (for the repair request)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class _FormatRejected(Exception):
+    pass
+
+
+class _Tally:
+    """Attempts and token counts accumulated over every HTTP exchange of one verdict."""
+
+    __slots__ = ("attempts", "calls", "prompt", "completion", "reasoning", "cached", "model")
+
+    def __init__(self) -> None:
+        self.attempts = 0
+        self.calls = 0
+        self.prompt: Optional[int] = 0
+        self.completion: Optional[int] = 0
+        self.reasoning: Optional[int] = 0
+        self.cached: Optional[int] = 0
+        self.model: Optional[str] = None
+
+    @staticmethod
+    def _add(total: Optional[int], value: Any) -> Optional[int]:
+        if total is None or value is None:
+            return None
+        return total + int(value)
+
+    def add(self, completion: Any) -> None:
+        self.calls += 1
+        self.model = getattr(completion, "model", None) or self.model
+        usage = getattr(completion, "usage", None)
+        if usage is None:
+            self.prompt = self.completion = self.reasoning = self.cached = None
+            return
+        self.prompt = self._add(self.prompt, getattr(usage, "prompt_tokens", None))
+        self.completion = self._add(self.completion, getattr(usage, "completion_tokens", None))
+        details = getattr(usage, "completion_tokens_details", None)
+        self.reasoning = self._add(self.reasoning, getattr(details, "reasoning_tokens", None) if details else None)
+        pdetails = getattr(usage, "prompt_tokens_details", None)
+        self.cached = self._add(self.cached, getattr(pdetails, "cached_tokens", None) if pdetails else None)
+
+    def usage(self, *, model: str, mode: str, started: float, template_hash: Optional[str]) -> Dict[str, Any]:
+        out = empty_usage()
+        out.update(prompt_tokens=self.prompt if self.calls else None,
+                   completion_tokens=self.completion if self.calls else None,
+                   reasoning_tokens=self.reasoning if self.calls else None,
+                   cached_tokens=self.cached if self.calls else None,
+                   judge_calls=1, attempts=self.attempts, model=self.model or model, response_format=mode,
+                   latency_s=round(time.perf_counter() - started, 6), template_hash=template_hash)
+        return out
+
+
+def _describe_validation_error(err: Exception) -> str:
+    errors = getattr(err, "errors", None)
+    if callable(errors):
+        try:
+            items = errors()
+            parts = [f"{'.'.join(str(p) for p in e.get('loc', ())) or 'reply'}: {e.get('msg')}" for e in items[:3]]
+            more = f" (+{len(items) - 3} more)" if len(items) > 3 else ""
+            return "; ".join(parts) + more
+        except Exception:  # noqa: BLE001 - fall back to str()
+            pass
+    return str(err)
+
+
+class JudgeClient:
+    """Sends judge requests to one endpoint. Cheap to hold; the HTTP pool is shared.
+
+    Build with :func:`get_judge_client`. ``complete`` is safe to call concurrently
+    from many tasks, and from different event loops (each loop gets its own pool).
+    """
+
+    def __init__(self, config: EndpointConfig, *, is_reasoning_model: bool = False,
+                 cache: Optional[JudgeCache] = None, timeout: float = 60.0, max_attempts: int = 5) -> None:
+        self.config = config
+        self.model: str = config.model
+        self.is_reasoning: bool = bool(is_reasoning_model) or is_reasoning_model_name(config.model)
+        self.cache = cache
+        self.timeout = float(timeout)
+        self.max_attempts = int(max_attempts)
+        self._endpoint_key = config.endpoint_key
+        self._secret = config.api_key if config.api_key and len(config.api_key) >= 4 else None
+        self._rng = random.Random()
+        self._last: Tuple[Any, Any] = (None, None)  # (loop, client) fast path
+
+    def __repr__(self) -> str:
+        return f"JudgeClient(model={self.model!r}, endpoint={self.config.safe_location!r}, is_reasoning={self.is_reasoning})"
+
+    # ------------------------------------------------------------------ pieces
+    def _client(self) -> Any:
+        loop = asyncio.get_running_loop()
+        last_loop, client = self._last
+        if last_loop is loop:
+            return client
+        client = client_for_loop(self.config, loop)
+        self._last = (loop, client)
+        return client
+
+    def prepare_params(self, params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+        """A prompty's model parameters as sent: reasoning-model rules applied, streaming off,
+        ``response_format`` removed (the client chooses it)."""
+        out = {k: v for k, v in (params or {}).items() if v is not None and k not in ("stream", "response_format")}
+        if self.is_reasoning:
+            for k in _REASONING_DROPPED:
+                out.pop(k, None)
+            max_tokens = out.pop("max_tokens", None)
+            if "max_completion_tokens" not in out and max_tokens is not None:
+                out["max_completion_tokens"] = max(int(max_tokens), REASONING_MIN_COMPLETION_TOKENS)
+        return out
+
+    def format_mode(self, output_model: Optional[type]) -> str:
+        """The response format mode the next request will use."""
+        if output_model is None:
+            return "text"
+        return _format_support.get(self._endpoint_key, "json_schema")
+
+    def _remember_format(self, mode: str) -> None:
+        with _format_lock:
+            _format_support[self._endpoint_key] = mode
+
+    def _scrub(self, text: str) -> str:
+        if self._secret:
+            text = text.replace(self._secret, "***")
+        return re.sub(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}", r"\1***", text)[:600]
+
+    def _error_text(self, err: Any) -> str:
+        body = getattr(err, "body", None)
+        message = None
+        if isinstance(body, dict):
+            inner = body["error"] if isinstance(body.get("error"), dict) else body
+            message = inner.get("message")
+        return self._scrub(str(message or getattr(err, "message", None) or err))
+
+    # ------------------------------------------------------------------ HTTP with retries
+    async def _post(self, client: Any, body: Dict[str, Any], tally: _Tally,
+                    headers: Optional[Dict[str, str]] = None) -> Any:
+        import openai
+        from openai.types.chat import ChatCompletion
+
+        options: Dict[str, Any] = {"timeout": self.timeout}
+        if headers:
+            options["headers"] = headers
+        last_status: Optional[int] = None
+        last_problem = ""
+        for attempt in range(1, self.max_attempts + 1):
+            tally.attempts += 1
+            wait: Optional[float] = None
+            async with judge_slot():
+                try:
+                    # the documented low-level ``post`` skips the SDK's per-call TypedDict transform
+                    # of messages and schema (~1.5 ms CPU per call); the body is plain JSON already
+                    return await client.post("/chat/completions", cast_to=ChatCompletion, body=body,
+                                             options=options)
+                except openai.APIStatusError as e:
+                    status = e.status_code
+                    message = self._error_text(e)
+                    if not is_retryable_status(status):
+                        if status in (400, 422) and "response_format" in body and (
+                                e.param == "response_format" or any(w in message.lower() for w in _FORMAT_WORDS)):
+                            raise _FormatRejected(message) from None
+                        raise JudgeError(self._rejected_message(status, message), status_code=status,
+                                         attempts=tally.attempts) from None
+                    wait = retry_after_seconds(e.response.headers)
+                    last_status, last_problem = status, f"HTTP {status}: {message}"
+                except openai.APITimeoutError:
+                    last_status, last_problem = None, f"no reply within the {self.timeout:g} s timeout"
+                except openai.APIConnectionError as e:
+                    cause = e.__cause__ or e
+                    last_status, last_problem = None, self._scrub(f"connection error ({type(cause).__name__}: {cause})")
+            log.debug("judge attempt %d/%d failed: %s", attempt, self.max_attempts, last_problem)
+            if attempt < self.max_attempts:
+                await asyncio.sleep(wait if wait is not None else backoff_delay(attempt, self._rng))
+        raise JudgeError(
+            f"judge request to {self.config.safe_location} (model {self.model!r}) failed after "
+            f"{tally.attempts} attempts; last: {last_problem}. The endpoint is overloaded or failing: lower "
+            "max_concurrency, check the endpoint and deployment, raise the timeout for slow local models, "
+            "or retry later.",
+            status_code=last_status, attempts=tally.attempts)
+
+    def _rejected_message(self, status: int, message: str) -> str:
+        hint = {
+            401: "check the api_key / credential for this endpoint",
+            403: "the key or identity has no access to this deployment",
+            404: "check the model / azure_deployment name, base_url and api_version",
+            400: "the request was rejected; check the model parameters in the template and the model name",
+        }.get(status, "the request was rejected and is not retried")
+        return (f"judge request to {self.config.safe_location} (model {self.model!r}) failed with HTTP {status}: "
+                f"{message} ({hint})")
+
+    async def _exchange(self, client: Any, messages: List[Dict[str, Any]], params: Dict[str, Any],
+                        output_model: Optional[type], extra_rf: Any, tally: _Tally) -> Tuple[Any, str]:
+        """One request, stepping down the response-format ladder when the endpoint rejects a format."""
+        mode = self.format_mode(output_model)
+        body: Dict[str, Any] = {"model": self.model, "messages": messages, **params}
+        headers = body.pop("extra_headers", None)
+        while True:
+            rf = response_format_for(output_model, mode) if output_model is not None else extra_rf
+            if rf is not None:
+                body["response_format"] = rf
+            else:
+                body.pop("response_format", None)
+            try:
+                completion = await self._post(client, body, tally, headers)
+            except _FormatRejected as e:
+                nxt = _FORMAT_LADDER.get(mode)
+                if output_model is None or nxt is None:
+                    raise JudgeError(self._rejected_message(400, str(e)), status_code=400,
+                                     attempts=tally.attempts) from None
+                log.info("judge endpoint %s rejected response_format %s; using %s from now on",
+                         self.config.safe_location, mode, nxt)
+                mode = nxt
+                self._remember_format(mode)
+                continue
+            tally.add(completion)
+            return completion, mode
+
+    # ------------------------------------------------------------------ parsing
+    @staticmethod
+    def _reply_text(completion: Any) -> Tuple[str, Optional[str]]:
+        choices = getattr(completion, "choices", None) or []
+        if not choices:
+            return "", None
+        choice = choices[0]
+        message = getattr(choice, "message", None)
+        text = getattr(message, "content", None) or getattr(message, "refusal", None) or ""
+        return text, getattr(choice, "finish_reason", None)
+
+    @staticmethod
+    def _verdict(text: str, output_model: type) -> Any:
+        try:
+            data = parse_json_reply(text)
+        except JudgeReplyParseError as e:
+            raise _Unusable(str(e)) from None
+        try:
+            return output_model.model_validate(data)
+        except Exception as e:  # noqa: BLE001 - pydantic ValidationError and validators' own errors
+            raise _Unusable(f"the JSON does not match the required fields: {_describe_validation_error(e)}") from None
+
+    def _check_finish(self, text: str, finish: Optional[str], tally: _Tally) -> None:
+        if finish == "length":
+            raise JudgeError(
+                "the judge reply was cut off at the token limit (finish_reason 'length'); no score was taken from "
+                "it. Raise max_tokens (max_completion_tokens for reasoning models) for this evaluator.",
+                raw_text=text, attempts=tally.attempts)
+        if finish == "content_filter":
+            raise JudgeError("the judge endpoint's content filter blocked the reply (finish_reason "
+                             "'content_filter'); no score was taken.", raw_text=text, attempts=tally.attempts)
+
+    @staticmethod
+    def _repair_prompt(problem: str, output_model: type) -> str:
+        fields = ", ".join(strict_schema(output_model).get("properties", {}))
+        return (f"Your previous reply could not be used: {problem}. Reply again with only one JSON object "
+                f"(fields: {fields}) and nothing else: no code fences, no prose.")
+
+    # ------------------------------------------------------------------ public
+    async def complete(self, messages: List[Dict[str, Any]], *, output_model: Optional[Type[Any]] = None,
+                       params: Optional[Dict[str, Any]] = None, sample_index: int = 0,
+                       template_hash: Optional[str] = None) -> JudgeReply:
+        """Ask the judge and return its validated verdict.
+
+        ``params``: the template's model parameters. ``output_model``: the pydantic
+        model the reply must validate against (structured output is requested for it).
+        ``sample_index`` separates repeated samples of the same prompt in the cache.
+        Raises ``JudgeError`` on HTTP failure after retries, truncation, or a reply that
+        is still unusable after one repair request.
+        """
+        started = time.perf_counter()
+        client = self._client()
+        sent_params = self.prepare_params(params)
+        extra_rf = (params or {}).get("response_format") if output_model is None else None
+        key = None
+        if self.cache is not None:
+            requested = response_format_for(output_model, "json_schema") if output_model is not None else extra_rf
+            key = cache_key(model=self.model, messages=messages, params=sent_params, response_format=requested,
+                            sample_index=sample_index)
+            hit = self._from_cache(key, output_model, started, template_hash)
+            if hit is not None:
+                return hit
+
+        tally = _Tally()
+        try:
+            completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)
+            text, finish = self._reply_text(completion)
+            self._check_finish(text, finish, tally)
+            if output_model is None:
+                try:
+                    data: Any = parse_json_reply(text)
+                except JudgeReplyParseError:
+                    data = None
+            else:
+                try:
+                    data = self._verdict(text, output_model)
+                except _Unusable as bad:
+                    log.info("judge reply unusable (%s); sending one repair request", bad.problem)
+                    repair = list(messages) + [
+                        {"role": "assistant", "content": text},
+                        {"role": "user", "content": self._repair_prompt(bad.problem, output_model)},
+                    ]
+                    completion, mode = await self._exchange(client, repair, sent_params, output_model, extra_rf,
+                                                            tally)
+                    text, finish = self._reply_text(completion)
+                    self._check_finish(text, finish, tally)
+                    try:
+                        data = self._verdict(text, output_model)
+                    except _Unusable as again:
+                        raise JudgeError(
+                            f"the judge reply could not be used, even after one repair request: {again.problem}. "
+                            "The raw reply is in JudgeError.raw_text; use a judge model that follows the JSON "
+                            "format, or an endpoint that supports structured output.",
+                            raw_text=text, attempts=tally.attempts) from None
+        except JudgeError as e:
+            if e.usage is None:
+                e.usage = tally.usage(model=self.model, mode=self.format_mode(output_model), started=started,
+                                      template_hash=template_hash)
+            raise
+        usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash)
+        if key is not None and self.cache is not None:
+            self.cache.put(key, {"text": text, "finish_reason": finish, "response_format": mode,
+                                 "model": usage["model"]})
+        return JudgeReply(data=data, text=text, finish_reason=finish, usage=usage)
+
+    def _from_cache(self, key: str, output_model: Optional[type], started: float,
+                    template_hash: Optional[str]) -> Optional[JudgeReply]:
+        record = self.cache.get(key) if self.cache is not None else None
+        if not record or not isinstance(record.get("text"), str):
+            return None
+        text = record["text"]
+        try:
+            if output_model is not None:
+                data: Any = self._verdict(text, output_model)
+            else:
+                try:
+                    data = parse_json_reply(text)
+                except JudgeReplyParseError:
+                    data = None
+        except _Unusable:
+            return None  # stored under an older model definition: ask again
+        usage = empty_usage()
+        usage.update(prompt_tokens=0, completion_tokens=0, reasoning_tokens=0, cached_tokens=0, judge_calls=1,
+                     attempts=0, model=record.get("model") or self.model,
+                     response_format=record.get("response_format"),
+                     latency_s=round(time.perf_counter() - started, 6), template_hash=template_hash)
+        return JudgeReply(data=data, text=text, finish_reason=record.get("finish_reason"), usage=usage, cached=True)
+
+
+def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,
+                     cache: "str | os.PathLike | None" = None, timeout: float = 60.0,
+                     max_attempts: int = 5) -> JudgeClient:
+    """Build a :class:`JudgeClient` from a model config (see :mod:`.config` for the accepted shapes).
+
+    ``cache``: path of an sqlite file for the optional reply cache. ``timeout``: seconds
+    per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.
+    Raises ``ConfigError`` naming what is missing.
+    """
+    if isinstance(model_config, JudgeClient):
+        return model_config
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
+        raise ConfigError(f"max_attempts must be an integer >= 1, got {max_attempts!r}")
+    config = resolve_config(model_config)
+    return JudgeClient(config, is_reasoning_model=is_reasoning_model,
+                       cache=open_cache(cache) if cache is not None else None,
+                       timeout=timeout, max_attempts=max_attempts)

@@ -1,0 +1,233 @@
+"""Turn whatever a user passes as ``model_config`` into one normalized endpoint config.
+
+Accepted: azure-ai-evaluation-shaped dicts (``AzureOpenAIModelConfiguration`` /
+``OpenAIModelConfiguration``; ``type`` optional, unlike azure-ai-evaluation's buggy
+check), Prompt flow model-config dataclasses, ``{"client": <openai client>, "model": ...}``,
+a ready ``openai`` client (async used as is; a sync one is re-created as async from
+its settings), or ``None`` for the environment. Nothing here imports ``openai`` at
+module import time.
+"""
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, Mapping, Optional, Tuple
+from urllib.parse import urlsplit
+
+from ..errors import ConfigError
+
+__all__ = ["DEFAULT_AZURE_API_VERSION", "EndpointConfig", "resolve_config", "NO_JUDGE_MESSAGE"]
+
+DEFAULT_AZURE_API_VERSION = "2024-10-21"
+AZURE_SCOPE = "https://cognitiveservices.azure.com/.default"
+LOCAL_PLACEHOLDER_KEY = "not-needed"
+
+NO_JUDGE_MESSAGE = (
+    "No judge model configured: pass model_config={'model': 'gpt-4o-mini', 'api_key': ...} "
+    "(or an Azure config with azure_endpoint/azure_deployment/api_key), or set OPENAI_API_KEY and "
+    "AGENT_EVAL_JUDGE_MODEL (or AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT and AZURE_OPENAI_API_KEY)."
+)
+
+_AZURE_KEYS = ("azure_endpoint", "azure_deployment", "api_key", "api_version", "credential", "type", "model",
+               "extra_headers")
+_OPENAI_KEYS = ("model", "api_key", "base_url", "organization", "extra_headers", "type")
+
+
+@dataclass(frozen=True)
+class EndpointConfig:
+    """A normalized judge endpoint. Secrets are excluded from ``repr``.
+
+    ``client`` is set when the user handed us a ready async client (used as is, on
+    whichever loop they use it). Equal configs share one pooled client per event loop.
+    """
+
+    kind: str  # "openai" | "azure" | "client"
+    model: str
+    base_url: Optional[str] = None
+    azure_endpoint: Optional[str] = None
+    api_version: Optional[str] = None
+    organization: Optional[str] = None
+    extra_headers: Tuple[Tuple[str, str], ...] = ()
+    api_key: Optional[str] = field(default=None, repr=False)
+    credential: Any = field(default=None, repr=False, compare=False, hash=False)
+    credential_id: int = 0  # identity of ``credential`` (credentials are compared by identity)
+    client: Any = field(default=None, repr=False, compare=False, hash=False)
+    client_id: int = 0
+
+    @property
+    def endpoint_key(self) -> str:
+        """Which server this is (for remembering what response formats it supports); no secrets."""
+        where = self.azure_endpoint or self.base_url or "https://api.openai.com/v1"
+        return f"{self.kind}|{where}|{self.model}"
+
+    @property
+    def safe_location(self) -> str:
+        """Where requests go, for error messages (scheme, host and path only)."""
+        where = self.azure_endpoint or self.base_url or "https://api.openai.com/v1"
+        parts = urlsplit(where)
+        return f"{parts.scheme}://{parts.hostname or ''}{(':' + str(parts.port)) if parts.port else ''}{parts.path}"
+
+
+def _str(value: Any, key: str, source: str) -> Optional[str]:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"model_config {key!r} must be a string, got {type(value).__name__} ({source})")
+    return value
+
+
+def _headers(value: Any) -> Tuple[Tuple[str, str], ...]:
+    if not value:
+        return ()
+    if not isinstance(value, Mapping):
+        raise ConfigError("model_config 'extra_headers' must be a dict of header name to value")
+    return tuple(sorted((str(k), str(v)) for k, v in value.items()))
+
+
+def _env(*names: str) -> Optional[str]:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    return None
+
+
+def _azure(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
+    endpoint = _str(cfg.get("azure_endpoint"), "azure_endpoint", source)
+    deployment = _str(cfg.get("azure_deployment"), "azure_deployment", source) or _str(
+        cfg.get("model"), "model", source)
+    if endpoint is None:
+        raise ConfigError(
+            f"model_config is missing 'azure_endpoint' ({source}); give the resource URL, "
+            "e.g. 'https://<resource>.openai.azure.com', or set AZURE_OPENAI_ENDPOINT")
+    if deployment is None:
+        raise ConfigError(
+            f"model_config is missing 'azure_deployment' ({source}); give the deployment name of the "
+            "judge model, or set AZURE_OPENAI_DEPLOYMENT")
+    api_key = _str(cfg.get("api_key"), "api_key", source)
+    credential = cfg.get("credential")
+    if credential is not None and not callable(getattr(credential, "get_token", None)):
+        raise ConfigError("model_config 'credential' must be an object with get_token() "
+                          "(e.g. azure.identity.DefaultAzureCredential())")
+    if api_key is None and credential is None:
+        api_key = _env("AZURE_OPENAI_API_KEY")
+    if api_key is None and credential is None:
+        raise ConfigError(
+            f"model_config has neither 'api_key' nor 'credential' for Azure endpoint {endpoint} ({source}); "
+            "give api_key, set AZURE_OPENAI_API_KEY, or pass credential=azure.identity.DefaultAzureCredential()")
+    return EndpointConfig(
+        kind="azure", model=deployment, azure_endpoint=endpoint.rstrip("/"),
+        api_version=_str(cfg.get("api_version"), "api_version", source) or DEFAULT_AZURE_API_VERSION,
+        extra_headers=_headers(cfg.get("extra_headers")), api_key=api_key,
+        credential=credential, credential_id=id(credential) if credential is not None else 0)
+
+
+def _openai(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
+    model = _str(cfg.get("model"), "model", source)
+    if model is None:
+        raise ConfigError(
+            f"model_config is missing 'model' ({source}); name the judge model, e.g. "
+            "{'model': 'gpt-4o-mini', 'api_key': ...}, or set AGENT_EVAL_JUDGE_MODEL")
+    base_url = _str(cfg.get("base_url"), "base_url", source)
+    api_key = _str(cfg.get("api_key"), "api_key", source) or _env("OPENAI_API_KEY")
+    if api_key is None:
+        if base_url is None:
+            raise ConfigError(
+                f"model_config is missing 'api_key' ({source}); give api_key, set OPENAI_API_KEY, "
+                "or point 'base_url' at an OpenAI-compatible server that needs no key")
+        api_key = LOCAL_PLACEHOLDER_KEY  # local servers (Ollama, llama.cpp, vLLM) ignore it
+    return EndpointConfig(
+        kind="openai", model=model, base_url=base_url.rstrip("/") if base_url else None,
+        organization=_str(cfg.get("organization"), "organization", source),
+        extra_headers=_headers(cfg.get("extra_headers")), api_key=api_key)
+
+
+def _from_mapping(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
+    if cfg.get("client") is not None:
+        return _from_client(cfg["client"], model=_str(cfg.get("model"), "model", source))
+    kind = cfg.get("type")
+    if kind not in (None, "", "azure_openai", "openai"):
+        raise ConfigError(f"model_config type {kind!r} is not supported; use 'azure_openai' or 'openai' "
+                          "(or leave 'type' out)")
+    if kind == "azure_openai" or cfg.get("azure_endpoint") or cfg.get("azure_deployment"):
+        return _azure(cfg, source)
+    return _openai(cfg, source)
+
+
+def _deployment_from_url(url: str) -> Optional[str]:
+    parts = [p for p in urlsplit(url).path.split("/") if p]
+    if "deployments" in parts:
+        i = parts.index("deployments")
+        if i + 1 < len(parts):
+            return parts[i + 1]
+    return None
+
+
+def _from_client(client: Any, model: Optional[str] = None) -> EndpointConfig:
+    import openai
+
+    base_url = str(getattr(client, "base_url", "") or "")
+    model = model or _env("AGENT_EVAL_JUDGE_MODEL", "OPENAI_MODEL") or _deployment_from_url(base_url)
+    if model is None:
+        raise ConfigError(
+            "an openai client carries no model name; pass model_config={'client': client, 'model': 'gpt-4o-mini'} "
+            "or set AGENT_EVAL_JUDGE_MODEL")
+    if isinstance(client, openai.AsyncOpenAI):
+        return EndpointConfig(kind="client", model=model, base_url=base_url, client=client, client_id=id(client))
+    if isinstance(client, openai.AzureOpenAI):
+        provider = getattr(client, "_azure_ad_token_provider", None)
+        cfg = EndpointConfig(
+            kind="azure", model=model, base_url=base_url.rstrip("/"),
+            api_version=getattr(client, "_api_version", None) or DEFAULT_AZURE_API_VERSION,
+            api_key=client.api_key or None, credential=provider,
+            credential_id=id(provider) if provider is not None else 0)
+        return cfg
+    if isinstance(client, openai.OpenAI):
+        return EndpointConfig(kind="openai", model=model, base_url=base_url.rstrip("/"),
+                              organization=client.organization, api_key=client.api_key or LOCAL_PLACEHOLDER_KEY)
+    raise ConfigError(f"unsupported judge client {type(client).__name__}; pass an openai.AsyncOpenAI / "
+                      "AsyncAzureOpenAI / OpenAI / AzureOpenAI client or a model_config dict")
+
+
+def _from_environment() -> EndpointConfig:
+    model = _env("AGENT_EVAL_JUDGE_MODEL", "OPENAI_MODEL")
+    if _env("AZURE_OPENAI_ENDPOINT"):
+        cfg: Dict[str, Any] = {
+            "azure_endpoint": _env("AZURE_OPENAI_ENDPOINT"),
+            "azure_deployment": _env("AZURE_OPENAI_DEPLOYMENT") or model,
+            "api_key": _env("AZURE_OPENAI_API_KEY"),
+            "api_version": _env("OPENAI_API_VERSION", "AZURE_OPENAI_API_VERSION"),
+        }
+        return _azure(cfg, "from environment")
+    if _env("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        cfg = {"model": model, "base_url": _env("OPENAI_BASE_URL"), "api_key": _env("OPENAI_API_KEY")}
+        if model is None:
+            raise ConfigError(
+                "OPENAI_API_KEY/OPENAI_BASE_URL are set but no judge model is named; set AGENT_EVAL_JUDGE_MODEL "
+                "(or OPENAI_MODEL), or pass model_config={'model': ...}")
+        return _openai(cfg, "from environment")
+    raise ConfigError(NO_JUDGE_MESSAGE)
+
+
+def _looks_like_openai_client(obj: Any) -> bool:
+    mod = type(obj).__module__ or ""
+    return mod.startswith("openai") and hasattr(obj, "chat")
+
+
+def resolve_config(model_config: Any) -> EndpointConfig:
+    """Normalize ``model_config`` (see module docstring); raises ``ConfigError`` saying what to fix."""
+    if model_config is None:
+        return _from_environment()
+    if isinstance(model_config, EndpointConfig):
+        return model_config
+    if isinstance(model_config, Mapping):
+        return _from_mapping(model_config, "model_config dict")
+    if _looks_like_openai_client(model_config):
+        return _from_client(model_config)
+    # Prompt flow's AzureOpenAIModelConfiguration / OpenAIModelConfiguration and similar objects
+    attrs = {k: getattr(model_config, k, None) for k in set(_AZURE_KEYS + _OPENAI_KEYS)}
+    if any(attrs.get(k) for k in ("azure_endpoint", "azure_deployment", "model")):
+        return _from_mapping({k: v for k, v in attrs.items() if v is not None},
+                             f"{type(model_config).__name__} object")
+    raise ConfigError(
+        f"model_config of type {type(model_config).__name__} is not understood; pass a dict like "
+        "{'model': 'gpt-4o-mini', 'api_key': ...} or {'azure_endpoint': ..., 'azure_deployment': ..., 'api_key': ...}")

@@ -1,0 +1,116 @@
+"""The tolerant but fail-closed parser for judge replies.
+
+Judges (local models especially) wrap their JSON in code fences or prose; we accept
+that. What we never do is guess: a reply with more than one top-level JSON object
+(two verdicts, or an echoed example plus a verdict), or an object with a duplicated
+key (``{"score": 1, "score": 5}``), is rejected instead of picking one. Taking "the
+first object" would let content under evaluation smuggle in a verdict.
+"""
+
+import json
+from typing import Any, Dict, List, Tuple
+
+__all__ = ["JudgeReplyParseError", "parse_json_reply"]
+
+
+class JudgeReplyParseError(ValueError):
+    """The judge reply holds no usable JSON object (or more than one)."""
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+_decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+
+
+def _matching_brace(text: str, start: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``start`` (string-aware), or -1."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _decode(fragment: str) -> Any:
+    try:
+        return _decoder.decode(fragment)
+    except _DuplicateKey as e:
+        raise JudgeReplyParseError(
+            f"the JSON object repeats the key {str(e)!r}; a verdict must state each field once"
+        ) from None
+
+
+def parse_json_reply(text: str) -> Dict[str, Any]:
+    """The single JSON object in a judge reply.
+
+    Accepts raw JSON, JSON inside code fences and JSON surrounded by prose. Raises
+    :class:`JudgeReplyParseError` (a ``ValueError``) when there is no JSON object,
+    more than one top-level object, a duplicated key, or the top level is not an object.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise JudgeReplyParseError("the reply is empty; expected one JSON object")
+    stripped = text.strip()
+    try:
+        value = _decode(stripped)
+    except JudgeReplyParseError:
+        raise
+    except ValueError:
+        pass
+    else:
+        if isinstance(value, dict):
+            return value
+        raise JudgeReplyParseError(f"the reply is JSON {type(value).__name__}, expected one JSON object")
+
+    found: List[Dict[str, Any]] = []
+    last_error = ""
+    i = stripped.find("{")
+    while i != -1:
+        end = _matching_brace(stripped, i)
+        if end == -1:
+            if not found:
+                last_error = "a JSON object is opened but never closed (truncated reply?)"
+            break
+        try:
+            value = _decode(stripped[i : end + 1])
+        except JudgeReplyParseError:
+            raise
+        except ValueError as e:
+            # braces in prose, or broken JSON: skip the whole block, never its insides
+            last_error = f"invalid JSON ({e.msg} at offset {e.pos})" if isinstance(e, json.JSONDecodeError) else str(e)
+        else:
+            found.append(value)
+        i = stripped.find("{", end + 1)
+    if len(found) > 1:
+        raise JudgeReplyParseError(
+            f"the reply contains {len(found)} JSON objects; expected exactly one verdict"
+        )
+    if not found:
+        raise JudgeReplyParseError("no JSON object found in the reply" + (f": {last_error}" if last_error else ""))
+    return found[0]

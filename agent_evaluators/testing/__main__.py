@@ -1,0 +1,53 @@
+"""Standalone local judge server for benchmarks: ``python -m agent_evaluators.testing``.
+
+Prints ``listening on http://127.0.0.1:PORT`` (flushed) once it accepts connections,
+then serves until interrupted. Replies conform to each request's ``json_schema``
+(score fields get ``--score``), or ``{"score": N, "reason": ...}`` without one.
+"""
+
+import argparse
+import functools
+import sys
+import threading
+from typing import List, Optional
+
+from .requests import ChatRequest
+from .server import Faults, JudgeServer
+from .synth import schema_reply
+
+
+def _reply(req: ChatRequest, *, score: int) -> dict:
+    return schema_reply(req, score=score)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m agent_evaluators.testing", description=__doc__.splitlines()[0])
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0, help="0 = pick a free port")
+    p.add_argument("--delay-ms", type=float, default=0.0, help="delay of every successful reply")
+    p.add_argument("--score", type=int, default=4, help="value for score fields")
+    p.add_argument("--seed", type=int, default=0)
+    for name in ("429", "500", "slow", "malformed", "length", "reset"):
+        p.add_argument(f"--rate-{name}", type=float, default=0.0, help=f"fraction of requests answered with {name}")
+    p.add_argument("--retry-after-ms", type=int, default=50)
+    p.add_argument("--slow-s", type=float, default=2.0)
+    p.add_argument("--reject-json-schema", action="store_true")
+    args = p.parse_args(argv)
+    faults = Faults(rate_429=args.rate_429, rate_500=args.rate_500, rate_slow=args.rate_slow,
+                    rate_malformed=args.rate_malformed, rate_length=args.rate_length, rate_reset=args.rate_reset,
+                    retry_after_ms=args.retry_after_ms, slow_s=args.slow_s,
+                    reject_json_schema=args.reject_json_schema, seed=args.seed)
+    server = JudgeServer(functools.partial(_reply, score=args.score), faults=faults,
+                         delay_s=args.delay_ms / 1000.0, seed=args.seed, host=args.host, port=args.port)
+    with server:
+        sys.stdout.write(f"listening on {server.url}\n")
+        sys.stdout.flush()
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

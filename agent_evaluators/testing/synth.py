@@ -1,0 +1,105 @@
+"""Build a reply object that conforms to the JSON schema a judge request asked for.
+
+The benchmark server and test responders need a valid verdict for any evaluator's
+schema without knowing the evaluator: integer/number fields named like a score get
+the requested score (clamped into the schema's range), strings get a short reason,
+arrays their minimum length, enums their first value.
+"""
+
+from typing import Any, Dict, Optional
+
+from .requests import ChatRequest
+
+__all__ = ["schema_reply", "synthesize"]
+
+DEFAULT_SCORE = 4
+REASON = "synthetic verdict from the local judge server"
+
+
+def _resolve(node: Dict[str, Any], root: Dict[str, Any]) -> Dict[str, Any]:
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return node
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target.get(part, {}) if isinstance(target, dict) else {}
+    merged = dict(target) if isinstance(target, dict) else {}
+    merged.update({k: v for k, v in node.items() if k != "$ref"})
+    return merged
+
+
+def _number(node: Dict[str, Any], name: str, score: float, integer: bool) -> Any:
+    lo = node.get("minimum", node.get("exclusiveMinimum"))
+    hi = node.get("maximum", node.get("exclusiveMaximum"))
+    value: float = score if "score" in name.lower() or name == "" else (lo if lo is not None else 1)
+    if lo is not None:
+        value = max(value, lo)
+    if hi is not None:
+        value = min(value, hi)
+    return int(value) if integer else float(value)
+
+
+def synthesize(schema: Dict[str, Any], *, score: float = DEFAULT_SCORE, root: Optional[Dict[str, Any]] = None,
+               name: str = "", depth: int = 0) -> Any:
+    """A value valid for ``schema`` (a JSON-schema dict); see the module docstring for the rules."""
+    root = schema if root is None else root
+    node = _resolve(schema, root)
+    if depth > 12:
+        return None
+    if "const" in node:
+        return node["const"]
+    if isinstance(node.get("enum"), list) and node["enum"]:
+        if score in node["enum"]:
+            return score
+        return node["enum"][0]
+    for key in ("anyOf", "oneOf"):
+        options = node.get(key)
+        if isinstance(options, list) and options:
+            non_null = [o for o in options if isinstance(o, dict) and o.get("type") != "null"]
+            return synthesize((non_null or options)[0], score=score, root=root, name=name, depth=depth + 1)
+    typ = node.get("type")
+    if isinstance(typ, list):
+        non_null_types = [t for t in typ if t != "null"]
+        typ = non_null_types[0] if non_null_types else "null"
+    if typ == "object" or (typ is None and "properties" in node):
+        props = node.get("properties") or {}
+        return {k: synthesize(v, score=score, root=root, name=k, depth=depth + 1) for k, v in props.items()}
+    if typ == "array":
+        count = int(node.get("minItems") or 0)
+        items = node.get("items") or {}
+        return [synthesize(items, score=score, root=root, name=name, depth=depth + 1) for _ in range(count)]
+    if typ == "integer":
+        return _number(node, name, score, integer=True)
+    if typ == "number":
+        return _number(node, name, score, integer=False)
+    if typ == "boolean":
+        return True
+    if typ == "string":
+        text = REASON if "reason" in name.lower() or "explanation" in name.lower() else f"synthetic {name or 'text'}"
+        min_len = int(node.get("minLength") or 0)
+        return text.ljust(min_len, ".")
+    if typ == "null":
+        return None
+    return None
+
+
+def schema_reply(req: ChatRequest, **overrides: Any) -> Dict[str, Any]:
+    """A verdict object for ``req``: schema-conforming when it asked for a ``json_schema``,
+    else ``{"score": N, "reason": ...}``.
+
+    ``score=`` sets every score-like number (clamped into the schema's range, so the
+    reply stays valid); other ``overrides`` replace top-level fields as given. For an
+    out-of-range score on purpose, use ``{**schema_reply(req), "score": 9}``.
+    """
+    score = overrides.get("score", DEFAULT_SCORE)
+    schema = req.json_schema
+    if schema is None:
+        out: Dict[str, Any] = {"score": score, "reason": REASON}
+    else:
+        value = synthesize(schema, score=score)
+        out = value if isinstance(value, dict) else {"value": value}
+    for key, value in overrides.items():
+        if key == "score" and schema is not None:
+            continue  # already applied, clamped, by synthesize()
+        out[key] = value
+    return out

@@ -1,0 +1,33 @@
+"""Fixtures for the ADK judge metrics: the real local judge server (see tests/evaluators/conftest.py).
+
+``Script`` hands out scripted labels in arrival order. Samples of one prompt are
+identical requests sent concurrently, so which sample gets which label is not
+fixed, but how many get each label is: that is all a vote depends on.
+"""
+
+import threading
+from typing import Any, Iterable, List
+
+import pytest
+
+from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
+
+
+class Script:
+    """Thread-safe queue of scripted values, one per call; the last repeats when exhausted."""
+
+    def __init__(self, values: Iterable[Any]) -> None:
+        self._values: List[Any] = list(values)
+        self._lock = threading.Lock()
+        self.calls = 0
+
+    def next(self) -> Any:
+        with self._lock:
+            value = self._values[min(self.calls, len(self._values) - 1)]
+            self.calls += 1
+            return value
+
+
+@pytest.fixture
+def script():
+    return Script

@@ -1,0 +1,31 @@
+"""Project-wide test helpers.
+
+``optional_import`` is how a test needs an optional dependency: outside CI a missing
+package skips the test (a contributor without every extra can still run the rest);
+with ``CI=true`` it fails, because CI installs every extra and a skip there would
+hide a test that did not run.
+"""
+
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def optional_import(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        if in_ci():
+            raise RuntimeError(f"CI must install the optional dependency {name!r}: {exc}") from exc
+        pytest.skip(f"optional dependency {name!r} is not installed", allow_module_level=True)
+        raise

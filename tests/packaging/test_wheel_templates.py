@@ -1,0 +1,60 @@
+"""Templates load the same from a built wheel in a fresh venv and from the editable checkout.
+
+Editable installs ignore hatch's build-time ``force-include`` of ``prompty/``, so
+template lookup has two paths; this proves both.
+"""
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from agent_evaluators.templates import find_template, load_prompty
+
+from ..conftest import REPO_ROOT
+
+SHIPPED = sorted(p.name for p in (REPO_ROOT / "prompty").glob("*.prompty"))
+
+CHECK = """
+import json, sys
+import agent_evaluators
+from agent_evaluators.templates import find_template, load_prompty
+names = json.loads(sys.argv[1])
+out = {}
+for name in names:
+    path = find_template(name)
+    messages = load_prompty(path).render(**{k: ["x"] if v.get("type") == "list" else "x" for k, v in load_prompty(path).inputs.items()})
+    out[name] = [str(path), [m["role"] for m in messages]]
+print(json.dumps({"package": agent_evaluators.__file__, "templates": out}))
+"""
+
+
+def test_templates_found_from_editable_checkout():
+    assert SHIPPED, "no templates in prompty/"
+    for name in SHIPPED:
+        path = find_template(name)
+        assert path.read_text() == (REPO_ROOT / "prompty" / name).read_text()
+        assert load_prompty(path).render  # parses
+
+
+def test_templates_render_from_wheel_in_fresh_venv(tmp_path):
+    import json
+
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO_ROOT)],
+                   check=True, capture_output=True, text=True)
+    wheel = next(dist.glob("agent_evaluators-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, text=True)
+    out = subprocess.run([str(python), "-c", CHECK, json.dumps(SHIPPED)], check=True, capture_output=True,
+                         text=True, cwd=tmp_path)
+    report = json.loads(out.stdout)
+    assert str(env_dir) in report["package"], "imported the checkout instead of the installed wheel"
+    for name in SHIPPED:
+        path, roles = report["templates"][name]
+        assert path.startswith(str(env_dir)) and "/agent_evaluators/prompty/" in path
+        assert roles == ["system", "user"]
