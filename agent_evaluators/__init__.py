@@ -26,6 +26,8 @@ _LAZY = {
     "ResponseCompletenessEvaluator": "agent_evaluators.evaluators.agent",
     "TaskAdherenceEvaluator": "agent_evaluators.evaluators.agent",
     "ToolCallAccuracyEvaluator": "agent_evaluators.evaluators.agent",
+    "ToolTrajectoryEvaluator": "agent_evaluators.evaluators.trajectory",
+    "ResponseMatchEvaluator": "agent_evaluators.evaluators.response_match",
     "FinalResponseMatchEvaluator": "agent_evaluators.evaluators.adk_judges",
     "RubricBasedFinalResponseQualityEvaluator": "agent_evaluators.evaluators.adk_judges",
     "RubricBasedToolUseQualityEvaluator": "agent_evaluators.evaluators.adk_judges",

@@ -153,11 +153,14 @@ class EvalConfig(_CamelModel):
     __str__ = __repr__
 
 
-def parse_criterion(metric_name: str, value: Any, *, source: str = "criterion") -> Criterion:
+def parse_criterion(
+    metric_name: str, value: Any, *, source: str = "criterion", default_threshold: Optional[float] = None
+) -> Criterion:
     """A number or a criterion object → :class:`Criterion` with a threshold.
 
-    A missing threshold takes the metric's ADK default for the deterministic metrics
-    and is a :class:`ConfigError` for every other metric (judge metrics have no default).
+    A missing threshold takes ``default_threshold``, else the metric's ADK default for the
+    deterministic metrics; for every other metric it is a :class:`ConfigError` (judge
+    metrics have no default).
     """
     if isinstance(value, Criterion):
         crit = value.model_copy(deep=True)
@@ -179,7 +182,7 @@ def parse_criterion(metric_name: str, value: Any, *, source: str = "criterion") 
             f"{source}: {metric_name} must be a number (the threshold) or an object, got {type(value).__name__}"
         )
     if crit.threshold is None:
-        default = DETERMINISTIC_DEFAULT_THRESHOLDS.get(metric_name)
+        default = default_threshold if default_threshold is not None else DETERMINISTIC_DEFAULT_THRESHOLDS.get(metric_name)
         if default is None:
             raise ConfigError(
                 f"{source}: {metric_name} needs a threshold, e.g. "

@@ -246,7 +246,7 @@ async def aevaluate_invocations(
             f"{metric_name} needs a criterion with a threshold, e.g. criterion={{'threshold': 0.8}} "
             "(judge metrics have no default threshold)"
         )
-    crit = parse_criterion(metric_name, criterion)
+    crit = parse_criterion(metric_name, criterion, default_threshold=spec.default_threshold)
     threshold = float(crit.threshold)  # type: ignore[arg-type]
     actual_invs = as_invocations(actual, name="actual") or []
     expected_invs = as_invocations(expected, name="expected")

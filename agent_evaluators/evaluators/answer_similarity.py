@@ -290,7 +290,7 @@ class AnswerSimilarityEvaluator(JudgeEvaluator):
         ).validate()
         super().__init__(
             model_config,
-            threshold=0.8 * scale if threshold is None else threshold,
+            threshold=round(0.8 * scale, 10) if threshold is None else threshold,
             is_reasoning_model=is_reasoning_model,
             credential=credential,
             cache=cache,

@@ -38,7 +38,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     retry_after_ms=args.retry_after_ms, slow_s=args.slow_s,
                     reject_json_schema=args.reject_json_schema, seed=args.seed)
     server = JudgeServer(functools.partial(_reply, score=args.score), faults=faults,
-                         delay_s=args.delay_ms / 1000.0, seed=args.seed, host=args.host, port=args.port)
+                         delay_s=args.delay_ms / 1000.0, seed=args.seed, host=args.host, port=args.port, keep_requests=False)
     with server:
         sys.stdout.write(f"listening on {server.url}\n")
         sys.stdout.flush()

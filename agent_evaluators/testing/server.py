@@ -80,6 +80,7 @@ class JudgeServer:
     ``responder(req)`` returns a dict (sent as JSON content), a string (sent verbatim)
     or a :class:`Reply`; it may also be ``async``. The default responder answers with
     :func:`schema_reply`. ``delay_s`` delays every successful reply (not faults).
+    ``keep_requests=False`` stops recording ``requests`` (long benchmarks); counters still run.
     """
 
     def __init__(
@@ -91,6 +92,7 @@ class JudgeServer:
         seed: int = 0,
         host: str = "127.0.0.1",
         port: int = 0,
+        keep_requests: bool = True,
     ) -> None:
         self.responder = responder or schema_reply
         self.faults = faults or Faults()
@@ -98,6 +100,7 @@ class JudgeServer:
         self.seed = seed
         self.host = host
         self._port = port
+        self.keep_requests = keep_requests
         self._lock = threading.Lock()
         self._rng = random.Random(seed * 1_000_003 + self.faults.seed)
         self._requests: List[ChatRequest] = []
@@ -304,7 +307,8 @@ class JudgeServer:
             return 400, {}, json.dumps(_error_body(f"invalid JSON body: {e}")).encode()
         req = ChatRequest(path=path, headers=headers, body=body, query=query, deployment=deployment)
         with self._lock:
-            self._requests.append(req)
+            if self.keep_requests:
+                self._requests.append(req)
             self._count += 1
             self._in_flight += 1
             if self._in_flight > self._max_in_flight:

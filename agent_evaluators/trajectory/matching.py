@@ -236,8 +236,11 @@ def _flatten(items: Trajectory) -> List[ToolCall]:
     return calls
 
 
-def _is_message_list(items: Trajectory) -> bool:
-    return bool(items) and all(isinstance(m, Message) for m in items)
+def _both_message_lists(actual: Trajectory, expected: Trajectory) -> bool:
+    """Both sides carry message structure (an empty list fits either reading; two empty ones need none)."""
+    if not actual and not expected:
+        return False
+    return all(isinstance(m, Message) for m in actual) and all(isinstance(m, Message) for m in expected)
 
 
 def match_trajectory(
@@ -260,7 +263,7 @@ def match_trajectory(
     n_a, n_e = len(a_calls), len(e_calls)
     every_a, every_e = list(range(n_a)), list(range(n_e))
 
-    if mode is TrajectoryMode.STRICT and (_is_message_list(actual) or not actual) and (_is_message_list(expected) or not expected) and (actual or expected):
+    if mode is TrajectoryMode.STRICT and _both_message_lists(actual, expected):
         return _strict_messages(list(actual), list(expected), a_calls, e_calls, rel)  # type: ignore[arg-type]
 
     if mode in (TrajectoryMode.EXACT, TrajectoryMode.STRICT, TrajectoryMode.IN_ORDER):

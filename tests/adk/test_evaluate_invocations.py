@@ -7,6 +7,7 @@ own ``TrajectoryEvaluator`` / ``RougeEvaluator``, configured through ADK's
 google-adk 2.13.0 and rouge-score 0.1.2 (see that script).
 """
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -136,6 +137,6 @@ def test_registered_per_invocation_metric_follows_adk_status_and_mean_rules():
         del METRICS["flaky_len"]
 
 
-async def test_async_twin_gives_the_same_result():
-    result = await aevaluate_invocations("response_match_score", TWO, TWO, 0.5)
+def test_async_twin_gives_the_same_result():
+    result = asyncio.run(aevaluate_invocations("response_match_score", TWO, TWO, 0.5))
     assert result.score == 1.0 and result.status == "PASSED"

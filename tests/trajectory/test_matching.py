@@ -5,7 +5,7 @@ no code with the core they check.
 """
 
 import itertools
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 import pytest
 from hypothesis import given, settings

@@ -1,0 +1,310 @@
+"""Benchmark: our evaluate() against azure-ai-evaluation's, same data, same local judge server.
+
+    python bench/bench_evaluate.py            # full run (azure's 1,000-row judge run alone takes ~1 min)
+    python bench/bench_evaluate.py --quick    # smaller sizes, same scenarios
+    python bench/bench_evaluate.py --check    # exit 1 when one of our targets is missed
+    python bench/bench_evaluate.py --no-azure # ours only
+
+Every scenario runs in a fresh subprocess (this file with ``--worker``), so imports,
+thread pools and peak memory of one do not leak into another. The judge is
+``python -m agent_evaluators.testing --delay-ms 50 --score 4`` in its own process;
+its ``/stats`` gives requests and the maximum in flight.
+
+Targets (ours):
+* judge run, IntentResolution at concurrency 10: wall <= 1.25 x ideal (rows x 50 ms / 10);
+* judge-client CPU per call (whole process CPU during evaluate() / HTTP requests) <= 3 ms;
+* at max_concurrency=64 the server sees >= 60 requests in flight;
+* trivial sync evaluator: <= 0.05 ms per row (whole evaluate() wall / rows);
+* peak RSS, deterministic evaluator with output_path, iterating result.rows from disk:
+  100,000 rows <= 1.2 x the 10,000-row run, and < 150 MB;
+* ``import agent_evaluators`` <= 0.5 s.
+"""
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parent.parent
+DELAY_MS = 50
+
+
+# ---------------------------------------------------------------------------- workers (subprocesses)
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _maxrss_mb() -> float:
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / 1024 if sys.platform != "darwin" else kb / 1024 / 1024
+
+
+def worker_judge(impl: str, data: str, url: str, concurrency: int) -> Dict[str, Any]:
+    if impl == "ours":
+        from agent_evaluators import IntentResolutionEvaluator, evaluate
+
+        ev = IntentResolutionEvaluator(model_config={"model": "judge-model", "base_url": url + "/v1", "api_key": "test-key"})
+        cpu0, t0 = _cpu(), time.perf_counter()
+        result = evaluate(data=data, evaluators={"intent": ev}, max_concurrency=concurrency, show_progress=False)
+        wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
+        m = result.metrics
+        return {"wall": wall, "cpu": cpu, "mean": m.get("intent.intent_resolution"), "n": m.get("intent.n"),
+                "errors": m.get("intent.error_count")}
+    os.environ["PF_WORKER_COUNT"] = str(concurrency)
+    from azure.ai.evaluation import IntentResolutionEvaluator, evaluate
+
+    ev = IntentResolutionEvaluator(model_config={"type": "openai", "model": "judge-model", "base_url": url + "/v1", "api_key": "test-key"})
+    cpu0, t0 = _cpu(), time.perf_counter()
+    result = evaluate(data=data, evaluators={"intent": ev})
+    wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
+    m = result["metrics"]
+    rows = result["rows"]
+    n = sum(1 for r in rows if isinstance(r.get("outputs.intent.intent_resolution"), (int, float)))
+    return {"wall": wall, "cpu": cpu, "mean": m.get("intent.intent_resolution"), "n": n, "errors": len(rows) - n}
+
+
+def trivial(response, ground_truth):
+    return {"x": 1.0}
+
+
+def worker_trivial(impl: str, data: str) -> Dict[str, Any]:
+    if impl == "ours":
+        from agent_evaluators import evaluate
+
+        t0 = time.perf_counter()
+        result = evaluate(data=data, evaluators={"t": trivial}, show_progress=False)
+        wall = time.perf_counter() - t0
+        return {"wall": wall, "rows": len(result.rows), "mean": result.metrics.get("t.x")}
+    from azure.ai.evaluation import evaluate
+
+    t0 = time.perf_counter()
+    result = evaluate(data=data, evaluators={"t": trivial})
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "rows": len(result["rows"]), "mean": result["metrics"].get("t.x")}
+
+
+def worker_memory(data: str, out: str) -> Dict[str, Any]:
+    from agent_evaluators import Evaluator, Outcome, evaluate
+
+    class Exact(Evaluator):
+        result_key = "exact"
+        default_threshold = 1.0
+
+        def _evaluate(self, *, response: str, ground_truth: str) -> Outcome:
+            return Outcome(1.0 if response == ground_truth else 0.0, "compared")
+
+    t0 = time.perf_counter()
+    result = evaluate(data=data, evaluators={"exact": Exact()}, output_path=out, show_progress=False)
+    wall = time.perf_counter() - t0
+    total = n = 0
+    for row in result.rows:  # read back lazily from rows.jsonl
+        total += row["outputs.exact.exact"]
+        n += 1
+    return {"wall": wall, "rows": n, "mean": total / n, "maxrss_mb": _maxrss_mb()}
+
+
+def worker_import(module: str) -> Dict[str, Any]:
+    t0 = time.perf_counter()
+    __import__(module)
+    return {"import_s": time.perf_counter() - t0}
+
+
+WORKERS = {"judge": worker_judge, "trivial": worker_trivial, "memory": worker_memory, "import": worker_import}
+
+
+def run_worker(name: str, *args: Any, timeout: float = 900) -> Dict[str, Any]:
+    cmd = [sys.executable, str(HERE), "--worker", name, *map(str, args)]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise RuntimeError(f"worker {name} {args} failed (rc {proc.returncode}):\n{proc.stderr[-3000:]}\n{proc.stdout[-2000:]}")
+
+
+# ---------------------------------------------------------------------------- the judge server
+
+
+class Server:
+    def __init__(self, delay_ms: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "agent_evaluators.testing", "--port", "0", "--delay-ms", str(delay_ms), "--score", "4"],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        )
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        m = re.search(r"listening on (http://\S+)", line)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError(f"judge server did not start: {line!r}")
+        self.url = m.group(1)
+
+    def reset(self) -> None:
+        urllib.request.urlopen(urllib.request.Request(self.url + "/reset", method="POST", data=b"")).read()
+
+    def stats(self) -> Dict[str, Any]:
+        return json.loads(urllib.request.urlopen(self.url + "/stats").read())
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# ---------------------------------------------------------------------------- data
+
+
+def write_judge_data(path: Path, n: int) -> None:
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write(json.dumps({"query": f"Please cancel my meeting number {i} tomorrow.", "response": f"Meeting {i} is cancelled."}) + "\n")
+
+
+def write_plain_data(path: Path, n: int) -> None:
+    with open(path, "w") as f:
+        for i in range(n):
+            gt = f"answer {i % 7}"
+            f.write(json.dumps({"query": f"question {i}", "response": gt if i % 3 else "other", "ground_truth": gt}) + "\n")
+
+
+# ---------------------------------------------------------------------------- main
+
+
+class Report:
+    def __init__(self) -> None:
+        self.missed: List[str] = []
+
+    def line(self, label: str, ours: Optional[str], azure: Optional[str] = None, ratio: Optional[float] = None,
+             target: Optional[str] = None, ok: Optional[bool] = None) -> None:
+        parts = [f"{label:<46} ours {ours:>12}"]
+        if azure is not None:
+            parts.append(f"azure {azure:>12}")
+        if ratio is not None:
+            parts.append(f"azure/ours {ratio:6.1f}x")
+        if target is not None:
+            parts.append(f"target {target} {'OK' if ok else 'MISSED'}")
+            if not ok:
+                self.missed.append(label)
+        print("  ".join(parts), flush=True)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="smaller sizes")
+    p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    p.add_argument("--no-azure", action="store_true", help="skip azure-ai-evaluation")
+    p.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        name, *wargs = args.worker
+        fn = WORKERS[name]
+        conv = [int(a) if a.isdigit() else a for a in wargs]
+        print("RESULT " + json.dumps(fn(*conv)), flush=True)
+        return 0
+
+    azure = not args.no_azure
+    if azure:
+        try:
+            import importlib.util
+
+            azure = importlib.util.find_spec("azure.ai.evaluation") is not None
+        except ModuleNotFoundError:
+            azure = False
+        if not azure:
+            print("azure-ai-evaluation is not installed: ours only")
+    n_judge = 200 if args.quick else 1000
+    n_c64 = 320 if args.quick else 640
+    n_trivial = 2000 if args.quick else 10_000
+    n_mem_small, n_mem_big = (5_000, 50_000) if args.quick else (10_000, 100_000)
+    rep = Report()
+    tmp = Path(tempfile.mkdtemp(prefix="bench_evaluate_"))
+    print(f"bench_evaluate: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, data in {tmp}", flush=True)
+
+    # ------------------------------------------------------------ import time
+    ours_imp = min(run_worker("import", "agent_evaluators")["import_s"] for _ in range(3))
+    az_imp = min(run_worker("import", "azure.ai.evaluation")["import_s"] for _ in range(2)) if azure else None
+    rep.line("import time (s)", f"{ours_imp:.3f}", f"{az_imp:.3f}" if az_imp else None,
+             az_imp / ours_imp if az_imp else None, "<= 0.5", ours_imp <= 0.5)
+
+    # ------------------------------------------------------------ judge runs
+    server = Server(DELAY_MS)
+    try:
+        judge_data = tmp / f"judge_{n_judge}.jsonl"
+        write_judge_data(judge_data, n_judge)
+        ideal = n_judge * DELAY_MS / 1000 / 10
+        server.reset()
+        ours = run_worker("judge", "ours", judge_data, server.url, 10)
+        st = server.stats()
+        cpu_ms = ours["cpu"] / max(st["requests"], 1) * 1000
+        az = None
+        if azure:
+            server.reset()
+            az = run_worker("judge", "azure", judge_data, server.url, 10, timeout=1800)
+            az_st = server.stats()
+        rep.line(f"judge run {n_judge} rows x IntentResolution, c=10 (s)", f"{ours['wall']:.2f}",
+                 f"{az['wall']:.2f}" if az else None, az["wall"] / ours["wall"] if az else None,
+                 f"<= {1.25 * ideal:.2f} (1.25 x ideal {ideal:.1f})", ours["wall"] <= 1.25 * ideal)
+        print(f"    ours: {st['requests']} requests, max in flight {st['max_in_flight']}, mean {ours['mean']}, "
+              f"scored {ours['n']}, errors {ours['errors']}" +
+              (f" | azure: {az_st['requests']} requests, max in flight {az_st['max_in_flight']}, mean {az['mean']}, "
+               f"scored {az['n']}" if az else ""), flush=True)
+        az_cpu = az["cpu"] / max(az_st["requests"], 1) * 1000 if az else None
+        rep.line("process CPU per judge call (ms)", f"{cpu_ms:.2f}", f"{az_cpu:.2f}" if az else None,
+                 az_cpu / cpu_ms if az else None, "<= 3", cpu_ms <= 3)
+
+        c64_data = tmp / f"judge_{n_c64}.jsonl"
+        write_judge_data(c64_data, n_c64)
+        server.reset()
+        o64 = run_worker("judge", "ours", c64_data, server.url, 64)
+        st64 = server.stats()
+        rep.line(f"max in flight at max_concurrency=64 ({n_c64} rows)", str(st64["max_in_flight"]), None, None,
+                 ">= 60", st64["max_in_flight"] >= 60)
+        print(f"    ours: {n_c64} rows in {o64['wall']:.2f} s (ideal {n_c64 * DELAY_MS / 1000 / 64:.2f} s)", flush=True)
+    finally:
+        server.close()
+
+    # ------------------------------------------------------------ trivial evaluator
+    triv_data = tmp / f"plain_{n_trivial}.jsonl"
+    write_plain_data(triv_data, n_trivial)
+    ours_t = run_worker("trivial", "ours", triv_data)
+    az_t = run_worker("trivial", "azure", triv_data, timeout=1800) if azure else None
+    o_ms = ours_t["wall"] / n_trivial * 1000
+    a_ms = az_t["wall"] / n_trivial * 1000 if az_t else None
+    rep.line(f"trivial sync evaluator, {n_trivial} rows (ms/row)", f"{o_ms:.4f}", f"{a_ms:.3f}" if a_ms else None,
+             a_ms / o_ms if a_ms else None, "<= 0.05", o_ms <= 0.05)
+
+    # ------------------------------------------------------------ memory
+    small, big = tmp / f"plain_{n_mem_small}.jsonl", tmp / f"plain_{n_mem_big}.jsonl"
+    write_plain_data(small, n_mem_small)
+    write_plain_data(big, n_mem_big)
+    m_small = run_worker("memory", small, tmp / "out_small")
+    m_big = run_worker("memory", big, tmp / "out_big")
+    ratio = m_big["maxrss_mb"] / m_small["maxrss_mb"]
+    rep.line(f"peak RSS {n_mem_small} rows, output_path (MB)", f"{m_small['maxrss_mb']:.1f}")
+    rep.line(f"peak RSS {n_mem_big} rows, output_path (MB)", f"{m_big['maxrss_mb']:.1f}", None, None,
+             "< 150", m_big["maxrss_mb"] < 150)
+    rep.line(f"peak RSS ratio {n_mem_big}/{n_mem_small}", f"{ratio:.3f}", None, None, "<= 1.2", ratio <= 1.2)
+    print(f"    ours: {n_mem_big} rows written and read back in {m_big['wall']:.2f} s "
+          f"({m_big['wall'] / n_mem_big * 1000:.4f} ms/row incl. rows.jsonl)", flush=True)
+
+    if rep.missed:
+        print(f"MISSED: {', '.join(rep.missed)}")
+    else:
+        print("all targets met")
+    return 1 if (args.check and rep.missed) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

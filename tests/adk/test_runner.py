@@ -1,0 +1,237 @@
+"""The ADK runner: verdicts, printout, result file and exit codes, as ``adk eval``."""
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_evaluators.adk.config import parse_eval_config
+from agent_evaluators.adk.results import EvalSetResult, EvalStatus
+from agent_evaluators.adk.runner import final_eval_status, load_actual_invocations, main, run_eval_sets
+from agent_evaluators.errors import ConfigError, InputError
+
+from .conftest import require_fixtures
+
+DEPENDENT = "home_automation_agent/test_files/dependent_tool_calls.test.json"
+DEPENDENT_ID = "tests/integration/fixture/" + DEPENDENT
+SET_ID = "1be50511-ff75-4d68-b2d7-2165cbdc1044"
+
+
+def _expected():
+    data = json.loads((require_fixtures() / DEPENDENT).read_text())
+    return data["eval_cases"][0]["conversation"]
+
+
+def _write_actual(tmp_path, invocations, name="actual.jsonl"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"eval_id": DEPENDENT_ID, "invocations": invocations}) + "\n")
+    return path
+
+
+def _wrong_second_call():
+    bad = copy.deepcopy(_expected())
+    bad[1]["intermediate_data"]["tool_uses"][0]["args"] = {"device_id": "device_3"}
+    return bad
+
+
+@pytest.mark.parametrize(
+    "statuses, final",
+    [
+        ([], EvalStatus.NOT_EVALUATED),
+        ([EvalStatus.NOT_EVALUATED, EvalStatus.INFORMATIONAL], EvalStatus.NOT_EVALUATED),
+        ([EvalStatus.NOT_EVALUATED, EvalStatus.PASSED], EvalStatus.PASSED),
+        ([EvalStatus.PASSED, EvalStatus.FAILED, EvalStatus.PASSED], EvalStatus.FAILED),
+    ],
+)
+def test_final_status_follows_adk(statuses, final):
+    assert final_eval_status(statuses) == final
+
+
+def test_passing_eval_set_prints_summary_and_exits_0(tmp_path, capsys):
+    actual = _write_actual(tmp_path, _expected())
+    code = main([str(require_fixtures() / DEPENDENT), "--actual", str(actual), "--output", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Using evaluation criteria: EvalConfig(criteria={'tool_trajectory_avg_score': {'threshold': 1.0}})" in out
+    assert f"*" * 69 + f"\nEval Run Summary\n{SET_ID}:\n  Tests passed: 1\n  Tests failed: 0" in out
+    (written,) = (tmp_path / "out").glob("*.evalset_result.json")
+    assert written.name.startswith(f"{SET_ID}_")
+    result = EvalSetResult.parse(written.read_text())
+    case = result.eval_case_results[0]
+    assert case.final_eval_status == EvalStatus.PASSED and case.eval_id == DEPENDENT_ID
+    assert json.loads(written.read_text())["eval_case_results"][0]["final_eval_status"] == 1  # ADK's int status
+
+
+def test_failing_eval_set_prints_adk_details_and_exits_1(tmp_path, capsys):
+    actual = _write_actual(tmp_path, _wrong_second_call())
+    config = tmp_path / "cfg.json"
+    config.write_text(json.dumps({"criteria": {"tool_trajectory_avg_score": 1.0, "response_match_score": 0.5}}))
+    code = main([str(require_fixtures() / DEPENDENT), "--actual", str(actual), "--config", str(config),
+                 "--print_detailed_results"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "Tests passed: 0\n  Tests failed: 1" in out
+    assert "*" * 68 + f"\nEval Set Id: {SET_ID}\nEval Id: {DEPENDENT_ID}\nOverall Eval Status: FAILED\n" in out
+    assert "Metric: tool_trajectory_avg_score, Status: FAILED, Score: 0.5, Threshold: 1.0" in out
+    assert "Metric: response_match_score, Status: PASSED, Score: 1.0, Threshold: 0.5" in out
+    assert "\nInvocation 2 of 2\n  prompt:                     What's the status of device_2 in the Bedroom?\n" in out
+    assert ("  actual_tool_calls:          get_device_info(\n"
+            "                                device_id='device_3')\n"
+            "  tool_trajectory_avg_score:  FAILED (0.0)\n"
+            "  response_match_score:       PASSED (1.0)\n") in out
+
+
+def test_result_file_round_trips_as_actual_invocations(tmp_path):
+    actual = _write_actual(tmp_path, _wrong_second_call())
+    run_eval_sets(require_fixtures() / DEPENDENT, actual=actual, output_dir=tmp_path / "out")
+    (written,) = (tmp_path / "out").glob("*.evalset_result.json")
+    loaded = load_actual_invocations(written)
+    assert loaded[DEPENDENT_ID][1]["intermediate_data"]["tool_uses"][0]["args"] == {"device_id": "device_3"}
+    assert loaded[(SET_ID, DEPENDENT_ID)] is loaded[DEPENDENT_ID]
+    (again,) = run_eval_sets(require_fixtures() / DEPENDENT, actual=written)
+    assert again.overall_eval_metric_results[0].score == 0.5
+    double = tmp_path / "legacy.json"
+    double.write_text(json.dumps(written.read_text()))  # ADK's legacy double-encoded result file
+    assert load_actual_invocations(double)[DEPENDENT_ID] == loaded[DEPENDENT_ID]
+
+
+def test_config_beside_each_file_is_used_and_defaults_otherwise(tmp_path):
+    root = require_fixtures()
+    trip_id = str(root / "trip_planner_agent/trip_inquiry.test.json")
+    expected = load_actual_invocations  # noqa: F841  (readability: actuals below are built by hand)
+    turns = json.loads((root / "trip_planner_agent/trip_inquiry.test.json").read_text())
+    invocations = [{"user_content": {"parts": [{"text": t["query"]}]},
+                    "final_response": {"parts": [{"text": t["reference"]}]}} for t in turns]
+    (result,) = run_eval_sets(trip_id, actual={trip_id: invocations})
+    assert [(m.metric_name, m.threshold) for m in result.overall_eval_metric_results] == [("response_match_score", 0.5)]
+    assert result.final_eval_status == EvalStatus.PASSED
+    alone = tmp_path / "alone.evalset.json"
+    alone.write_text((root / DEPENDENT).read_text())
+    (result,) = run_eval_sets(alone, actual=_write_actual(tmp_path, _expected()))
+    assert {m.metric_name: m.threshold for m in result.overall_eval_metric_results} == {
+        "tool_trajectory_avg_score": 1.0, "response_match_score": 0.8}
+
+
+def test_scenario_case_is_not_evaluated_and_counts_as_failed(tmp_path, capsys):
+    path = require_fixtures() / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
+    actual = tmp_path / "a.jsonl"
+    actual.write_text(json.dumps({"eval_id": "background_task_scripted", "invocations": [
+        {"user_content": {"parts": [{"text": "Please start a slow background task to index my documents."}]},
+         "final_response": {"parts": [{"text": "Started."}]}},
+        {"user_content": {"parts": [{"text": "While that runs, what is two plus two?"}]},
+         "final_response": {"parts": [{"text": "Four."}]}}]}) + "\n")
+    code = main([str(path), "--actual", str(actual), "--print_detailed_results"])
+    out = capsys.readouterr().out
+    assert code == 1 and "Tests passed: 1\n  Tests failed: 1" in out
+    assert "Eval Id: background_task_scenario\nOverall Eval Status: NOT_EVALUATED\nNote: conversation_scenario" in out
+    scripted = out.split("Eval Id: background_task_scripted")[1]
+    # no expected tool calls and none made: trajectory passes; the scripted case has no expected text,
+    # so ROUGE is 0 and fails, but the case's other verdict is what ADK reports too
+    assert "Metric: tool_trajectory_avg_score, Status: PASSED, Score: 1.0" in scripted
+
+
+def test_missing_actual_for_a_case_fails_it_without_metrics(tmp_path):
+    actual = tmp_path / "a.jsonl"
+    actual.write_text(json.dumps({"eval_id": "someone else", "invocations": []}) + "\n")
+    (result,) = run_eval_sets(require_fixtures() / DEPENDENT, actual=actual)
+    assert result.final_eval_status == EvalStatus.FAILED and result.overall_eval_metric_results == []
+    assert "no entry for eval case" in result.notes[0]
+
+
+def test_target_callable_produces_the_invocations():
+    seen = []
+
+    def agent(query, history, session_input):
+        seen.append((query, len(history), session_input))
+        if query.startswith("Turn off"):
+            return {"final_response": {"parts": [{"text": "I have set the device 2 status to off."}]},
+                    "intermediate_data": {"tool_uses": [{"name": "set_device_info", "args": {
+                        "location": "Bedroom", "status": "OFF", "device_id": "device_2"}}]}}
+        return "Status of device_2 is off."  # no tool call: trajectory fails on this invocation
+
+    (result,) = run_eval_sets(require_fixtures() / DEPENDENT, target=agent,
+                              config={"criteria": {"tool_trajectory_avg_score": 1.0, "response_match_score": 0.8}})
+    assert [s[:2] for s in seen] == [("Turn off device_2 in the Bedroom.", 0),
+                                     ("What's the status of device_2 in the Bedroom?", 1)]
+    scores = {m.metric_name: (m.score, m.eval_status) for m in result.overall_eval_metric_results}
+    assert scores == {"tool_trajectory_avg_score": (0.5, EvalStatus.FAILED),
+                      "response_match_score": (1.0, EvalStatus.PASSED)}
+    assert result.final_eval_status == EvalStatus.FAILED
+    assert result.eval_metric_result_per_invocation[1].actual_invocation.invocation_id == "cc85cdae-4258-4b94-8fe7-a985b8356190"
+
+
+def test_async_target_and_target_errors():
+    async def agent(query):
+        return "x"
+
+    (ok,) = run_eval_sets(require_fixtures() / DEPENDENT, target=agent, config={"criteria": {"response_match_score": 0.0}})
+    assert ok.final_eval_status == EvalStatus.PASSED
+
+    def broken(query):
+        raise RuntimeError("agent crashed")
+
+    (bad,) = run_eval_sets(require_fixtures() / DEPENDENT, target=broken)
+    assert bad.final_eval_status == EvalStatus.FAILED and "agent crashed" in bad.notes[0]
+    with pytest.raises(ConfigError, match="takes none of the arguments"):
+        run_eval_sets(require_fixtures() / DEPENDENT, target=lambda prompt: "x")
+
+
+def test_metric_that_cannot_run_is_not_evaluated_with_a_note(tmp_path):
+    # actual invocations without expected ones are fine for run setup; a metric error is recorded, not raised
+    actual = _write_actual(tmp_path, _expected())
+    (result,) = run_eval_sets(require_fixtures() / DEPENDENT, actual=actual,
+                              config={"criteria": {"tool_trajectory_avg_score": {"threshold": 1.0}}})
+    assert result.final_eval_status == EvalStatus.PASSED and result.notes == []
+
+
+def test_case_selector_runs_only_named_cases(tmp_path):
+    path = require_fixtures() / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
+    (result,) = run_eval_sets(f"{path}:background_task_scenario", actual={})
+    assert result.eval_id == "background_task_scenario" and result.final_eval_status == EvalStatus.NOT_EVALUATED
+    with pytest.raises(InputError, match="no eval case with id 'nope'"):
+        run_eval_sets(f"{path}:nope", actual={})
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        ([], None),  # argparse usage error
+        (["{set}"], "no agent invocations to evaluate"),
+        (["{set}", "--actual", "{missing}"], "actual invocations file not found"),
+        (["{set}", "--actual", "{actual}", "--config", "{missing}"], "criteria config not found"),
+        (["{set}", "--actual", "{actual}", "--config", "{judge_cfg}"], "not available yet"),
+        (["{set}", "--actual", "{actual}", "--config", "{bad_cfg}"], "unknown ADK metric 'rouge_1'"),
+    ],
+)
+def test_bad_usage_or_config_exits_2(tmp_path, capsys, argv, needle):
+    judge_cfg = tmp_path / "judge.json"
+    judge_cfg.write_text(json.dumps({"criteria": {"safety_v1": 0.5}}))
+    bad_cfg = tmp_path / "bad.json"
+    bad_cfg.write_text(json.dumps({"criteria": {"rouge_1": 0.5}}))
+    values = {"set": require_fixtures() / DEPENDENT, "missing": tmp_path / "nope.json",
+              "actual": _write_actual(tmp_path, _expected()), "judge_cfg": judge_cfg, "bad_cfg": bad_cfg}
+    code = main([a.format(**values) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2
+    if needle:
+        assert needle in err
+
+
+def test_module_entry_point_runs(tmp_path):
+    actual = _write_actual(tmp_path, _wrong_second_call())
+    proc = subprocess.run([sys.executable, "-m", "agent_evaluators.adk", str(require_fixtures() / DEPENDENT),
+                           "--actual", str(actual)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "Tests failed: 1" in proc.stdout
+
+
+def test_config_as_object_or_dict_is_accepted(tmp_path):
+    actual = _write_actual(tmp_path, _expected())
+    cfg = parse_eval_config({"criteria": {"response_match_score": 0.99}})
+    (r1,) = run_eval_sets(require_fixtures() / DEPENDENT, actual=actual, config=cfg)
+    (r2,) = run_eval_sets([Path(require_fixtures() / DEPENDENT)], actual=actual,
+                          config={"criteria": {"response_match_score": 0.99}})
+    assert r1.overall_eval_metric_results[0].threshold == r2.overall_eval_metric_results[0].threshold == 0.99
