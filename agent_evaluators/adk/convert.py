@@ -9,7 +9,6 @@ Rows (:func:`iter_rows`) are how ``evaluate()`` reads an ADK file: one dict per
 invocation. See its docstring for what each column holds.
 """
 
-from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pydantic import ValidationError

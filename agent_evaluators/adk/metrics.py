@@ -284,7 +284,7 @@ async def aevaluate_invocations(
 def _construct(spec: MetricSpec, cls: type, crit: Criterion, model_config: Any) -> Any:
     options = spec.options(crit)
     if spec.uses_judge:
-        return cls(model_config=_judge_endpoint(model_config, crit), threshold=crit.threshold, **options)
+        return cls(model_config=judge_endpoint(model_config, crit), threshold=crit.threshold, **options)
     return cls(threshold=crit.threshold, **options)
 
 
@@ -339,7 +339,7 @@ def _not_evaluated(name: str, crit: Criterion, n: int, reason: str) -> Invocatio
                              {"reason": reason, "per_invocation": [_score_dict(p) for p in per]})
 
 
-def _judge_endpoint(model_config: Any, crit: Criterion) -> Any:
+def judge_endpoint(model_config: Any, crit: Criterion) -> Any:
     """The judge for this criterion: ``model_config`` (or the environment), with the model
     replaced by the criterion's ``judge_model`` when it names one."""
     name = crit.judge_model_options.judge_model

@@ -44,15 +44,14 @@ from .._concurrency import new_limiter, use_judge_limiter
 from ..errors import AgentEvalError, ConfigError, InputError
 from .config import EvalConfig, find_config_for, load_eval_config, parse_eval_config
 from .convert import content_text, function_calls, as_invocation
-from .loading import load_eval_set, read_json_file, validation_message
-from .metrics import METRICS, aevaluate_invocations, get_metric
+from .loading import load_eval_set, validation_message
+from .metrics import aevaluate_invocations, get_metric
 from .models import Content, EvalCase, EvalSet, Invocation, Part, Rubric
 from .results import (
     EvalCaseResult,
     EvalMetricResult,
     EvalMetricResultDetails,
     EvalMetricResultPerInvocation,
-    EvalSetResult,
     EvalStatus,
     RubricScore,
     new_eval_set_result,
@@ -122,7 +121,7 @@ async def arun_eval_sets(
     max_concurrency: int = 10,
 ) -> List[EvalCaseResult]:
     """Async twin of :func:`run_eval_sets`."""
-    plan = prepare_run(paths, config=config, actual=actual, target=target)
+    plan = prepare_run(paths, config=config, actual=actual, target=target, model_config=model_config)
     return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency)
 
 
@@ -173,8 +172,10 @@ def prepare_run(
     config: ConfigLike = None,
     actual: Union[None, str, Path, ActualMap] = None,
     target: Optional[Callable[..., Any]] = None,
+    model_config: Any = None,
 ) -> RunPlan:
-    """Load and check everything up front, so that bad input fails before any judge call."""
+    """Load and check everything up front, so that bad input fails before any judge call:
+    files, configs, metric names, judge metrics being installed, a judge being configured."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     if not paths:
@@ -196,9 +197,11 @@ def prepare_run(
     for raw in paths:
         path, selected = split_case_selector(str(raw))
         cfg = explicit or _config_beside(path)
-        for name in cfg.criteria:
+        for name, crit in cfg.criteria.items():
             spec = get_metric(name)
             spec.evaluator_class()  # a judge metric that is not available yet fails the run here
+            if spec.uses_judge:
+                _check_judge(model_config, crit)
         eval_set = load_eval_set(path, criteria=cfg.criteria)
         cases = eval_set.eval_cases
         if selected:
@@ -210,6 +213,15 @@ def prepare_run(
         jobs.append(EvalSetJob(path, eval_set, cfg, cases))
     actual_map = load_actual_invocations(actual) if isinstance(actual, (str, Path)) else actual
     return RunPlan(jobs, actual_map, target)
+
+
+def _check_judge(model_config: Any, crit: Any) -> None:
+    """Resolve the judge config now (no request is sent), so a missing judge is a usage error
+    rather than every case coming back NOT_EVALUATED."""
+    from ..judge.config import resolve_config
+    from .metrics import judge_endpoint
+
+    resolve_config(judge_endpoint(model_config, crit))
 
 
 def split_case_selector(spec: str) -> Tuple[str, List[str]]:

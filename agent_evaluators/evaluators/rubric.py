@@ -304,7 +304,7 @@ def _as_score(vote: Optional[bool]) -> Optional[float]:
 
 def _rationale_for(met: Optional[bool], votes: List[Optional[bool]], said: List[Dict[str, Any]]) -> Optional[str]:
     """The rationale of the first sample that voted with the majority."""
-    for vote, s in zip(votes, said):
+    for vote, s in zip(votes, said, strict=True):
         if met is not None and vote is met:
             return s.get("rationale")
     return None

@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from agent_evaluators.adk.config import parse_eval_config
+from agent_evaluators.adk.metrics import JUDGES_MODULE, METRICS, MetricSpec
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
 from agent_evaluators.adk.runner import final_eval_status, load_actual_invocations, main, run_eval_sets
 from agent_evaluators.errors import ConfigError, InputError
+from agent_evaluators.evaluators.base import Evaluator, Outcome
 
 from .conftest import require_fixtures
 
@@ -101,7 +103,6 @@ def test_result_file_round_trips_as_actual_invocations(tmp_path):
 def test_config_beside_each_file_is_used_and_defaults_otherwise(tmp_path):
     root = require_fixtures()
     trip_id = str(root / "trip_planner_agent/trip_inquiry.test.json")
-    expected = load_actual_invocations  # noqa: F841  (readability: actuals below are built by hand)
     turns = json.loads((root / "trip_planner_agent/trip_inquiry.test.json").read_text())
     invocations = [{"user_content": {"parts": [{"text": t["query"]}]},
                     "final_response": {"parts": [{"text": t["reference"]}]}} for t in turns]
@@ -125,12 +126,15 @@ def test_scenario_case_is_not_evaluated_and_counts_as_failed(tmp_path, capsys):
          "final_response": {"parts": [{"text": "Four."}]}}]}) + "\n")
     code = main([str(path), "--actual", str(actual), "--print_detailed_results"])
     out = capsys.readouterr().out
-    assert code == 1 and "Tests passed: 1\n  Tests failed: 1" in out
+    assert code == 1 and "Tests passed: 0\n  Tests failed: 2" in out
     assert "Eval Id: background_task_scenario\nOverall Eval Status: NOT_EVALUATED\nNote: conversation_scenario" in out
     scripted = out.split("Eval Id: background_task_scripted")[1]
-    # no expected tool calls and none made: trajectory passes; the scripted case has no expected text,
-    # so ROUGE is 0 and fails, but the case's other verdict is what ADK reports too
+    # no tool calls expected or made: trajectory passes; the expected turns have no text, and ADK's
+    # ROUGE scores empty references 0.0, so response_match_score fails the case
+    assert "Overall Eval Status: FAILED" in scripted
     assert "Metric: tool_trajectory_avg_score, Status: PASSED, Score: 1.0" in scripted
+    assert "Metric: response_match_score, Status: FAILED, Score: 0.0, Threshold: 0.8" in scripted
+    assert "  expected_response:          (none)\n" in scripted
 
 
 def test_missing_actual_for_a_case_fails_it_without_metrics(tmp_path):
@@ -179,12 +183,25 @@ def test_async_target_and_target_errors():
         run_eval_sets(require_fixtures() / DEPENDENT, target=lambda prompt: "x")
 
 
-def test_metric_that_cannot_run_is_not_evaluated_with_a_note(tmp_path):
-    # actual invocations without expected ones are fine for run setup; a metric error is recorded, not raised
+class _Crashes(Evaluator):
+    result_key = "crashes_v1"
+
+    def _evaluate(self, *, response: str) -> Outcome:
+        raise RuntimeError("metric blew up")
+
+
+def test_metric_that_raises_is_not_evaluated_with_a_note_and_does_not_fail_the_case(tmp_path, monkeypatch):
+    monkeypatch.setitem(METRICS, "crashes_v1", MetricSpec(
+        "crashes_v1", f"{__name__}:_Crashes", inputs=lambda a, e, c: {"response": "x"}, default_threshold=0.5))
     actual = _write_actual(tmp_path, _expected())
     (result,) = run_eval_sets(require_fixtures() / DEPENDENT, actual=actual,
-                              config={"criteria": {"tool_trajectory_avg_score": {"threshold": 1.0}}})
-    assert result.final_eval_status == EvalStatus.PASSED and result.notes == []
+                              config={"criteria": {"crashes_v1": 0.5, "tool_trajectory_avg_score": 1.0}})
+    statuses = {m.metric_name: m.eval_status for m in result.overall_eval_metric_results}
+    assert statuses == {"crashes_v1": EvalStatus.NOT_EVALUATED, "tool_trajectory_avg_score": EvalStatus.PASSED}
+    assert result.final_eval_status == EvalStatus.PASSED  # ADK skips NOT_EVALUATED metrics
+    assert result.notes == ["crashes_v1: not evaluated: RuntimeError: metric blew up"]
+    assert [i.eval_metric_results[0].eval_status for i in result.eval_metric_result_per_invocation] == [
+        EvalStatus.NOT_EVALUATED] * 2
 
 
 def test_case_selector_runs_only_named_cases(tmp_path):
@@ -202,17 +219,24 @@ def test_case_selector_runs_only_named_cases(tmp_path):
         (["{set}"], "no agent invocations to evaluate"),
         (["{set}", "--actual", "{missing}"], "actual invocations file not found"),
         (["{set}", "--actual", "{actual}", "--config", "{missing}"], "criteria config not found"),
-        (["{set}", "--actual", "{actual}", "--config", "{judge_cfg}"], "not available yet"),
+        (["{set}", "--actual", "{actual}", "--config", "{future_cfg}"], "not available yet"),
+        (["{set}", "--actual", "{actual}", "--config", "{judge_cfg}"], "No judge model configured"),
         (["{set}", "--actual", "{actual}", "--config", "{bad_cfg}"], "unknown ADK metric 'rouge_1'"),
     ],
 )
-def test_bad_usage_or_config_exits_2(tmp_path, capsys, argv, needle):
+def test_bad_usage_or_config_exits_2(tmp_path, capsys, monkeypatch, argv, needle):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "AGENT_EVAL_JUDGE_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setitem(METRICS, "future_v1", MetricSpec("future_v1", f"{JUDGES_MODULE}:NoSuchEvaluator", uses_judge=True))
+    future_cfg = tmp_path / "future.json"
+    future_cfg.write_text(json.dumps({"criteria": {"future_v1": 0.5}}))
     judge_cfg = tmp_path / "judge.json"
     judge_cfg.write_text(json.dumps({"criteria": {"safety_v1": 0.5}}))
     bad_cfg = tmp_path / "bad.json"
     bad_cfg.write_text(json.dumps({"criteria": {"rouge_1": 0.5}}))
     values = {"set": require_fixtures() / DEPENDENT, "missing": tmp_path / "nope.json",
-              "actual": _write_actual(tmp_path, _expected()), "judge_cfg": judge_cfg, "bad_cfg": bad_cfg}
+              "actual": _write_actual(tmp_path, _expected()), "judge_cfg": judge_cfg, "bad_cfg": bad_cfg,
+              "future_cfg": future_cfg}
     code = main([a.format(**values) for a in argv])
     err = capsys.readouterr().err
     assert code == 2

@@ -5,12 +5,19 @@ identical requests sent concurrently, so which sample gets which label is not
 fixed, but how many get each label is: that is all a vote depends on.
 """
 
+import json
 import threading
+from pathlib import Path
 from typing import Any, Iterable, List
 
 import pytest
 
 from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
+
+
+#: Numbers produced by google-adk 2.13.0's own evaluators with a scripted judge
+#: (tests/reference/gen_adk_judges.py; see its docstring for how to regenerate).
+ADK_GOLDEN = json.loads((Path(__file__).resolve().parent.parent / "reference" / "adk_judges.json").read_text())
 
 
 class Script:

@@ -12,7 +12,7 @@ from agent_evaluators.adk import evaluate_invocations
 from agent_evaluators.evaluators.adk_judges import ADK_JUDGE_METRICS, FinalResponseMatchEvaluator
 from agent_evaluators.testing import Reply
 
-from .conftest import block
+from .conftest import ADK_GOLDEN, block
 from .test_hallucinations import halluc_judge
 from .test_rubrics import item
 
@@ -86,9 +86,37 @@ def test_reference_rules(judge_server):
         evaluate_invocations("final_response_match_v2", [inv("q", "a")], [], 0.8, server.openai_config())
 
 
-def test_rubric_case_score_is_flat_over_invocation_rubrics(judge_server):
+def test_rubric_case_score_is_flat_over_all_rubric_scores(judge_server):
+    """inv 1: r1 yes, r2 yes, r3 no -> 2/3; inv 2: r1 no, r2 no, r3 omitted (unscored) -> 0.
+    Flat mean = 2/5 = 0.4, as ADK computes it (ADK_GOLDEN); a mean of means would be 1/3."""
+
+    def judge(req):
+        good = "good" in block(req, "final_response")
+        plan = {"r1": "yes", "r2": "yes", "r3": "no"} if good else {"r1": "no", "r2": "no"}
+        return {"rubrics": [item(rid, v) for rid, v in plan.items()]}
+
+    server = judge_server(judge)
+    crit = {"threshold": 0.5, "judge_model_options": {"num_samples": 1},
+            "rubrics": [{"rubric_id": r, "rubric_content": {"text_property": f"Rubric {r}."}} for r in ("r1", "r2", "r3")]}
+    result = evaluate_invocations("rubric_based_final_response_quality_v1",
+                                  [inv("q1", "a good answer"), inv("q2", "a bad answer")], None, crit,
+                                  server.openai_config())
+    golden = ADK_GOLDEN["rubric_flat"]
+    assert result.score == pytest.approx(golden["score"]) == pytest.approx(0.4)
+    assert result.per_invocation_scores == pytest.approx(golden["per_invocation"])
+    assert {r["rubric_id"]: r["score"] for r in result.details["overall_rubric_scores"]} == golden["overall_rubric_scores"]
+    assert result.status == "FAILED"
+
+
+def test_invocation_rubrics_join_the_criterion_rubrics(judge_server):
     """inv 1 has the 2 criterion rubrics + 1 of its own: yes, yes, no -> 2/3.
-    inv 2 has the 2 criterion rubrics: no, no -> 0. Flat mean = 2/5 = 0.4 (a mean of means would be 1/3)."""
+    inv 2 has the 2 criterion rubrics: no, no -> 0. Flat mean = 2/5 = 0.4.
+
+    ADK 2.13 itself gives 0.5 here (ADK_GOLDEN["rubric_invocation_rubrics_adk_shared_state"]): it
+    parses every invocation's replies against the *last* invocation's rubric list, so inv 1's own
+    rubric is dropped as unknown. We follow the rule reference/adk.md §4.4 states instead: each
+    invocation is scored against the criterion's rubrics plus its own of this metric's type.
+    """
 
     def judge(req):
         final = block(req, "final_response")

@@ -2,6 +2,7 @@
 
 Expected votes follow reference/adk.md §4.3 (ADK 2.13 ``aggregate_per_invocation_samples``):
 only valid/invalid samples count, more valid than invalid → 1.0, otherwise (ties included) → 0.0.
+The label sequences in ``ADK_GOLDEN`` were scored by ADK itself (tests/reference/gen_adk_judges.py).
 """
 
 import pytest
@@ -10,7 +11,7 @@ from agent_evaluators import ConfigError, FinalResponseMatchEvaluator, InputErro
 from agent_evaluators.evaluators.adk_judges import majority_vote
 from agent_evaluators.testing import Reply
 
-from .conftest import Script, block
+from .conftest import ADK_GOLDEN, Script, block
 
 
 def matcher(req):
@@ -64,13 +65,10 @@ def test_samples_are_sent_at_a_temperature_above_zero(judge_server, tmp_path):
 
 @pytest.mark.parametrize(
     "labels, expected",
-    [
-        (["valid", "valid", "invalid", "invalid"], 0.0),  # tie -> invalid
-        (["valid", "invalid"], 0.0),  # tie -> invalid (verified ADK sample [V,I])
-        (["valid", "invalid", "valid", "maybe", "invalid"], 0.0),  # [V,I,V,N,I] -> 0.0 (ADK verified)
-        (["valid", "valid", "invalid", "maybe", "maybe"], 1.0),  # [V,V,I,N,N] -> 1.0 (ADK verified)
+    [(key.split(","), score) for key, score in ADK_GOLDEN["final_response_match_v2"].items()]  # ties -> invalid
+    + [
         (["Valid", "TRUE", "false"], 1.0),  # ADK's synonyms, case-insensitive in our structured reply
-        (["almost", "partially_valid", "valid"], 0.0),
+        (["almost", "partially_valid", "valid"], 0.0),  # ADK's invalid synonyms
     ],
 )
 def test_majority_vote_and_ties(judge_server, labels, expected):

@@ -3,7 +3,8 @@
 The formula is reference/adk.md §4.7 (ADK 2.13 ``HallucinationsV1Evaluator``): per step, the
 share of labelled sentences that are supported or not_applicable (other labels skipped);
 per invocation, the mean of the scored steps; per case, the mean of the scored invocations.
-Expected numbers below are worked out by hand in each test.
+Expected numbers below are worked out by hand in each test, and the two main ones were also
+produced by ADK itself on the same scripted labels (``ADK_GOLDEN``, tests/reference/gen_adk_judges.py).
 """
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from agent_evaluators import HallucinationEvaluator, JudgeError
 from agent_evaluators.testing import Reply
 
-from .conftest import block
+from .conftest import ADK_GOLDEN, block
 
 #: the scripted validator's label for each sentence (anything absent: "supported")
 LABELS = {
@@ -52,7 +53,7 @@ def test_score_formula_over_intermediate_and_final_steps(judge_server):
     # step 1: supported, unsupported, not_applicable -> 2/3
     # step 2: contradictory, supported, "guess" (skipped) -> 1/2
     # invocation: (2/3 + 1/2) / 2 = 7/12
-    assert out["hallucinations_v1"] == pytest.approx(7 / 12)
+    assert out["hallucinations_v1"] == pytest.approx(7 / 12) == pytest.approx(ADK_GOLDEN["hallucinations_intermediate"])
     assert out["hallucinations_v1_result"] == "fail"
     steps = out["hallucinations_v1_details"]["steps"]
     assert [s["kind"] for s in steps] == ["intermediate", "final"]
@@ -77,7 +78,7 @@ def test_score_formula_over_intermediate_and_final_steps(judge_server):
 def test_only_the_final_response_by_default(judge_server):
     server = judge_server(halluc_judge)
     out = HallucinationEvaluator(server.openai_config())(response=RESPONSE)
-    assert out["hallucinations_v1"] == 0.5  # contradictory, supported, skipped
+    assert out["hallucinations_v1"] == 0.5 == ADK_GOLDEN["hallucinations_final_only"]  # contradictory, supported, skipped
     assert len(out["hallucinations_v1_details"]["steps"]) == 1
     assert server.stats()["requests"] == 2
 

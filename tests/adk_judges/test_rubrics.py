@@ -16,7 +16,7 @@ from agent_evaluators import (
 )
 from agent_evaluators.evaluators.adk_judges.rubrics import normalize_rubric_text, normalize_rubrics
 
-from .conftest import Script, block
+from .conftest import ADK_GOLDEN, Script, block
 
 ADK_RUBRICS = [
     {"rubric_id": "mentions_paris", "rubric_content": {"text_property": "The response names Paris."},
@@ -92,7 +92,7 @@ def test_per_rubric_majority_with_ties_going_to_no(judge_server):
     assert details["a"]["score"] == 0.0 and details["a"]["votes"] == {"yes": 2, "no": 2, "unscored": 0, "missing": 0}
     assert details["b"]["score"] == 1.0
     assert details["a"]["rationale"] == "a:no"  # ADK reports the first entry of the winning side
-    assert out["rubric_based_final_response_quality_v1"] == 0.5
+    assert out["rubric_based_final_response_quality_v1"] == ADK_GOLDEN["rubric_ties"] == 0.5
 
 
 def test_omitted_and_unknown_rubrics_are_unscored_never_zero(judge_server):

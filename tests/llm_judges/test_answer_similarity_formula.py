@@ -10,7 +10,16 @@ formula in ``reference/trajectory_mastra.md`` §3.2 (``@mastra/evals`` 1.10.2):
 Defaults: st 0.8, bonus 0.2, mp 0.15, cp 1.0, ep 0.05, scale 1. The cases marked
 "Mastra golden" are the ones the reference lists as results of running the real
 scorer (mocked judge); the hand computation agrees with each.
+
+``test_matches_real_mastra`` also checks every case against
+``tests/reference/mastra_answer_similarity.json``, produced by running the real
+``@mastra/evals`` 1.10.2 scorer with a mock judge model that returns each analysis
+(``node tests/reference/gen_mastra_answer_similarity.mjs``; see its header).
 """
+
+import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -73,6 +82,35 @@ CASES = [
 @pytest.mark.parametrize("data, options, expected, how", CASES, ids=[c[3][:40] for c in CASES])
 def test_formula(data, options, expected, how):
     assert answer_similarity_score(data, options) == pytest.approx(expected, abs=1e-12), how
+
+
+MASTRA_GOLDEN = Path(__file__).resolve().parent.parent / "reference" / "mastra_answer_similarity.json"
+
+
+def _snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@pytest.mark.parametrize("entry", json.loads(MASTRA_GOLDEN.read_text())["entries"], ids=lambda e: e["name"])
+def test_matches_real_mastra(entry):
+    options = {_snake(k): v for k, v in entry["options"].items()}
+    assert answer_similarity_score(entry["analysis"], options) == pytest.approx(entry["score"], abs=1e-12)
+
+
+def _shape(data, options):
+    kinds = tuple(m.get("match_type", m.get("matchType")) for m in data["matches"])
+    extra = len(data.get("extra_in_output", data.get("extraInOutput", [])))
+    return kinds, extra, len(data["contradictions"]), tuple(sorted(options.items()))
+
+
+def test_every_hand_computed_case_agrees_with_real_mastra():
+    golden = {}
+    for e in json.loads(MASTRA_GOLDEN.read_text())["entries"]:
+        golden[_shape(e["analysis"], {_snake(k): v for k, v in e["options"].items()})] = e["score"]
+    for data, options, expected, how in CASES:
+        key = _shape(data, options)
+        assert key in golden, f"no Mastra run for {how}; add the case to gen_mastra_answer_similarity.mjs"
+        assert golden[key] == pytest.approx(expected, abs=1e-12), how
 
 
 def test_accepts_mastra_camel_case_and_models():

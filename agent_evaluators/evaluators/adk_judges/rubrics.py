@@ -118,8 +118,7 @@ def _check_unique(specs: List[RubricSpec], owner: str, *, allow_empty: bool = Fa
     return specs
 
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-                         "\u2012": "-", "\u2212": "-"})
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
 _STRIP = " *_`#>-\u2022\"'"
 
 

@@ -1,0 +1,461 @@
+"""Run configuration for ``agent-eval run`` and the pytest helper: the evaluator
+registry, the config file (YAML or JSON), the judge settings and run-level thresholds.
+
+A config file::
+
+    data: data/agents.jsonl              # relative to the config file
+    output: ../out/sample-run            # optional (default: agent-eval-results/<data stem>)
+    concurrency: 10
+    judge:                               # optional; flags and environment override it
+      model: gpt-4o-mini                 # also: base_url, api_key_env, azure_endpoint,
+                                         #       azure_deployment, api_version, is_reasoning_model
+    column_mapping:                      # "default" mapping for every evaluator
+      query: ${data.query}
+    evaluators:
+      trajectory:                        # the alias: metrics are trajectory.<key>
+        type: tool_trajectory            # a registry name (agent-eval list)
+        options: {match_type: in_order}  # keyword arguments of the class
+        threshold: 1.0                   # per-row pass mark
+        column_mapping: {response: ${data.response}, ground_truth: ${data.expected_tool_calls}}
+    thresholds:                          # run-level: "<alias>.<metric> <op> <number>"
+      - trajectory.pass_rate >= 0.7
+    # or a mapping {"trajectory.pass_rate": 0.7} meaning ">="
+
+Everything that is wrong is a :class:`~agent_evaluators.errors.ConfigError` naming
+the key and what to write instead.
+"""
+
+import importlib
+import inspect
+import json
+import operator
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+
+from .errors import ConfigError
+
+__all__ = [
+    "EVALUATORS",
+    "evaluator_class",
+    "evaluator_names",
+    "EvaluatorSpec",
+    "JudgeSettings",
+    "RunConfig",
+    "Threshold",
+    "load_config",
+    "parse_threshold",
+    "parse_evaluator_arg",
+    "judge_model_config",
+    "JUDGE_HOWTO",
+]
+
+# ---------------------------------------------------------------------------- registry
+#: Registry name -> "module:Class". Imported lazily (``evaluator_class``), one line each.
+EVALUATORS: Dict[str, str] = {
+    "intent_resolution": "agent_evaluators.evaluators.agent:IntentResolutionEvaluator",
+    "response_completeness": "agent_evaluators.evaluators.agent:ResponseCompletenessEvaluator",
+    "task_adherence": "agent_evaluators.evaluators.agent:TaskAdherenceEvaluator",
+    "tool_call_accuracy": "agent_evaluators.evaluators.agent:ToolCallAccuracyEvaluator",
+    "tool_trajectory": "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator",
+    "response_match": "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator",
+    "final_response_match": "agent_evaluators.evaluators.adk_judges:FinalResponseMatchEvaluator",
+    "rubric_final_response_quality": "agent_evaluators.evaluators.adk_judges:RubricBasedFinalResponseQualityEvaluator",
+    "rubric_tool_use_quality": "agent_evaluators.evaluators.adk_judges:RubricBasedToolUseQualityEvaluator",
+    "hallucinations": "agent_evaluators.evaluators.adk_judges:HallucinationEvaluator",
+    "safety": "agent_evaluators.evaluators.adk_judges:SafetyEvaluator",
+    "trajectory_judge": "agent_evaluators.evaluators.trajectory_judge:TrajectoryJudgeEvaluator",
+    "answer_similarity": "agent_evaluators.evaluators.answer_similarity:AnswerSimilarityEvaluator",
+    "rubric": "agent_evaluators.evaluators.rubric:RubricEvaluator",
+}
+
+#: Other spellings users reach for (ADK metric names, result keys).
+_ALIASES: Dict[str, str] = {
+    "tool_trajectory_avg_score": "tool_trajectory",
+    "trajectory": "tool_trajectory",
+    "response_match_score": "response_match",
+    "final_response_match_v2": "final_response_match",
+    "rubric_based_final_response_quality_v1": "rubric_final_response_quality",
+    "rubric_based_tool_use_quality_v1": "rubric_tool_use_quality",
+    "hallucinations_v1": "hallucinations",
+    "safety_v1": "safety",
+    "trajectory_accuracy": "trajectory_judge",
+    "intent": "intent_resolution",
+}
+
+
+def evaluator_names() -> List[str]:
+    return list(EVALUATORS)
+
+
+def evaluator_class(name: str) -> Type[Any]:
+    """The class registered under ``name`` (or one of its other spellings)."""
+    key = str(name).strip().lower().replace("-", "_")
+    key = _ALIASES.get(key, key)
+    target = EVALUATORS.get(key)
+    if target is None:
+        raise ConfigError(
+            f"unknown evaluator {name!r}; known evaluators: {', '.join(EVALUATORS)} (run `agent-eval list`)"
+        )
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def canonical_name(name: str) -> str:
+    key = str(name).strip().lower().replace("-", "_")
+    return _ALIASES.get(key, key)
+
+
+# ---------------------------------------------------------------------------- thresholds
+_OPS: Dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+    "==": operator.eq,
+}
+_THRESHOLD_RE = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(>=|<=|==|>|<)\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A run-level check such as ``trajectory.pass_rate >= 0.9``."""
+
+    metric: str
+    op: str
+    value: float
+
+    @property
+    def alias(self) -> str:
+        return self.metric.split(".", 1)[0]
+
+    def check(self, actual: Optional[float]) -> bool:
+        return actual is not None and _OPS[self.op](actual, self.value)
+
+    def __str__(self) -> str:
+        return f"{self.metric} {self.op} {self.value:g}"
+
+
+def parse_threshold(text: Any, value: Any = None) -> Threshold:
+    """``"alias.metric >= 0.9"``, or ``("alias.metric", 0.9)`` meaning ``>=``."""
+    if value is not None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"threshold {text!r}: the value must be a number, got {value!r}")
+        metric, op, number = str(text).strip(), ">=", float(value)
+    else:
+        m = _THRESHOLD_RE.match(str(text))
+        if m is None:
+            raise ConfigError(
+                f"threshold {text!r} is not understood; write '<alias>.<metric> <op> <number>' with op one of "
+                f"{', '.join(_OPS)}, e.g. 'trajectory.pass_rate >= 0.9'"
+            )
+        metric, op, number = m.group(1), m.group(2), float(m.group(3))
+    if "." not in metric:
+        raise ConfigError(
+            f"threshold {text!r}: name the metric as <alias>.<metric>, e.g. '{metric}.pass_rate' "
+            f"or '{metric}.<result key>'"
+        )
+    return Threshold(metric, op, number)
+
+
+def _thresholds(value: Any, where: str) -> List[Threshold]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [parse_threshold(value)]
+    if isinstance(value, Mapping):
+        return [parse_threshold(k, v) for k, v in value.items()]
+    if isinstance(value, Sequence):
+        return [parse_threshold(v) for v in value]
+    raise ConfigError(f"{where}: 'thresholds' must be a list of 'alias.metric >= number' strings or a mapping")
+
+
+# ---------------------------------------------------------------------------- judge settings
+JUDGE_HOWTO = (
+    "set OPENAI_API_KEY (and --judge-model, default from the config), or --judge-base-url URL for a local "
+    "OpenAI-compatible server, or AZURE_OPENAI_ENDPOINT + AZURE_OPENAI_API_KEY + AZURE_OPENAI_DEPLOYMENT"
+)
+
+_JUDGE_KEYS = ("model", "base_url", "api_key_env", "azure_endpoint", "azure_deployment", "api_version",
+               "is_reasoning_model")
+
+
+@dataclass
+class JudgeSettings:
+    """Where the judge is. Precedence: command-line flags, then the config file, then the environment."""
+
+    model: Optional[str] = None
+    base_url: Optional[str] = None
+    api_key_env: Optional[str] = None
+    azure_endpoint: Optional[str] = None
+    azure_deployment: Optional[str] = None
+    api_version: Optional[str] = None
+    is_reasoning_model: bool = False
+
+    def merged(self, **overrides: Any) -> "JudgeSettings":
+        values = {k: getattr(self, k) for k in _JUDGE_KEYS}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return JudgeSettings(**values)
+
+
+def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]] = None) -> Optional[Dict[str, Any]]:
+    """The judge ``model_config`` dict, or ``None`` when no judge is available.
+
+    "Available" means there is somewhere to send requests: an API key (named by
+    ``api_key_env``, else ``OPENAI_API_KEY`` / ``AZURE_OPENAI_API_KEY``), a
+    ``base_url`` (``OPENAI_BASE_URL``; local servers need no key) or an Azure endpoint.
+    A model name alone is a preference, not a judge. A judge that is named but
+    incomplete (a key without a model, an ``api_key_env`` that is not set) is a
+    :class:`ConfigError`.
+    """
+    env = os.environ if env is None else env
+    model = settings.model or env.get("AGENT_EVAL_JUDGE_MODEL") or env.get("OPENAI_MODEL")
+
+    def key(default_var: str) -> Optional[str]:
+        var = settings.api_key_env or default_var
+        value = env.get(var)
+        if settings.api_key_env and not value:
+            raise ConfigError(f"judge API key variable {var} is not set (named by --judge-api-key-env / judge.api_key_env)")
+        return value or None
+
+    azure_endpoint = settings.azure_endpoint or (None if settings.base_url else env.get("AZURE_OPENAI_ENDPOINT"))
+    if azure_endpoint:
+        cfg: Dict[str, Any] = {
+            "azure_endpoint": azure_endpoint,
+            "azure_deployment": settings.azure_deployment or env.get("AZURE_OPENAI_DEPLOYMENT") or model,
+            "api_key": key("AZURE_OPENAI_API_KEY"),
+            "api_version": settings.api_version or env.get("OPENAI_API_VERSION") or env.get("AZURE_OPENAI_API_VERSION"),
+        }
+    else:
+        base_url = settings.base_url or env.get("OPENAI_BASE_URL")
+        api_key = key("OPENAI_API_KEY")
+        if not base_url and not api_key:
+            return None
+        if not model:
+            raise ConfigError(
+                "a judge endpoint is configured but no judge model is named; pass --judge-model, set "
+                "judge.model in the config file, or set AGENT_EVAL_JUDGE_MODEL"
+            )
+        cfg = {"model": model, "base_url": base_url, "api_key": api_key}
+    cfg = {k: v for k, v in cfg.items() if v is not None}
+    from .judge.config import resolve_config
+
+    resolve_config(cfg)  # raises ConfigError naming what is missing
+    return cfg
+
+
+# ---------------------------------------------------------------------------- evaluator specs
+@dataclass
+class EvaluatorSpec:
+    """One evaluator of a run: registry name, options, threshold and column mapping."""
+
+    alias: str
+    name: str
+    options: Dict[str, Any] = field(default_factory=dict)
+    threshold: Optional[float] = None
+    column_mapping: Optional[Dict[str, str]] = None
+
+    @property
+    def cls(self) -> Type[Any]:
+        return evaluator_class(self.name)
+
+    @property
+    def uses_judge(self) -> bool:
+        return bool(getattr(self.cls, "uses_judge", False))
+
+    def build(self, model_config: Optional[Mapping[str, Any]], *, is_reasoning_model: bool = False) -> Any:
+        """Construct the evaluator; options that the class does not take are a ConfigError."""
+        cls = self.cls
+        kwargs = dict(self.options)
+        if self.threshold is not None:
+            kwargs["threshold"] = self.threshold
+        params = inspect.signature(cls.__init__).parameters
+        if self.uses_judge:
+            kwargs.setdefault("model_config", dict(model_config) if model_config else None)
+            if is_reasoning_model and "is_reasoning_model" in params:
+                kwargs.setdefault("is_reasoning_model", True)
+        takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+        unknown = [k for k in kwargs if k not in params and not takes_any]
+        if unknown:
+            accepted = ", ".join(n for n in params if n not in ("self", "model_config", "credential"))
+            raise ConfigError(
+                f"evaluator {self.alias!r} ({self.name}): unknown option {unknown[0]!r}; {cls.__name__} accepts: {accepted}"
+            )
+        try:
+            return cls(**kwargs)
+        except TypeError as exc:
+            raise ConfigError(f"evaluator {self.alias!r} ({self.name}): {exc}") from exc
+
+
+def parse_evaluator_arg(text: str) -> EvaluatorSpec:
+    """``--evaluator NAME`` or ``--evaluator NAME=ALIAS`` (the alias defaults to the name)."""
+    name, _, alias = str(text).partition("=")
+    name, alias = name.strip(), alias.strip() or name.strip()
+    if not name:
+        raise ConfigError(f"--evaluator {text!r}: give a registry name, e.g. --evaluator tool_trajectory=trajectory")
+    evaluator_class(name)  # fail early on a misspelling
+    return EvaluatorSpec(alias=alias, name=canonical_name(name))
+
+
+# ---------------------------------------------------------------------------- the file
+@dataclass
+class RunConfig:
+    """Everything a run needs, resolved relative to the config file."""
+
+    data: Optional[Path] = None
+    output: Optional[Path] = None
+    evaluators: List[EvaluatorSpec] = field(default_factory=list)
+    column_mapping: Optional[Dict[str, str]] = None
+    thresholds: List[Threshold] = field(default_factory=list)
+    judge: JudgeSettings = field(default_factory=JudgeSettings)
+    concurrency: Optional[int] = None
+    source: Optional[Path] = None
+
+    def evaluator_config(self) -> Dict[str, Any]:
+        """``evaluate(evaluator_config=...)`` from the default and per-alias mappings."""
+        out: Dict[str, Any] = {}
+        if self.column_mapping:
+            out["default"] = {"column_mapping": dict(self.column_mapping)}
+        for spec in self.evaluators:
+            if spec.column_mapping:
+                merged = dict(self.column_mapping or {})
+                merged.update(spec.column_mapping)  # an alias's mapping replaces "default": keep the shared part
+                out[spec.alias] = {"column_mapping": merged}
+        return out
+
+    def check(self) -> None:
+        if self.data is None:
+            raise ConfigError("no data: pass --data FILE or set 'data:' in the config file")
+        if not self.evaluators:
+            raise ConfigError("no evaluators: pass --evaluator NAME (see `agent-eval list`) or list them under 'evaluators:'")
+        seen = set()
+        for spec in self.evaluators:
+            if spec.alias in seen:
+                raise ConfigError(f"evaluator alias {spec.alias!r} is used twice; give one of them another alias (NAME=ALIAS)")
+            seen.add(spec.alias)
+        for t in self.thresholds:
+            if t.alias not in seen:
+                raise ConfigError(
+                    f"threshold '{t}' names evaluator alias {t.alias!r}, which is not in this run "
+                    f"(aliases: {', '.join(sorted(seen))})"
+                )
+        if self.concurrency is not None and (isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int)
+                                             or self.concurrency < 1):
+            raise ConfigError(f"concurrency must be an integer >= 1, got {self.concurrency!r}")
+
+
+_TOP_KEYS = {"data", "output", "evaluators", "column_mapping", "thresholds", "judge", "concurrency"}
+_EVALUATOR_KEYS = {"type", "options", "threshold", "column_mapping"}
+
+
+def _read(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {path}") from None
+    if path.suffix.lower() == ".json":
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: not valid JSON: {exc}") from None
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+
+
+def _mapping(value: Any, where: str) -> Optional[Dict[str, str]]:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise ConfigError(f"{where}: column_mapping must map input names to '${{data.column}}' strings")
+    return dict(value)
+
+
+def load_config(path: Any) -> RunConfig:
+    """Read a YAML or JSON run config; paths in it are relative to the file."""
+    path = Path(path)
+    raw = _read(path)
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{path}: the config must be a mapping with 'data', 'evaluators', ...")
+    unknown = sorted(set(raw) - _TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(_TOP_KEYS))}")
+    base = path.parent
+    cfg = RunConfig(source=path)
+    if raw.get("data") is not None:
+        cfg.data = base / str(raw["data"])
+    if raw.get("output") is not None:
+        cfg.output = base / str(raw["output"])
+    cfg.column_mapping = _mapping(raw.get("column_mapping"), f"{path}")
+    cfg.thresholds = _thresholds(raw.get("thresholds"), str(path))
+    cfg.concurrency = raw.get("concurrency")
+    judge = raw.get("judge") or {}
+    if not isinstance(judge, Mapping):
+        raise ConfigError(f"{path}: 'judge' must be a mapping (model, base_url, api_key_env, ...)")
+    bad = sorted(set(judge) - set(_JUDGE_KEYS))
+    if bad:
+        if bad[0] == "api_key":
+            raise ConfigError(f"{path}: do not put API keys in config files; name the variable with judge.api_key_env")
+        raise ConfigError(f"{path}: unknown judge key {bad[0]!r}; known: {', '.join(_JUDGE_KEYS)}")
+    cfg.judge = JudgeSettings(**{k: judge[k] for k in _JUDGE_KEYS if judge.get(k) is not None})
+    evaluators = raw.get("evaluators") or {}
+    if isinstance(evaluators, Sequence) and not isinstance(evaluators, str):
+        # a plain list of registry names
+        evaluators = {str(n): {"type": str(n)} for n in evaluators}
+    if not isinstance(evaluators, Mapping):
+        raise ConfigError(f"{path}: 'evaluators' must map aliases to {{type: NAME, options: ..., threshold: ...}}")
+    for alias, spec in evaluators.items():
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        if not isinstance(spec, Mapping):
+            raise ConfigError(f"{path}: evaluators.{alias} must be a mapping with 'type'")
+        bad = sorted(set(spec) - _EVALUATOR_KEYS)
+        if bad:
+            raise ConfigError(f"{path}: evaluators.{alias}: unknown key {bad[0]!r}; known: {', '.join(sorted(_EVALUATOR_KEYS))}")
+        name = spec.get("type") or alias
+        evaluator_class(name)
+        options = spec.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise ConfigError(f"{path}: evaluators.{alias}.options must be a mapping of constructor arguments")
+        threshold = spec.get("threshold")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
+            raise ConfigError(f"{path}: evaluators.{alias}.threshold must be a number, got {threshold!r}")
+        cfg.evaluators.append(
+            EvaluatorSpec(
+                alias=str(alias),
+                name=canonical_name(name),
+                options=dict(options),
+                threshold=threshold,
+                column_mapping=_mapping(spec.get("column_mapping"), f"{path}: evaluators.{alias}"),
+            )
+        )
+    return cfg
+
+
+def describe_class(cls: Type[Any]) -> Dict[str, Any]:
+    """What ``agent-eval list`` shows: key, inputs, options with defaults, threshold, summary."""
+
+    def show(p: inspect.Parameter) -> str:
+        return p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+
+    call_sig = getattr(cls, "_public_signature", None) or inspect.signature(cls.__call__)
+    inputs = [show(p) for n, p in call_sig.parameters.items() if n != "self"]
+    init = inspect.signature(cls.__init__).parameters
+    options = [show(p) for n, p in init.items()
+               if n not in ("self", "model_config", "credential", "threshold", "cache")
+               and p.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)]
+    doc = inspect.getdoc(cls) or ""
+    return {
+        "class": cls.__name__,
+        "key": getattr(cls, "result_key", ""),
+        "judge": bool(getattr(cls, "uses_judge", False)),
+        "threshold": getattr(cls, "default_threshold", None),
+        "inputs": inputs,
+        "options": options,
+        "summary": doc.split("\n\n")[0].replace("\n", " "),
+    }
