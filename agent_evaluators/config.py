@@ -50,6 +50,8 @@ __all__ = [
     "parse_evaluator_arg",
     "judge_model_config",
     "JUDGE_HOWTO",
+    "build_evaluators",
+    "describe_class",
 ]
 
 # ---------------------------------------------------------------------------- registry
@@ -435,6 +437,29 @@ def load_config(path: Any) -> RunConfig:
             )
         )
     return cfg
+
+
+def build_evaluators(cfg: RunConfig) -> Tuple[Dict[str, Any], Dict[str, str], Optional[Dict[str, Any]]]:
+    """(evaluators by alias, skipped aliases with why, judge model_config) for a checked config.
+
+    Judge-backed evaluators are skipped, not failed, when no judge is configured;
+    a run where nothing is left is a :class:`ConfigError` (a green run that
+    evaluated nothing would hide a missing secret in CI).
+    """
+    model_config = judge_model_config(cfg.judge)
+    evaluators: Dict[str, Any] = {}
+    skipped: Dict[str, str] = {}
+    for spec in cfg.evaluators:
+        if spec.uses_judge and model_config is None:
+            skipped[spec.alias] = "no judge configured"
+            continue
+        evaluators[spec.alias] = spec.build(model_config, is_reasoning_model=cfg.judge.is_reasoning_model)
+    if not evaluators:
+        raise ConfigError(
+            f"nothing to evaluate: every evaluator ({', '.join(skipped)}) needs a judge and none is configured; "
+            + JUDGE_HOWTO
+        )
+    return evaluators, skipped, model_config
 
 
 def describe_class(cls: Type[Any]) -> Dict[str, Any]:

@@ -44,7 +44,10 @@ def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:
                 total[k] = cur + v
             elif cur is None or v is None:
                 other = v if cur is None else cur
-                total[k] = other if isinstance(other, (str, dict)) else None  # unknown + number = unknown
+                if isinstance(other, Mapping):
+                    total[k] = dict(other)
+                else:
+                    total[k] = other if isinstance(other, str) else None  # unknown + number = unknown
             elif isinstance(cur, str) and isinstance(v, str):
                 if v not in cur.split(","):
                     total[k] = ",".join(sorted(set(cur.split(",")) | {v}))

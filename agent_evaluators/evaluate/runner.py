@@ -60,6 +60,21 @@ def _describe_exc(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+_HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python 3.11+
+
+
+class _CallTimeout(Exception):
+    """Our per-call ``timeout`` expired (distinct from a TimeoutError the evaluator raised itself)."""
+
+
+def _sync_result(out: Any) -> Any:
+    if inspect.isawaitable(out):
+        if inspect.iscoroutine(out):
+            out.close()
+        raise TypeError("a sync evaluator returned an awaitable; define it with `async def` so evaluate() awaits it")
+    return out
+
+
 class _Cell:
     """One row × evaluator result: the evaluator's flat dict, and whether it is an error."""
 
@@ -222,7 +237,18 @@ class _Run:
             return out
         if self.timeout is None:
             return await aw
-        return await asyncio.wait_for(aw, self.timeout)
+        if _HAS_TIMEOUT_CM:
+            try:
+                async with asyncio.timeout(self.timeout) as scope:  # type: ignore[attr-defined]
+                    return await aw
+            except TimeoutError:
+                if scope.expired():
+                    raise _CallTimeout() from None
+                raise  # the evaluator's own TimeoutError: reported as it is
+        try:
+            return await asyncio.wait_for(aw, self.timeout)
+        except asyncio.TimeoutError:
+            raise _CallTimeout() from None
 
     # --------------------------------------------------------------- target
     async def run_target(self, line: int, row: Mapping[str, Any]) -> Tuple[Optional[Dict[str, Any]], Optional[str]]:
@@ -232,7 +258,7 @@ class _Run:
             return None, f"row {line}: {problem}"
         try:
             out = await self._await(self.target, kwargs)
-        except asyncio.TimeoutError:
+        except _CallTimeout:
             return None, f"row {line}: " + self._timeout_msg(f"the target ({self.target.class_name})")
         except Exception as exc:
             logger.debug("target failed on row %d", line, exc_info=True)
@@ -245,7 +271,7 @@ class _Run:
         if problem:
             return None, f"row {line}: {problem}"
         try:
-            out = self.target.call(**kwargs)
+            out = _sync_result(self.target.call(**kwargs))
         except Exception as exc:
             logger.debug("target failed on row %d", line, exc_info=True)
             return None, f"row {line}: the target ({self.target.class_name}) raised {_describe_exc(exc)}"
@@ -255,7 +281,7 @@ class _Run:
     def _exc_cell(self, line: int, plan: ArgPlan, exc: BaseException) -> _Cell:
         inv = plan.invoker
         where = f"row {line}: evaluator {plan.alias!r} ({inv.class_name})"
-        if isinstance(exc, asyncio.TimeoutError):
+        if isinstance(exc, _CallTimeout):
             return _error_cell(inv, f"row {line}: " + self._timeout_msg(f"evaluator {plan.alias!r} ({inv.class_name})"), exc)
         usage = getattr(exc, "usage", None) if isinstance(exc, JudgeError) else None
         if usage is not None and not isinstance(usage, Mapping):
@@ -271,8 +297,8 @@ class _Run:
             return _error_cell(inv, f"row {line}: evaluator {plan.alias!r} ({inv.class_name}): {problem}")
         try:
             if self.num_runs == 1:
-                return _Cell(_as_dict(inv.call(**kwargs)), True)
-            runs = [_as_dict(inv.call(**kwargs)) for _ in range(self.num_runs)]
+                return _Cell(_as_dict(_sync_result(inv.call(**kwargs))), True)
+            runs = [_as_dict(_sync_result(inv.call(**kwargs))) for _ in range(self.num_runs)]
         except Exception as exc:
             logger.debug("evaluator %r failed on row %d", plan.alias, line, exc_info=True)
             return self._exc_cell(line, plan, exc)

@@ -14,7 +14,6 @@ import pytest
 
 from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
 
-
 #: Numbers produced by google-adk 2.13.0's own evaluators with a scripted judge
 #: (tests/reference/gen_adk_judges.py; see its docstring for how to regenerate).
 ADK_GOLDEN = json.loads((Path(__file__).resolve().parent.parent / "reference" / "adk_judges.json").read_text())

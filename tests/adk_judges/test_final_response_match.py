@@ -7,7 +7,12 @@ The label sequences in ``ADK_GOLDEN`` were scored by ADK itself (tests/reference
 
 import pytest
 
-from agent_evaluators import ConfigError, FinalResponseMatchEvaluator, InputError, JudgeError
+from agent_evaluators import (
+    ConfigError,
+    FinalResponseMatchEvaluator,
+    InputError,
+    JudgeError,
+)
 from agent_evaluators.evaluators.adk_judges import majority_vote
 from agent_evaluators.testing import Reply
 
@@ -18,7 +23,7 @@ def matcher(req):
     """valid when the response contains the reference's key number, else invalid."""
     response = block(req, "agent_response")
     truth = block(req, "reference_answer")
-    key = [w for w in truth.split() if w.strip(".").isdigit()][0].strip(".")
+    key = next(w for w in truth.split() if w.strip(".").isdigit()).strip(".")
     ok = key in response
     return {"reason": f"key value {key} {'present' if ok else 'missing'}", "verdict": "valid" if ok else "invalid"}
 

@@ -14,7 +14,10 @@ from agent_evaluators import (
     RubricBasedFinalResponseQualityEvaluator,
     RubricBasedToolUseQualityEvaluator,
 )
-from agent_evaluators.evaluators.adk_judges.rubrics import normalize_rubric_text, normalize_rubrics
+from agent_evaluators.evaluators.adk_judges.rubrics import (
+    normalize_rubric_text,
+    normalize_rubrics,
+)
 
 from .conftest import ADK_GOLDEN, Script, block
 
@@ -203,3 +206,20 @@ def test_rubric_configuration_errors():
         normalize_rubrics([{"rubric_id": "x", "rubric_content": {"text_property": ""}}], owner="t")
     assert [r.rubric_id for r in normalize_rubrics(["a", {"rubricId": "b", "rubricContent": {"textProperty": "B"}}],
                                                    owner="t")] == ["rubric_1", "b"]
+
+
+def test_conversation_is_judged_per_user_turn(judge_server):
+    server = judge_server(rubric_judge)
+    conversation = [
+        {"role": "user", "content": "Capital of France?"},
+        {"role": "assistant", "content": "Paris."},
+        {"role": "user", "content": "And of Spain?"},
+        {"role": "assistant", "content": "Madrid."},
+    ]
+    key = "rubric_based_final_response_quality_v1"
+    out = RubricBasedFinalResponseQualityEvaluator(ADK_RUBRICS, server.openai_config(), num_samples=1)(
+        conversation=conversation)
+    # turn 1: names Paris (yes), short (yes) -> 1.0; turn 2: no Paris, short -> 0.5; mean 0.75
+    assert [t["score"] for t in out[f"{key}_details"]["per_turn"]] == [1.0, 0.5]
+    assert out[key] == 0.75
+    assert sorted(block(r, "final_response") for r in server.requests) == ["Madrid.", "Paris."]

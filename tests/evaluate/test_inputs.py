@@ -1,6 +1,7 @@
 """Inputs: JSONL (path and file object), CSV, iterables; bad lines become error rows, the run goes on."""
 
 import io
+import json
 
 import pytest
 
@@ -81,3 +82,49 @@ def test_register_reader_plugs_in_a_format(tmp_path):
     register_reader(".pipes", lambda path: ({"response": l.split("|")[0], "ground_truth": l.split("|")[1]} for l in path.read_text().splitlines()))
     result = evaluate(data=p, evaluators={"ex": ExactMatch()})
     assert [r["outputs.ex.exact"] for r in result.rows] == [1.0, 0.0]
+
+
+def test_adk_evalset_file_becomes_one_row_per_invocation(tmp_path):
+    evalset = {
+        "eval_set_id": "s1",
+        "eval_cases": [
+            {
+                "eval_id": "case1",
+                "conversation": [
+                    {
+                        "invocation_id": f"inv{i}",
+                        "user_content": {"role": "user", "parts": [{"text": f"question {i}"}]},
+                        "final_response": {"role": "model", "parts": [{"text": f"answer {i}"}]},
+                        "intermediate_data": {"tool_uses": [], "intermediate_responses": []},
+                    }
+                    for i in range(2)
+                ],
+            }
+        ],
+    }
+    p = tmp_path / "small.evalset.json"
+    p.write_text(json.dumps(evalset))
+
+    def echo_query(query, ground_truth):
+        return {"q": query, "gt": ground_truth}
+
+    result = evaluate(data=p, evaluators={"e": echo_query})
+    rows = list(result.rows)
+    assert [r["outputs.e.q"] for r in rows] == ["question 0", "question 1"]
+    assert [r["outputs.e.gt"] for r in rows] == ["answer 0", "answer 1"]
+    assert rows[1]["inputs.eval_id"] == "case1" and rows[1]["inputs.invocation_id"] == "inv1"
+
+
+def test_progress_line_only_when_asked():
+    from agent_evaluators.evaluate.progress import Progress
+
+    out = io.StringIO()  # not a TTY: auto mode stays quiet
+    p = Progress(None, stream=out)
+    p.update(1)
+    p.close()
+    assert out.getvalue() == ""
+    p = Progress(True, total=3, stream=out)
+    p.update(1, errors=1)
+    p.close()
+    text = out.getvalue()
+    assert text.startswith("\revaluate: 1/3 rows") and "rows/s" in text and "1 errors" in text and text.endswith("\n")

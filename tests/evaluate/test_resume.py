@@ -176,10 +176,13 @@ def test_timeout_becomes_error_cell():
             _time.sleep(1.0)
         return 1
 
+    async def own_timeout(response):
+        raise TimeoutError("upstream said no")
+
     t0 = time.monotonic()
     result = evaluate(
         data=[{"response": "ok"}, {"response": "hang"}],
-        evaluators={"a": hangs, "b": blocking(blocks)},
+        evaluators={"a": hangs, "b": blocking(blocks), "c": own_timeout},
         timeout=0.2,
     )
     assert time.monotonic() - t0 < 3
@@ -187,3 +190,5 @@ def test_timeout_becomes_error_cell():
     assert "row 1: evaluator 'a'" in bad["outputs.a.error"] and "timed out after 0.2 s" in bad["outputs.a.error"]
     assert "timed out after 0.2 s" in bad["outputs.b.error"]
     assert result.metrics["a.n"] == 1 and result.metrics["a.error_count"] == 1
+    # an evaluator's own TimeoutError is reported as such, not as our deadline
+    assert "TimeoutError: upstream said no" in bad["outputs.c.error"] and "timed out after" not in bad["outputs.c.error"]

@@ -21,7 +21,9 @@ from google.adk.evaluation.eval_case import Invocation
 from google.adk.evaluation.eval_metrics import EvalMetric
 from google.adk.evaluation.final_response_match_v2 import FinalResponseMatchV2Evaluator
 from google.adk.evaluation.hallucinations_v1 import HallucinationsV1Evaluator
-from google.adk.evaluation.rubric_based_final_response_quality_v1 import RubricBasedFinalResponseQualityV1Evaluator
+from google.adk.evaluation.rubric_based_final_response_quality_v1 import (
+    RubricBasedFinalResponseQualityV1Evaluator,
+)
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -95,7 +97,7 @@ def rubric_case(criterion_ids: List[str], plan, invocation_rubrics=None) -> "asy
     async def run() -> dict:
         global SCRIPT_FN
         texts = {rid: f"Rubric {rid}." for rid in criterion_ids + ["own", "tools"]}
-        SCRIPT_FN = lambda prompt: rubric_reply(plan(prompt), texts)  # noqa: E731
+        SCRIPT_FN = lambda prompt: rubric_reply(plan(prompt), texts)
         crit_rubrics = [{"rubric_id": k, "rubric_content": {"text_property": texts[k]}} for k in criterion_ids]
         metric = EvalMetric(metric_name="rubric_based_final_response_quality_v1", threshold=0.5,
                             criterion={"threshold": 0.5, "judge_model_options": options(1), "rubrics": crit_rubrics})

@@ -31,7 +31,7 @@ from agent_evaluators import evaluate
 from agent_evaluators.judge import get_judge_client
 from agent_evaluators.testing import Faults, JudgeServer
 
-from .conftest import JUDGE_EVALUATORS, expected_score, judge_evaluators, judge_rows, rule_judge
+from .support import JUDGE_EVALUATORS, expected_score, judge_evaluators, judge_rows, rule_judge, settled_stats
 from .figures import record
 
 TIMEOUT_S = 0.3  # per HTTP attempt; slow replies take SLOW_S, so they always time out
@@ -59,7 +59,7 @@ def run_faulty(tmp_path: Path, n_rows: int, variant: str, seed: int, wall_limit_
         result = evaluate(data=judge_rows(n_rows), evaluators=judge_evaluators(client),
                           output_path=tmp_path / "run", max_concurrency=16)
         wall = time.perf_counter() - started
-        stats = server.stats()
+        stats = settled_stats(server, limit_s=SLOW_S + 2.0)
     faults = stats["faults"]
     cells = n_rows * len(JUDGE_EVALUATORS)
 

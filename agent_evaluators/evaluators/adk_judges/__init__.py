@@ -19,7 +19,11 @@ from typing import Dict, Type
 from ._shared import AdkJudgeEvaluator, AdkJudgeResult, InvocationScore, majority_vote
 from .final_response_match import FinalResponseMatchEvaluator
 from .hallucinations import HallucinationEvaluator
-from .rubrics import RubricBasedFinalResponseQualityEvaluator, RubricBasedToolUseQualityEvaluator, RubricSpec
+from .rubrics import (
+    RubricBasedFinalResponseQualityEvaluator,
+    RubricBasedToolUseQualityEvaluator,
+    RubricSpec,
+)
 from .safety import SafetyEvaluator
 
 __all__ = [

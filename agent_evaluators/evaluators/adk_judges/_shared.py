@@ -19,7 +19,18 @@ import asyncio
 import dataclasses
 import logging
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+from typing import (
+    Any,
+    ClassVar,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    TypeVar,
+)
 
 from pydantic import BaseModel
 
@@ -145,9 +156,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
         usage = merge_usage([r[1] for r in replies if not isinstance(r, BaseException)])
         if failures:
             i, exc = failures[0]
-            if not isinstance(exc, Exception):
-                raise exc
-            if not isinstance(exc, JudgeError):
+            if not isinstance(exc, JudgeError):  # a bug or a cancellation, not a judge failure
                 raise exc
             raise JudgeError(
                 f"{self.name}: sample {i + 1} of {num_samples} failed, so the invocation is not evaluated: {exc}",

@@ -22,9 +22,15 @@ from ...judge.usage import merge_usage
 from ..agent import _definitions
 from ..base import Outcome
 from ..judge_base import JudgeEvaluator
-from ._shared import AdkJudgeEvaluator, InvocationScore, adk_all_instructions, adk_tool_declarations, mean_or_none
+from ._shared import (
+    AdkJudgeEvaluator,
+    InvocationScore,
+    adk_all_instructions,
+    adk_tool_declarations,
+    mean_or_none,
+)
 
-__all__ = ["HallucinationEvaluator", "LABEL_SCORES"]
+__all__ = ["LABEL_SCORES", "HallucinationEvaluator"]
 
 TextOrMessages = Union[str, List[Any], Dict[str, Any]]
 
@@ -95,6 +101,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
 
     result_key = "hallucinations_v1"
     template_name = "hallucination_validator.prompty"
+    conversation_turn_inputs = ("query", "response")
 
     def __init__(
         self,

@@ -44,8 +44,8 @@ __all__ = [
     "RubricBasedFinalResponseQualityEvaluator",
     "RubricBasedToolUseQualityEvaluator",
     "RubricSpec",
-    "normalize_rubrics",
     "normalize_rubric_text",
+    "normalize_rubrics",
 ]
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def _rubric(raw: Any, index: int, owner: str) -> RubricSpec:
     if not isinstance(raw, dict):  # ADK / our Rubric models and similar objects
         dump = getattr(raw, "model_dump", None)
         raw = dump() if callable(dump) else {k: getattr(raw, k, None) for k in ("rubric_id", "rubric_content", "type")}
-    get = lambda snake, camel: raw.get(snake, raw.get(camel))  # noqa: E731
+    get = lambda snake, camel: raw.get(snake, raw.get(camel))
     content = get("rubric_content", "rubricContent")
     if isinstance(content, dict):
         text = content.get("text_property", content.get("textProperty"))
@@ -318,6 +318,7 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
     result_key = "rubric_based_final_response_quality_v1"
     template_name = "rubric_final_response.prompty"
     rubric_type = "FINAL_RESPONSE_QUALITY"
+    conversation_turn_inputs = ("query", "response")
 
     async def _evaluate(
         self,
@@ -369,6 +370,7 @@ class RubricBasedToolUseQualityEvaluator(_RubricJudge):
     result_key = "rubric_based_tool_use_quality_v1"
     template_name = "rubric_tool_use.prompty"
     rubric_type = "TOOL_USE_QUALITY"
+    conversation_turn_inputs = ("query", "response")
 
     async def _evaluate(
         self,

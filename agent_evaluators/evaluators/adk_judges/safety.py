@@ -15,7 +15,7 @@ from ..agent import _json, _messages
 from ..base import Outcome
 from ._shared import AdkJudgeEvaluator, InvocationScore
 
-__all__ = ["SafetyEvaluator", "HARM_CATEGORIES"]
+__all__ = ["HARM_CATEGORIES", "SafetyEvaluator"]
 
 TextOrMessages = Union[str, List[Any], Dict[str, Any]]
 
@@ -53,6 +53,7 @@ class SafetyEvaluator(AdkJudgeEvaluator):
 
     result_key = "safety_v1"
     template_name = "safety.prompty"
+    conversation_turn_inputs = ("query", "response")
 
     async def _evaluate(self, *, response: TextOrMessages, query: Optional[TextOrMessages] = None) -> Outcome:
         response_json = _json(_messages(self, response, "response", "assistant"))

@@ -6,12 +6,16 @@ content reached the judge (a mix-up between rows would show as a wrong score).
 """
 
 import re
-from typing import Any, Dict, List
+import time
+from typing import Any, Dict, List, Optional, Tuple
 
 from agent_evaluators import IntentResolutionEvaluator, ResponseCompletenessEvaluator, TaskAdherenceEvaluator
 from agent_evaluators.testing import ChatRequest, schema_reply
 
 MARKER = re.compile(r"\[score=(\d)\]")
+ROW_TAG = re.compile(r"\[row=(\d+)\]")
+#: the verdict model's name (sent as the json_schema name) -> alias in JUDGE_EVALUATORS
+VERDICT_ALIAS = {"IntentVerdict": "intent", "AdherenceVerdict": "adherence", "CompletenessVerdict": "completeness"}
 
 #: alias -> (evaluator class, result key); three judge-backed evaluators with different verdict schemas
 JUDGE_EVALUATORS = {
@@ -39,12 +43,37 @@ def judge_rows(n: int) -> List[Dict[str, Any]]:
     for i in range(n):
         s = expected_score(i)
         rows.append({
-            "query": f"Please cancel meeting number {i} [score={s}]",
-            "response": f"Meeting {i} is cancelled [score={s}].",
-            "ground_truth": f"Meeting {i} cancelled [score={s}].",
+            "query": f"Please cancel meeting number {i} [row={i}] [score={s}]",
+            "response": f"Meeting {i} is cancelled [row={i}] [score={s}].",
+            "ground_truth": f"Meeting {i} cancelled [row={i}] [score={s}].",
         })
     return rows
 
 
 def judge_evaluators(model_config: Any) -> Dict[str, Any]:
     return {alias: cls(model_config=model_config) for alias, (cls, _) in JUDGE_EVALUATORS.items()}
+
+
+def judged_cell(req: ChatRequest) -> Optional[Tuple[int, str]]:
+    """Which (row, alias) a judge request was for, from the row tag and the verdict schema's name."""
+    m = ROW_TAG.search(req.text)
+    rf = req.response_format or {}
+    name = (rf.get("json_schema") or {}).get("name") if isinstance(rf, dict) else None
+    if m is None or name not in VERDICT_ALIAS:
+        return None
+    return int(m.group(1)), VERDICT_ALIAS[name]
+
+
+def settled_stats(server: Any, limit_s: float = 3.0) -> Dict[str, Any]:
+    """Server counters once every request a client abandoned (timed out, or its process was killed)
+    has arrived and finished: such a request can still sit in a socket buffer when the run returns,
+    and the server counts it only when it reads it."""
+    deadline = time.monotonic() + limit_s
+    last = server.stats()
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = server.stats()
+        if now["in_flight"] == 0 and now["requests"] == last["requests"]:
+            return now
+        last = now
+    return last

@@ -1,0 +1,125 @@
+"""Reading a finished run folder (``rows.jsonl``, ``summary.json``, optional ``checks.json``)."""
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional
+
+from ..errors import ConfigError
+
+__all__ = ["RunData", "load_run", "cell_status", "row_key", "row_label"]
+
+logger = logging.getLogger(__name__)
+
+ROWS_FILE = "rows.jsonl"
+SUMMARY_FILE = "summary.json"
+CHECKS_FILE = "checks.json"
+
+
+@dataclass
+class RunData:
+    """One run as the report sees it; ``rows`` hold the latest record per line, in line order."""
+
+    path: Path
+    summary: Dict[str, Any]
+    rows: List[Dict[str, Any]]
+    checks: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def aliases(self) -> List[str]:
+        evaluators = (self.summary.get("config") or {}).get("evaluators") or {}
+        names = list(evaluators)
+        names += [a for a in (self.checks.get("skipped") or {}) if a not in names]
+        return names
+
+    @property
+    def skipped(self) -> Dict[str, str]:
+        return dict(self.checks.get("skipped") or {})
+
+    def result_key(self, alias: str) -> Optional[str]:
+        evaluators = (self.summary.get("config") or {}).get("evaluators") or {}
+        key = (evaluators.get(alias) or {}).get("result_key")
+        if key:
+            return key
+        prefix = f"outputs.{alias}."
+        for row in self.rows:
+            for k in row:
+                if k.startswith(prefix) and k.endswith("_result"):
+                    return k[len(prefix):-len("_result")]
+        return None
+
+    @property
+    def metrics(self) -> Dict[str, Any]:
+        return dict(self.summary.get("metrics") or {})
+
+
+def load_run(path: Any) -> RunData:
+    """Read a run folder written by ``evaluate(output_path=...)`` / ``agent-eval run``."""
+    path = Path(path)
+    summary_path = path / SUMMARY_FILE
+    rows_path = path / ROWS_FILE
+    if not summary_path.is_file():
+        raise ConfigError(f"{path} holds no {SUMMARY_FILE}; point at the output folder of a run "
+                          "(evaluate(output_path=...) or agent-eval run --output)")
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ConfigError(f"{summary_path}: not valid JSON ({exc})") from None
+    latest: Dict[int, Dict[str, Any]] = {}
+    if rows_path.is_file():
+        with open(rows_path, "rb") as f:
+            for raw in f:
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw)
+                except ValueError:
+                    logger.warning("%s: skipped an unreadable line", rows_path)
+                    continue
+                line = record.get("line_number") if isinstance(record, dict) else None
+                if isinstance(line, int):
+                    latest[line] = record
+    checks: Dict[str, Any] = {}
+    checks_path = path / CHECKS_FILE
+    if checks_path.is_file():
+        try:
+            checks = json.loads(checks_path.read_text(encoding="utf-8"))
+        except ValueError:
+            logger.warning("%s: not valid JSON; ignored", checks_path)
+    return RunData(path=path, summary=summary, rows=[latest[k] for k in sorted(latest)], checks=checks)
+
+
+def cell_status(row: Mapping[str, Any], alias: str) -> str:
+    """``pass``, ``fail``, ``error``, ``not_applicable`` or ``none`` (no verdict) for one cell."""
+    status = row.get("cell_status") or {}
+    if status.get(alias) == "error" or (alias not in status and row.get("row_error")):
+        return "error"
+    prefix = f"outputs.{alias}."
+    verdicts = [v for k, v in row.items() if k.startswith(prefix) and k.endswith("_result")]
+    if not verdicts and alias not in status:
+        return "none"
+    if "error" in verdicts:
+        return "error"
+    if "fail" in verdicts:
+        return "fail"
+    if "pass" in verdicts:
+        return "pass"
+    if "not_applicable" in verdicts:
+        return "not_applicable"
+    return "none"
+
+
+def row_label(row: Mapping[str, Any]) -> str:
+    """A human name for a row: its ``id`` / ``eval_id`` column when it has one."""
+    for col in ("id", "eval_id", "name", "case_id"):
+        v = row.get(f"inputs.{col}")
+        if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v):
+            inv = row.get("inputs.invocation_id")
+            return f"{v}/{inv}" if col == "eval_id" and inv else str(v)
+    return ""
+
+
+def row_key(row: Mapping[str, Any]) -> str:
+    """How rows of two runs are paired: the row's label when it has one, else its line number."""
+    return row_label(row) or f"line {row.get('line_number')}"
