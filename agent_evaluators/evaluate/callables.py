@@ -11,7 +11,6 @@ in a worker thread. azure-ai-evaluation's evaluators are always treated as block
 (they do their own HTTP calls synchronously).
 """
 
-import asyncio
 import functools
 import inspect
 import typing

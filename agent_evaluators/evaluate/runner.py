@@ -20,7 +20,7 @@ import time
 from array import array
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .._concurrency import new_limiter, use_judge_limiter
 from ..errors import AgentEvalError, ConfigError, JudgeError
@@ -485,27 +485,24 @@ def _raw_mapping(evaluator_config: Optional[Mapping[str, Any]]) -> Dict[str, Any
     return {k: dict((v or {}).get("column_mapping") or {}) for k, v in (evaluator_config or {}).items()}
 
 
-async def evaluate_async(
+# ---------------------------------------------------------------------------- run pieces (shared with the Ray engine)
+
+
+def prepare_run(
     *,
-    data: Any,
-    evaluators: Mapping[str, Callable[..., Any]],
-    evaluator_config: Optional[Mapping[str, Any]] = None,
-    target: Optional[Callable[..., Any]] = None,
-    output_path: Optional[Union[str, Path]] = None,
-    fail_on_evaluator_errors: bool = False,
-    max_concurrency: int = 10,
-    resume: bool = False,
-    rerun_failed: bool = False,
-    force: bool = False,
-    num_runs: int = 1,
-    show_progress: Optional[bool] = None,
-    timeout: Optional[float] = 300.0,
-    evaluation_name: Optional[str] = None,
-    tags: Optional[Mapping[str, str]] = None,
+    evaluators: Any,
+    evaluator_config: Optional[Mapping[str, Any]],
+    target: Optional[Callable[..., Any]],
+    max_concurrency: Any,
+    num_runs: Any,
+    timeout: Any,
     azure_ai_project: Any = None,
-) -> EvaluationResult:
-    """Run ``evaluators`` over every row of ``data``; see :func:`evaluate`."""
-    started = time.time()
+) -> Tuple[_Run, Optional[Invoker]]:
+    """Check the arguments and prepare the evaluators: the :class:`_Run` every row goes through.
+
+    Used by ``evaluate_async`` and by each shard of the Ray engine, so a row is
+    evaluated by exactly the same code in both.
+    """
     _check_args(evaluators, max_concurrency, num_runs, timeout)
     if azure_ai_project is not None:
         raise ConfigError("azure_ai_project is not supported: results stay local (use output_path)")
@@ -514,13 +511,32 @@ async def evaluate_async(
     explicit = parse_evaluator_config(evaluator_config, list(invokers))
     plans = [ArgPlan(alias, inv, explicit[alias]) for alias, inv in invokers.items()]
     run = _Run(invokers=invokers, plans=plans, target=target_inv, num_runs=num_runs, timeout=timeout)
+    return run, target_inv
 
+
+def check_output_path(output_path: Any, resume: bool, rerun_failed: bool) -> Optional[Path]:
     if (resume or rerun_failed) and output_path is None:
         raise ConfigError("resume=True / rerun_failed=True need output_path (the folder of the run to continue)")
     out_dir = Path(output_path) if output_path is not None else None
     if out_dir is not None and out_dir.suffix.lower() == ".json":
         raise ConfigError(f"output_path is a folder for rows.jsonl and summary.json, not a .json file: {out_dir}")
+    return out_dir
 
+
+def describe_run(
+    *,
+    run: _Run,
+    data: Any,
+    evaluator_config: Optional[Mapping[str, Any]],
+    max_concurrency: int,
+    num_runs: int,
+    timeout: Optional[float],
+    evaluation_name: Optional[str],
+    tags: Optional[Mapping[str, str]],
+    thorough: bool,
+) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
+    """``(config, fingerprint, versions)`` for ``summary.json`` and the resume check."""
+    invokers, target_inv = run.invokers, run.target
     dpath = data_path(data)
     ev_desc = {alias: describe_evaluator(alias, inv) for alias, inv in invokers.items()}
     target_name = None
@@ -545,50 +561,206 @@ async def evaluate_async(
         target=target_name,
         num_runs=num_runs,
     )
-    versions = _versions(invokers, thorough=output_path is not None)
+    return config, fingerprint, _versions(invokers, thorough=thorough)
 
-    # ----------------------------------------------------------- prior results (resume)
-    prior_offsets: Dict[int, int] = {}
-    prior_status: Dict[int, Dict[str, str]] = {}
-    resuming = False
-    rows_path = summary_path = None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        rows_path, summary_path = out_dir / ROWS_FILE, out_dir / SUMMARY_FILE
-        if resume or rerun_failed:
-            old = read_json(summary_path)
-            if old is None:
-                if rows_path.exists() and rows_path.stat().st_size:
-                    if not force:
-                        raise ConfigError(
-                            f"resume refused: {rows_path} exists but {summary_path.name} is missing, so it cannot be "
-                            "checked that the data and evaluators are unchanged; pass force=True to reuse the rows anyway"
-                        )
-                else:
-                    logger.info("nothing to resume in %s; starting a new run", out_dir)
-            else:
-                changes = fingerprint_changes(old.get("fingerprint") or {}, fingerprint, old.get("config") or {}, config)
-                if changes and not force:
+
+def load_prior(
+    out_dir: Path, *, resume: bool, rerun_failed: bool, force: bool, config: Mapping[str, Any], fingerprint: Mapping[str, Any]
+) -> Tuple[Dict[int, int], Dict[int, Dict[str, str]]]:
+    """Create ``out_dir``; on resume, check the earlier run's fingerprint and index its rows.
+
+    Returns ``(offset, cell_status)`` of the latest record per line (empty for a new run).
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows_path, summary_path = out_dir / ROWS_FILE, out_dir / SUMMARY_FILE
+    if resume or rerun_failed:
+        old = read_json(summary_path)
+        if old is None:
+            if rows_path.exists() and rows_path.stat().st_size:
+                if not force:
                     raise ConfigError(
-                        f"resume refused: the run in {out_dir} was made with a different setup: "
-                        + "; ".join(changes)
-                        + ". Pass force=True to reuse the earlier results anyway, or resume=False to start over "
-                        "(this replaces rows.jsonl)."
+                        f"resume refused: {rows_path} exists but {summary_path.name} is missing, so it cannot be "
+                        "checked that the data and evaluators are unchanged; pass force=True to reuse the rows anyway"
                     )
-                if changes:
-                    logger.warning("resuming despite changes (force=True): %s", "; ".join(changes))
-            prior_offsets, prior_status, _ = scan_rows(rows_path)
-            resuming = bool(prior_offsets)
-        elif rows_path.exists() and rows_path.stat().st_size:
-            logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", rows_path)
+            else:
+                logger.info("nothing to resume in %s; starting a new run", out_dir)
+        else:
+            changes = fingerprint_changes(old.get("fingerprint") or {}, fingerprint, old.get("config") or {}, config)
+            if changes and not force:
+                raise ConfigError(
+                    f"resume refused: the run in {out_dir} was made with a different setup: "
+                    + "; ".join(changes)
+                    + ". Pass force=True to reuse the earlier results anyway, or resume=False to start over "
+                    "(this replaces rows.jsonl)."
+                )
+            if changes:
+                logger.warning("resuming despite changes (force=True): %s", "; ".join(changes))
+        prior_offsets, prior_status, _ = scan_rows(rows_path)
+        return prior_offsets, prior_status
+    if rows_path.exists() and rows_path.stat().st_size:
+        logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", rows_path)
+    return {}, {}
 
-    summary_base: Dict[str, Any] = {
+
+def work_for(
+    line: int,
+    plans: List[ArgPlan],
+    prior_status: Mapping[int, Mapping[str, str]],
+    *,
+    resume: bool,
+    rerun_failed: bool,
+) -> Optional[List[ArgPlan]]:
+    """Evaluators still to run on ``line`` (``None`` = leave the line as it is, ``[]`` = reuse it)."""
+    if not prior_status and not (resume or rerun_failed):
+        return plans
+    status = prior_status.get(line)
+    if status is None:
+        return plans if resume else None
+    if rerun_failed and not resume:
+        return [p for p in plans if status.get(p.alias) == "error"]
+    return [p for p in plans if status.get(p.alias) != "ok"]
+
+
+async def validate_first(
+    run: _Run, line: int, item: Mapping[str, Any], prior: Optional[Mapping[str, Any]], todo: Sequence[ArgPlan]
+) -> Optional[Dict[str, Any]]:
+    """Check the column mappings against the first row to evaluate (fail fast, before any judge call).
+
+    With a target, the target runs on that row first (its outputs are mappable);
+    returns those outputs so the row does not run the target twice.
+    """
+    if run.target is None:
+        validate_first_row(run.plans, item, None)
+        return None
+    _, tout = run.kept(prior, [p.alias for p in todo])
+    if tout is None:
+        tout, terr = await run.run_target(line, item)
+        if terr:
+            logger.warning("%s; column mappings could not be checked against target outputs", terr)
+            return None
+    validate_first_row(run.plans, item, tout)
+    return tout
+
+
+def finish_run(
+    *,
+    run: _Run,
+    stats: Mapping[str, AliasStats],
+    rows: Sequence[Dict[str, Any]],
+    summary_base: Mapping[str, Any],
+    summary_path: Optional[Path],
+    out_dir: Optional[Path],
+    started: float,
+    reused: int,
+    skipped: int,
+    error_count: int,
+    errors: List[Dict[str, Any]],
+    fail_on_evaluator_errors: bool,
+    extra: Optional[Mapping[str, Any]] = None,
+) -> EvaluationResult:
+    """Metrics, the final ``summary.json`` and the result (raising :class:`EvaluatorErrors` if asked)."""
+    metrics: Dict[str, Any] = {}
+    for alias in run.aliases:
+        metrics.update(stats[alias].metrics(alias))
+    usage = {alias: stats[alias].usage for alias in run.aliases}
+    if skipped:
+        logger.warning(
+            "%d row(s) have no results yet and were not run (rerun_failed reruns error cells only); "
+            "use resume=True to evaluate them",
+            skipped,
+        )
+    finished = time.time()
+    summary = dict(summary_base)
+    summary.update(
+        {
+            "status": "complete",
+            "finished_at": datetime.fromtimestamp(finished, timezone.utc).isoformat(),
+            "duration_s": round(finished - started, 3),
+            "rows": len(rows),
+            "rows_reused": reused,
+            "metrics": metrics,
+            "error_count": error_count,
+            "errors": errors,
+            "errors_truncated": error_count > len(errors),
+            "usage": usage,
+        }
+    )
+    if extra:
+        summary.update(extra)
+    if summary_path is not None:
+        write_json_atomic(summary_path, summary)
+    result = EvaluationResult(rows=rows, metrics=metrics, errors=errors, usage=usage, summary=summary, output_path=out_dir)
+    logger.info(
+        "evaluated %d rows in %.2f s (%d reused), %d error cell(s)%s",
+        len(rows), finished - started, reused, error_count, f"; results in {out_dir}" if out_dir else "",
+    )
+    if fail_on_evaluator_errors and error_count:
+        first = "\n".join(f"  row {e['line_number']} {e['alias']}: {e['message']}" for e in errors[:5])
+        where = f" All results were saved to {out_dir}." if out_dir else ""
+        raise EvaluatorErrors(
+            f"{error_count} evaluator cell(s) failed (fail_on_evaluator_errors=True).{where} First errors:\n{first}",
+            result,
+        )
+    return result
+
+
+def summary_start(started: float, config: Dict[str, Any], versions: Dict[str, Any], fingerprint: Dict[str, Any]) -> Dict[str, Any]:
+    return {
         "status": "running",
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
         "config": config,
         "versions": versions,
         "fingerprint": fingerprint,
     }
+
+
+# ---------------------------------------------------------------------------- the local engine
+
+
+async def evaluate_async(
+    *,
+    data: Any,
+    evaluators: Mapping[str, Callable[..., Any]],
+    evaluator_config: Optional[Mapping[str, Any]] = None,
+    target: Optional[Callable[..., Any]] = None,
+    output_path: Optional[Union[str, Path]] = None,
+    fail_on_evaluator_errors: bool = False,
+    max_concurrency: int = 10,
+    resume: bool = False,
+    rerun_failed: bool = False,
+    force: bool = False,
+    num_runs: int = 1,
+    show_progress: Optional[bool] = None,
+    timeout: Optional[float] = 300.0,
+    evaluation_name: Optional[str] = None,
+    tags: Optional[Mapping[str, str]] = None,
+    azure_ai_project: Any = None,
+) -> EvaluationResult:
+    """Run ``evaluators`` over every row of ``data``; see :func:`evaluate`."""
+    started = time.time()
+    run, target_inv = prepare_run(
+        evaluators=evaluators, evaluator_config=evaluator_config, target=target, max_concurrency=max_concurrency,
+        num_runs=num_runs, timeout=timeout, azure_ai_project=azure_ai_project,
+    )
+    plans = run.plans
+    out_dir = check_output_path(output_path, resume, rerun_failed)
+    dpath = data_path(data)
+    config, fingerprint, versions = describe_run(
+        run=run, data=data, evaluator_config=evaluator_config, max_concurrency=max_concurrency, num_runs=num_runs,
+        timeout=timeout, evaluation_name=evaluation_name, tags=tags, thorough=output_path is not None,
+    )
+
+    # ----------------------------------------------------------- prior results (resume)
+    prior_offsets: Dict[int, int] = {}
+    prior_status: Dict[int, Dict[str, str]] = {}
+    rows_path = summary_path = None
+    if out_dir is not None:
+        rows_path, summary_path = out_dir / ROWS_FILE, out_dir / SUMMARY_FILE
+        prior_offsets, prior_status = load_prior(
+            out_dir, resume=resume, rerun_failed=rerun_failed, force=force, config=config, fingerprint=fingerprint
+        )
+
+    summary_base = summary_start(started, config, versions, fingerprint)
     writer: Optional[RowWriter] = None
     prior_f = None
     if out_dir is not None:
@@ -598,7 +770,7 @@ async def evaluate_async(
         if prior_offsets:
             prior_f = open(rows_path, "rb")
 
-    stats = {alias: AliasStats(inv.result_key, num_runs) for alias, inv in invokers.items()}
+    stats = {alias: AliasStats(inv.result_key, num_runs) for alias, inv in run.invokers.items()}
     errors: List[Dict[str, Any]] = []
     error_count = 0
     offsets = array("q")
@@ -625,24 +797,10 @@ async def evaluate_async(
 
     def reuse(line: int) -> None:
         assert prior_f is not None
-        record = read_record(prior_f, prior_offsets[line])
-        cells, _ = run.split_prior(record)
-        for alias in run.aliases:
-            stats[alias].add(cells.get(alias, {}), True)
+        reuse_record(run, stats, read_record(prior_f, prior_offsets[line]))
         offsets[line] = prior_offsets[line]
         counts["reused"] += 1
         progress.update(1, 0)
-
-    def work_for(line: int) -> Optional[List[ArgPlan]]:
-        """Evaluators still to run on ``line`` (``None`` = leave the line as it is)."""
-        if not prior_offsets and not (resume or rerun_failed):
-            return plans
-        status = prior_status.get(line)
-        if status is None:
-            return plans if resume else None
-        if rerun_failed and not resume:
-            return [p for p in plans if status.get(p.alias) == "error"]
-        return [p for p in plans if status.get(p.alias) != "ok"]
 
     window = max(2 * max_concurrency, 2)
     pending: set = set()
@@ -662,7 +820,7 @@ async def evaluate_async(
                 offsets.append(-1) if writer is not None else mem_rows.append(None)
                 if line & 255 == 255:
                     await asyncio.sleep(0)  # let other tasks of a host loop breathe during long inline runs
-                todo = work_for(line)
+                todo = work_for(line, plans, prior_status, resume=resume, rerun_failed=rerun_failed)
                 if todo is None:
                     counts["skipped"] += 1
                     continue
@@ -676,23 +834,7 @@ async def evaluate_async(
                 tout = None
                 if not validated:
                     validated = True
-                    if target_inv is not None:
-                        _, prior_tout = run.kept(prior, [p.alias for p in todo])
-                        tout = prior_tout
-                        if tout is None:
-                            tout, terr = await run.run_target(line, item)
-                            if terr:
-                                logger.warning("%s; column mappings could not be checked against target outputs", terr)
-                                tout = None
-                                validated_ok = False
-                            else:
-                                validated_ok = True
-                        else:
-                            validated_ok = True
-                        if validated_ok:
-                            validate_first_row(plans, item, tout)
-                    else:
-                        validate_first_row(plans, item, None)
+                    tout = await validate_first(run, line, item, prior, todo)
                 if run.all_inline:
                     emit(line, *run.row_sync(line, item, todo, prior, tout))
                     continue
@@ -714,58 +856,26 @@ async def evaluate_async(
         if prior_f is not None:
             prior_f.close()
 
-    # ----------------------------------------------------------- results
-    metrics: Dict[str, Any] = {}
-    for alias in run.aliases:
-        metrics.update(stats[alias].metrics(alias))
-    usage = {alias: stats[alias].usage for alias in run.aliases}
-    if counts["skipped"]:
-        logger.warning(
-            "%d row(s) have no results yet and were not run (rerun_failed reruns error cells only); "
-            "use resume=True to evaluate them",
-            counts["skipped"],
-        )
     rows: Sequence[Dict[str, Any]]
     if writer is not None:
         assert rows_path is not None
         rows = RowsView(rows_path, array("q", (o for o in offsets if o >= 0)))
     else:
         rows = [r for r in mem_rows if r is not None]
-    finished = time.time()
-    summary = dict(summary_base)
-    summary.update(
-        {
-            "status": "complete",
-            "finished_at": datetime.fromtimestamp(finished, timezone.utc).isoformat(),
-            "duration_s": round(finished - started, 3),
-            "rows": len(rows),
-            "rows_reused": counts["reused"],
-            "metrics": metrics,
-            "error_count": error_count,
-            "errors": errors,
-            "errors_truncated": error_count > len(errors),
-            "usage": usage,
-        }
+    return finish_run(
+        run=run, stats=stats, rows=rows, summary_base=summary_base, summary_path=summary_path, out_dir=out_dir,
+        started=started, reused=counts["reused"], skipped=counts["skipped"], error_count=error_count, errors=errors,
+        fail_on_evaluator_errors=fail_on_evaluator_errors,
     )
-    if summary_path is not None:
-        write_json_atomic(summary_path, summary)
-    result = EvaluationResult(rows=rows, metrics=metrics, errors=errors, usage=usage, summary=summary, output_path=out_dir)
-    logger.info(
-        "evaluated %d rows in %.2f s (%d reused), %d error cell(s)%s",
-        len(rows), finished - started, counts["reused"], error_count, f"; results in {out_dir}" if out_dir else "",
-    )
-    if fail_on_evaluator_errors and error_count:
-        first = "\n".join(f"  row {e['line_number']} {e['alias']}: {e['message']}" for e in errors[:5])
-        where = f" All results were saved to {out_dir}." if out_dir else ""
-        raise EvaluatorErrors(
-            f"{error_count} evaluator cell(s) failed (fail_on_evaluator_errors=True).{where} First errors:\n{first}",
-            result,
-        )
-    return result
 
 
-def evaluate(
-    *,
+def reuse_record(run: _Run, stats: Mapping[str, AliasStats], record: Mapping[str, Any]) -> None:
+    """Count a finished record of an earlier run (every cell ok) in the metrics."""
+    cells, _ = run.split_prior(record)
+    for alias in run.aliases:
+        stats[alias].add(cells.get(alias, {}), True)
+
+
     data: Any,
     evaluators: Mapping[str, Callable[..., Any]],
     evaluator_config: Optional[Mapping[str, Any]] = None,

@@ -19,7 +19,7 @@ Failures raise; they never become a score.
 import asyncio
 import inspect
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
 from ..errors import ConfigError, InputError

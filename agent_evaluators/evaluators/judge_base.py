@@ -11,13 +11,15 @@ template's ``inputs`` become the evaluator's keyword inputs, and the verdict is
 ``{"reason": str, "score": number}`` on the declared scale.
 """
 
+import asyncio
 import inspect
 import os
-from typing import Any, ClassVar, Dict, Mapping, Optional, Tuple, Type, TypeVar
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..errors import ConfigError, JudgeError
+from ..judge.usage import merge_usage
 from .base import Evaluator, Outcome
 
 __all__ = ["JudgeEvaluator", "PromptyEvaluator", "LikertVerdict", "likert_verdict"]
@@ -137,6 +139,42 @@ class JudgeEvaluator(Evaluator):
                 usage=exc.usage,
             ) from exc
         return reply.data, reply.usage
+
+    async def _ask_samples(
+        self,
+        verdict_model: Type[V],
+        inputs: Mapping[str, Any],
+        *,
+        num_samples: int,
+        temperature: Optional[float],
+    ) -> Tuple[List[V], Optional[Dict[str, Any]]]:
+        """``num_samples`` concurrent judge requests for the same prompt.
+
+        Each has its own ``sample_index`` (so a cache never collapses them) and the
+        sampling temperature. Any failed sample fails the whole set with
+        :class:`JudgeError` once every request has finished (ADK: that invocation is
+        not evaluated); no request is left running. Shared by every sampled metric
+        (ADK's voted criteria, the rubric judge).
+        """
+        params = {"temperature": temperature} if temperature is not None else None
+        replies = await asyncio.gather(
+            *(self._ask(verdict_model, inputs, params=params, sample_index=i) for i in range(num_samples)),
+            return_exceptions=True,
+        )
+        failures = [(i, r) for i, r in enumerate(replies) if isinstance(r, BaseException)]
+        usage = merge_usage([r[1] for r in replies if not isinstance(r, BaseException)])
+        if failures:
+            i, exc = failures[0]
+            if not isinstance(exc, JudgeError) or num_samples == 1:  # a bug, a cancellation, or nothing to add
+                raise exc
+            raise JudgeError(
+                f"{self.name}: sample {i + 1} of {num_samples} failed, so the invocation is not evaluated: {exc}",
+                raw_text=exc.raw_text,
+                status_code=exc.status_code,
+                attempts=exc.attempts,
+                usage=usage,
+            ) from exc
+        return [r[0] for r in replies], usage  # type: ignore[index]
 
     def __reduce__(self) -> Any:
         # Judge clients hold sockets bound to an event loop: ship configuration only.

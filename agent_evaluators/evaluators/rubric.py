@@ -14,7 +14,6 @@ Verdicts for rubric ids that were not asked are ignored (and listed). If no rubr
 could be scored at all, the evaluation raises :class:`~agent_evaluators.errors.JudgeError`.
 """
 
-import asyncio
 import logging
 import math
 from dataclasses import dataclass
@@ -219,35 +218,16 @@ class RubricEvaluator(JudgeEvaluator):
             "sample_temperature": self.sample_temperature if self.num_samples > 1 else None,
         }
 
-    async def _samples(self, inputs: Dict[str, Any]) -> Tuple[List[RubricVerdict], Optional[Dict[str, Any]]]:
-        """``num_samples`` concurrent requests (each its own ``sample_index``, so a cache keeps
-        them apart). All are awaited; if any failed, the first failure is raised (ADK: the
-        invocation is not evaluated), with the usage of the ones that succeeded."""
-        from ..judge.usage import merge_usage
-
-        params = {"temperature": self.sample_temperature} if self.num_samples > 1 else None
-        replies = await asyncio.gather(
-            *(self._ask(RubricVerdict, inputs, params=params, sample_index=i) for i in range(self.num_samples)),
-            return_exceptions=True,
-        )
-        done = [r for r in replies if not isinstance(r, BaseException)]
-        usage = merge_usage([u for _, u in done])
-        for i, r in enumerate(replies):
-            if isinstance(r, JudgeError) and self.num_samples > 1:
-                raise JudgeError(f"{self.name}: sample {i + 1} of {self.num_samples} failed: {r}",
-                                 raw_text=r.raw_text, status_code=r.status_code, attempts=r.attempts,
-                                 usage=usage) from r
-            if isinstance(r, BaseException):
-                raise r
-        return [v for v, _ in done], usage
-
     async def _evaluate(self, *, query: MessagesOrText, response: MessagesOrText) -> Outcome:
         inputs = {
             "query": _json(_messages(self, query, "query", "user")),
             "response": _json(_messages(self, response, "response", "assistant")),
             "rubrics": [{"rubric_id": r.rubric_id, "rubric": r.text} for r in self.rubrics],
         }
-        verdicts, usage = await self._samples(inputs)
+        verdicts, usage = await self._ask_samples(
+            RubricVerdict, inputs, num_samples=self.num_samples,
+            temperature=self.sample_temperature if self.num_samples > 1 else None,
+        )
         samples = [read_rubric_votes(self.rubrics, verdict) for verdict in verdicts]
         majority: Dict[str, Optional[bool]] = {}
         for r in self.rubrics:

@@ -1,6 +1,6 @@
 """The process the crash tests kill: ``evaluate()`` with three judge evaluators on a data file.
 
-``python -m tests.reliability.crash_child DATA OUT BASE_URL MAX_CONCURRENCY``; the
+``python -m tests.reliability.crash_child DATA OUT BASE_URL MAX_CONCURRENCY RESUME``; the
 parent owns the judge server (so it outlives this process) and SIGKILLs us part-way.
 """
 
@@ -14,10 +14,11 @@ def evaluators_for(base_url: str):
 
 
 def main() -> None:
-    data, out, base_url, max_concurrency = sys.argv[1:5]
+    data, out, base_url, max_concurrency, resume = sys.argv[1:6]
     from agent_evaluators import evaluate
 
-    evaluate(data=data, evaluators=evaluators_for(base_url), output_path=out, max_concurrency=int(max_concurrency))
+    evaluate(data=data, evaluators=evaluators_for(base_url), output_path=out, max_concurrency=int(max_concurrency),
+             resume=resume == "1")
 
 
 if __name__ == "__main__":

@@ -24,15 +24,11 @@ from typing import (
     ClassVar,
     Dict,
     List,
-    Mapping,
     Optional,
     Sequence,
     Tuple,
-    Type,
-    TypeVar,
 )
 
-from pydantic import BaseModel
 
 from ...errors import ConfigError, InputError, JudgeError
 from ...judge.usage import merge_usage
@@ -49,7 +45,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-V = TypeVar("V", bound=BaseModel)
 
 PASSED, FAILED, NOT_EVALUATED = "PASSED", "FAILED", "NOT_EVALUATED"
 
@@ -130,42 +125,6 @@ class AdkJudgeEvaluator(JudgeEvaluator):
     default_threshold = 0.8
     #: ADK raises without expected invocations for this metric (final_response_match_v2).
     requires_expected: ClassVar[bool] = False
-
-    # ------------------------------------------------------------------ judging
-    async def _ask_samples(
-        self,
-        verdict_model: Type[V],
-        inputs: Mapping[str, Any],
-        *,
-        num_samples: int,
-        temperature: Optional[float],
-    ) -> Tuple[List[V], Optional[Dict[str, Any]]]:
-        """``num_samples`` concurrent judge requests for the same prompt.
-
-        Each has its own ``sample_index`` (so a cache never collapses them) and the
-        sampling temperature. Any failed sample fails the whole set with
-        :class:`JudgeError` once every request has finished (ADK: that invocation is
-        not evaluated); no request is left running.
-        """
-        params = {"temperature": temperature} if temperature is not None else None
-        replies = await asyncio.gather(
-            *(self._ask(verdict_model, inputs, params=params, sample_index=i) for i in range(num_samples)),
-            return_exceptions=True,
-        )
-        failures = [(i, r) for i, r in enumerate(replies) if isinstance(r, BaseException)]
-        usage = merge_usage([r[1] for r in replies if not isinstance(r, BaseException)])
-        if failures:
-            i, exc = failures[0]
-            if not isinstance(exc, JudgeError):  # a bug or a cancellation, not a judge failure
-                raise exc
-            raise JudgeError(
-                f"{self.name}: sample {i + 1} of {num_samples} failed, so the invocation is not evaluated: {exc}",
-                raw_text=exc.raw_text,
-                status_code=exc.status_code,
-                attempts=exc.attempts,
-                usage=usage,
-            ) from exc
-        return [r[0] for r in replies], usage  # type: ignore[index]
 
     def _outcome(self, result: InvocationScore) -> Outcome:
         """The class surface: unscored is ``not_applicable`` or a :class:`JudgeError`, never a number."""
