@@ -40,6 +40,18 @@ async def judge_slot() -> AsyncIterator[None]:
         limiter.release()
 
 
+def report_throttle(wait_s: Optional[float]) -> None:
+    """The judge answered 429: tell the current run's limiter, if it cares.
+
+    A limiter with a ``throttled(wait_s)`` method (the Ray engine's cluster-wide one)
+    pauses new requests of every worker for that long; a plain semaphore ignores it.
+    ``wait_s`` is the server's ``Retry-After`` in seconds, or ``None`` when it gave none.
+    """
+    hook = getattr(judge_limiter.get(), "throttled", None)
+    if hook is not None:
+        hook(wait_s)
+
+
 @contextlib.contextmanager
 def use_judge_limiter(limiter: Optional[Limiter]):
     """Install ``limiter`` as the judge budget for code run inside this block."""

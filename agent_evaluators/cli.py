@@ -33,7 +33,7 @@ from .config import (
     parse_evaluator_arg,
     parse_threshold,
 )
-from .errors import AgentEvalError, ConfigError
+from .errors import AgentEvalError
 
 __all__ = ["main", "RunOutcome", "exit_code"]
 
@@ -212,9 +212,9 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
     print("\nRun thresholds:", file=out)
     for c in outcome.checks:
         value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
-        note = f"  {c['note']}" if c["note"] and c["status"] != "skipped" else ("  (judge skipped)" if c["status"] == "skipped" else "")
+        note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
         label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[c["status"]]
-        print(f"  {label:<4}  {c['check']:<44} {value}{note}", file=out)
+        print(f"  {label:<4}  {c['check']:<44} {value:<16}{note}".rstrip(), file=out)
 
 
 # ---------------------------------------------------------------------------- run

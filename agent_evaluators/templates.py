@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
 import yaml
-from jinja2 import StrictUndefined, TemplateSyntaxError, UndefinedError
+from jinja2 import DictLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
@@ -81,6 +81,7 @@ def _environment() -> ImmutableSandboxedEnvironment:
         keep_trailing_newline=True,
         undefined=StrictUndefined,
         autoescape=False,
+        loader=DictLoader({}),  # no other templates or files: {% include %} / {% import %} find nothing
         finalize=_encode,
     )
     env.filters["raw"] = _raw
@@ -229,6 +230,11 @@ class Prompty:
             text = self._template.render(values)
         except SecurityError as exc:
             raise ConfigError(f"{self.source}: the template tried an unsafe operation, blocked by the sandbox: {exc}") from None
+        except TemplateNotFound as exc:
+            raise ConfigError(
+                f"{self.source}: a template cannot include, import or extend other templates or files "
+                f"({exc.name!r}); put the text in the template, or pass it as an input"
+            ) from None
         except UndefinedError as exc:
             raise InputError(
                 f"{self.source}: template variable is undefined ({exc.message}); pass it as an input "

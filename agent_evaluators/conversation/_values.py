@@ -40,6 +40,10 @@ def parse_arguments(raw: Any, *, input_name: str, where: str, tool: str) -> Opti
                 f"arguments of tool call {tool!r} are not valid JSON ({exc.msg} at position {exc.pos}); "
                 "pass a JSON object or a JSON string of one",
             ) from None
+        except RecursionError:  # json.loads gives up on nesting deeper than the recursion limit
+            raise input_error(
+                input_name, where, f"arguments of tool call {tool!r} are nested too deeply to read as JSON"
+            ) from None
         if value is None:
             return None
         if not isinstance(value, dict):

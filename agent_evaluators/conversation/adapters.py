@@ -152,6 +152,8 @@ def _is_tool_call(item: Any) -> bool:
     if "role" in item or "user_content" in item or "userContent" in item or "messages" in item:
         return False
     typ = item.get("type")
+    if not isinstance(typ, (str, type(None))):
+        return False  # an unhashable or odd "type" is no tool call (and must not crash the set lookup)
     if typ in _CALL_PARTS or typ == "function":
         return True
     if typ is None or typ == "tool_call":
@@ -248,6 +250,8 @@ def _content(
         if p is None:
             raise input_error(input_name, pwhere, f"content part must be a dict or a string, got {type(part).__name__}")
         typ = p.get("type")
+        if typ is not None and not isinstance(typ, str):
+            raise input_error(input_name, pwhere, f"content part 'type' must be a string, got {type(typ).__name__}")
         if typ in _TEXT_PARTS or (typ is None and "text" in p):
             text = p.get("text")
             if isinstance(text, dict):  # Assistants API: {"text": {"value": ..., "annotations": [...]}}
@@ -257,7 +261,7 @@ def _content(
         elif typ == "refusal":
             texts.append(str(p.get("refusal", "")))
         elif typ in _CALL_PARTS:
-            if typ == "tool_use" and p.get("id") in skip:
+            if typ == "tool_use" and isinstance(p.get("id"), str) and p.get("id") in skip:
                 continue  # LangChain repeats Anthropic tool_use parts in ``tool_calls``
             calls.append(_tool_call(p, input_name=input_name, where=pwhere))
         elif typ in _RESULT_PARTS:

@@ -132,6 +132,32 @@ class AliasStats:
                     acc[0] += v
                     acc[1] += 1
 
+    def merge(self, other: "AliasStats") -> None:
+        """Fold in the totals of another part of the same run (a shard evaluated elsewhere)."""
+        self.n += other.n
+        self.errors += other.errors
+        self.na += other.na
+        self.passes += other.passes
+        self.pass_den += other.pass_den
+        for k, (s, c) in other.sums.items():
+            acc = self.sums.get(k)
+            if acc is None:
+                self.sums[k] = [s, c]
+            else:
+                acc[0] += s
+                acc[1] += c
+        if other.usage is not None:
+            if self.usage is None:
+                self.usage = {}
+            add_usage(self.usage, other.usage)
+        for mine, theirs in zip(self.runs, other.runs):
+            mine[0] += theirs[0]
+            mine[1] += theirs[1]
+            for k, (s, c) in theirs[2].items():
+                acc = mine[2].setdefault(k, [0.0, 0])
+                acc[0] += s
+                acc[1] += c
+
     def metrics(self, alias: str) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         for k, (s, c) in self.sums.items():

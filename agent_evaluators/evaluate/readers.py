@@ -49,9 +49,10 @@ def register_reader(suffix: str, reader: Reader) -> None:
     _READERS.sort(key=lambda sr: -len(sr[0]))
 
 
-def _iter_jsonl_lines(lines: Iterable[Union[bytes, str]], name: str) -> Iterator[Row]:
+def _iter_jsonl_lines(lines: Iterable[Union[bytes, str]], name: str, first_line: int = 1) -> Iterator[Row]:
+    """Rows of JSONL ``lines``; ``first_line`` is the file line number of the first one (a shard starts mid-file)."""
     loads = json.loads
-    for file_line, raw in enumerate(lines, 1):
+    for file_line, raw in enumerate(lines, first_line):
         if not raw.strip():
             continue
         try:

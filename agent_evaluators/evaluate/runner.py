@@ -876,6 +876,8 @@ def reuse_record(run: _Run, stats: Mapping[str, AliasStats], record: Mapping[str
         stats[alias].add(cells.get(alias, {}), True)
 
 
+def evaluate(
+    *,
     data: Any,
     evaluators: Mapping[str, Callable[..., Any]],
     evaluator_config: Optional[Mapping[str, Any]] = None,
@@ -892,6 +894,9 @@ def reuse_record(run: _Run, stats: Mapping[str, AliasStats], record: Mapping[str
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     azure_ai_project: Any = None,
+    engine: str = "local",
+    ray_address: Optional[str] = None,
+    num_workers: Optional[int] = None,
 ) -> EvaluationResult:
     """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()``
     plus ``max_concurrency``, ``resume``, ``rerun_failed``, ``force``, ``num_runs``,
@@ -918,8 +923,30 @@ def reuse_record(run: _Run, stats: Mapping[str, AliasStats], record: Mapping[str
         show_progress: progress line on stderr (default: only on a terminal).
         timeout: seconds per evaluator / target call (async and blocking ones; an inline
             sync function cannot be interrupted). ``None``: no limit.
+        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
+            into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
+            :func:`agent_evaluators.distributed.evaluate_ray`), with ``max_concurrency``
+            as one budget across the whole cluster.
+        ray_address: ``engine="ray"`` only: the cluster to connect to (``None``: an
+            already connected one, else a local Ray started for this run).
+        num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
     """
     from .. import _loop
+
+    if engine not in ("local", "ray"):
+        raise ConfigError(f"engine must be 'local' or 'ray', got {engine!r}")
+    if engine == "ray":
+        from ..distributed import evaluate_ray  # lazy: Ray is an optional extra
+
+        return evaluate_ray(
+            data=data, evaluators=evaluators, evaluator_config=evaluator_config, target=target,
+            output_path=output_path, fail_on_evaluator_errors=fail_on_evaluator_errors,
+            max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force,
+            num_runs=num_runs, show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name,
+            tags=tags, azure_ai_project=azure_ai_project, ray_address=ray_address, num_workers=num_workers,
+        )
+    if ray_address is not None or num_workers is not None:
+        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
 
     coro = evaluate_async(
         data=data,

@@ -88,6 +88,11 @@ class RowWriter:
     def write(self, record: Dict[str, Any]) -> int:
         return self._write(encode_record(record))
 
+    def write_encoded(self, data: bytes) -> int:
+        """Append records already encoded with :func:`encode_record` (a shard's, from another
+        process) in one write; returns the offset of the first."""
+        return self._write(data)
+
     def close(self) -> None:
         if self._fd is not None:
             os.close(self._fd)

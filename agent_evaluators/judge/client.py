@@ -26,12 +26,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple, Type
 
-from .._concurrency import judge_slot
+from .._concurrency import judge_slot, report_throttle
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
 from .config import EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
-from .pool import client_for_loop
+from .pool import client_for_loop, issued_tokens
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
 from .usage import empty_usage
@@ -46,6 +46,7 @@ REASONING_MIN_COMPLETION_TOKENS = 4096
 _REASONING_DROPPED = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
 _REASONING_NAME = re.compile(r"^(o\d+)(?:$|[-_.])|^gpt-5")
 _FORMAT_LADDER = {"json_schema": "json_object", "json_object": "text"}
+_SECRET_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|subscription|password)")
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output", "'json'")
 
 # endpoint_key -> best response format mode known to work there
@@ -163,6 +164,10 @@ class JudgeClient:
         self.max_attempts = int(max_attempts)
         self._endpoint_key = config.endpoint_key
         self._secret = config.api_key if config.api_key and len(config.api_key) >= 4 else None
+        # values of secret-looking extra headers (api-key, x-api-key, Authorization, subscription keys)
+        self._header_secrets = [
+            part for name, value in config.extra_headers if _SECRET_HEADER.search(name)
+            for part in {value, value.split()[-1] if value.split() else value} if len(part) >= 4]
         self._rng = random.Random()
         self._last: Tuple[Any, Any] = (None, None)  # (loop, client) fast path
 
@@ -201,10 +206,13 @@ class JudgeClient:
         with _format_lock:
             _format_support[self._endpoint_key] = mode
 
-    def _scrub(self, text: str) -> str:
-        if self._secret:
-            text = text.replace(self._secret, "***")
-        return re.sub(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}", r"\1***", text)[:600]
+    def _scrub(self, text: str, limit: Optional[int] = 600) -> str:
+        """``text`` without this endpoint's secrets (API key, secret header values, Entra tokens issued
+        to us, any ``Bearer`` token): endpoints and proxies may echo them in errors or replies."""
+        for secret in ([self._secret] if self._secret else []) + self._header_secrets + issued_tokens():
+            text = text.replace(secret, "***")
+        text = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}", r"\1***", text)
+        return text[:limit] if limit is not None else text
 
     def _error_text(self, err: Any) -> str:
         body = getattr(err, "body", None)
@@ -244,6 +252,8 @@ class JudgeClient:
                         raise JudgeError(self._rejected_message(status, message), status_code=status,
                                          attempts=tally.attempts) from None
                     wait = retry_after_seconds(e.response.headers)
+                    if status == 429:
+                        report_throttle(wait)  # a cluster-wide budget pauses the other workers too
                     last_status, last_problem = status, f"HTTP {status}: {message}"
                 except openai.APITimeoutError:
                     last_status, last_problem = None, f"no reply within the {self.timeout:g} s timeout"
@@ -324,10 +334,11 @@ class JudgeClient:
             raise JudgeError(
                 "the judge reply was cut off at the token limit (finish_reason 'length'); no score was taken from "
                 "it. Raise max_tokens (max_completion_tokens for reasoning models) for this evaluator.",
-                raw_text=text, attempts=tally.attempts)
+                raw_text=self._scrub(text, None), attempts=tally.attempts)
         if finish == "content_filter":
             raise JudgeError("the judge endpoint's content filter blocked the reply (finish_reason "
-                             "'content_filter'); no score was taken.", raw_text=text, attempts=tally.attempts)
+                             "'content_filter'); no score was taken.", raw_text=self._scrub(text, None),
+                             attempts=tally.attempts)
 
     @staticmethod
     def _repair_prompt(problem: str, output_model: type) -> str:
@@ -390,7 +401,7 @@ class JudgeClient:
                             f"the judge reply could not be used, even after one repair request: {again.problem}. "
                             "The raw reply is in JudgeError.raw_text; use a judge model that follows the JSON "
                             "format, or an endpoint that supports structured output.",
-                            raw_text=text, attempts=tally.attempts) from None
+                            raw_text=self._scrub(text, None), attempts=tally.attempts) from None
         except JudgeError as e:
             if e.usage is None:
                 e.usage = tally.usage(model=self.model, mode=self.format_mode(output_model), started=started,

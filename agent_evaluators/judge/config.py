@@ -46,7 +46,7 @@ class EndpointConfig:
     azure_endpoint: Optional[str] = None
     api_version: Optional[str] = None
     organization: Optional[str] = None
-    extra_headers: Tuple[Tuple[str, str], ...] = ()
+    extra_headers: Tuple[Tuple[str, str], ...] = field(default=(), repr=False)  # may hold keys
     api_key: Optional[str] = field(default=None, repr=False)
     credential: Any = field(default=None, repr=False, compare=False, hash=False)
     credential_id: int = 0  # identity of ``credential`` (credentials are compared by identity)

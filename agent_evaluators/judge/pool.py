@@ -8,31 +8,55 @@ azure-ai-evaluation spend ~60 ms of CPU per judge call.
 """
 
 import asyncio
+import collections
 import inspect
 import threading
 import weakref
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from .config import AZURE_SCOPE, EndpointConfig
 
-__all__ = ["client_for_loop"]
+__all__ = ["client_for_loop", "issued_tokens"]
 
 _pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Dict[EndpointConfig, Any]]" = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
+#: the most recent Entra ID tokens handed to a client, so error texts can be scrubbed of them
+#: (an endpoint or proxy may echo the bare token, without the ``Bearer`` prefix a pattern could find)
+_issued_tokens: "collections.deque[str]" = collections.deque(maxlen=32)
+
+
+def issued_tokens() -> List[str]:
+    """Tokens recently obtained from credentials (secrets to scrub from any text we keep)."""
+    return list(_issued_tokens)
+
+
+def _remember(token: Any) -> Any:
+    if isinstance(token, str) and len(token) >= 8 and token not in _issued_tokens:
+        _issued_tokens.append(token)
+    return token
+
+
 def _token_provider(credential: Any) -> Any:
     get_token = getattr(credential, "get_token", None)
     if get_token is None:
-        return credential  # already a token provider callable (taken from a sync AzureOpenAI client)
+        if not callable(credential):
+            return credential
+        if inspect.iscoroutinefunction(credential):  # a token provider callable (from a sync AzureOpenAI client)
+            async def async_callable() -> str:
+                return _remember(await credential())
+
+            return async_callable
+        return lambda: _remember(credential())
     if inspect.iscoroutinefunction(get_token):
         async def async_provider() -> str:
-            return (await get_token(AZURE_SCOPE)).token
+            return _remember((await get_token(AZURE_SCOPE)).token)
 
         return async_provider
 
     def provider() -> str:
-        return get_token(AZURE_SCOPE).token
+        return _remember(get_token(AZURE_SCOPE).token)
 
     return provider
 

@@ -3,10 +3,14 @@
 The benchmark server and test responders need a valid verdict for any evaluator's
 schema without knowing the evaluator: integer/number fields named like a score get
 the requested score (clamped into the schema's range), strings get a short reason,
-arrays their minimum length, enums their first value.
+enums their first value, arrays their minimum length, except an array of objects
+keyed by a field the prompt itself lists (``"call_index": 0``, ``"rubric_id": "r1"``):
+that gets one item per value listed, so per-item verdicts cover every item asked about.
 """
 
-from typing import Any, Dict, Optional
+import json
+import re
+from typing import Any, Dict, List, Optional
 
 from .requests import ChatRequest
 
@@ -39,10 +43,30 @@ def _number(node: Dict[str, Any], name: str, score: float, integer: bool) -> Any
     return int(value) if integer else float(value)
 
 
+_JSON_PAIR = re.compile(r'"(\w+)": ("(?:[^"\\]|\\.)*"|-?\d+)')
+
+
+def _listed_values(text: str) -> Dict[str, List[Any]]:
+    """Distinct values per key of every ``"key": scalar`` pair in the prompt, in order of appearance."""
+    seen: Dict[str, List[Any]] = {}
+    for key, raw in _JSON_PAIR.findall(text):
+        value = json.loads(raw)
+        values = seen.setdefault(key, [])
+        if value not in values:
+            values.append(value)
+    return seen
+
+
+def _data_text(req: ChatRequest) -> str:
+    """The non-system messages: where templates put the data (system prompts hold format examples)."""
+    return "\n".join(str(m.get("content") or "") for m in req.messages if m.get("role") != "system")
+
+
 def synthesize(schema: Dict[str, Any], *, score: float = DEFAULT_SCORE, root: Optional[Dict[str, Any]] = None,
-               name: str = "", depth: int = 0) -> Any:
+               name: str = "", depth: int = 0, listed: Optional[Dict[str, List[Any]]] = None) -> Any:
     """A value valid for ``schema`` (a JSON-schema dict); see the module docstring for the rules."""
     root = schema if root is None else root
+    listed = listed or {}
     node = _resolve(schema, root)
     if depth > 12:
         return None
@@ -56,18 +80,27 @@ def synthesize(schema: Dict[str, Any], *, score: float = DEFAULT_SCORE, root: Op
         options = node.get(key)
         if isinstance(options, list) and options:
             non_null = [o for o in options if isinstance(o, dict) and o.get("type") != "null"]
-            return synthesize((non_null or options)[0], score=score, root=root, name=name, depth=depth + 1)
+            return synthesize((non_null or options)[0], score=score, root=root, name=name, depth=depth + 1,
+                              listed=listed)
     typ = node.get("type")
     if isinstance(typ, list):
         non_null_types = [t for t in typ if t != "null"]
         typ = non_null_types[0] if non_null_types else "null"
     if typ == "object" or (typ is None and "properties" in node):
         props = node.get("properties") or {}
-        return {k: synthesize(v, score=score, root=root, name=k, depth=depth + 1) for k, v in props.items()}
+        return {k: synthesize(v, score=score, root=root, name=k, depth=depth + 1, listed=listed) for k, v in props.items()}
     if typ == "array":
+        items = _resolve(node.get("items") or {}, root)
+        keys = [k for k in (items.get("properties") or {}) if k in listed and (k.endswith("_index") or k.endswith("_id"))]
+        if keys:
+            out = []
+            for value in listed[keys[0]]:
+                item = synthesize(items, score=score, root=root, name=name, depth=depth + 1, listed=listed)
+                item[keys[0]] = value
+                out.append(item)
+            return out
         count = int(node.get("minItems") or 0)
-        items = node.get("items") or {}
-        return [synthesize(items, score=score, root=root, name=name, depth=depth + 1) for _ in range(count)]
+        return [synthesize(items, score=score, root=root, name=name, depth=depth + 1, listed=listed) for _ in range(count)]
     if typ == "integer":
         return _number(node, name, score, integer=True)
     if typ == "number":
@@ -96,7 +129,7 @@ def schema_reply(req: ChatRequest, **overrides: Any) -> Dict[str, Any]:
     if schema is None:
         out: Dict[str, Any] = {"score": score, "reason": REASON}
     else:
-        value = synthesize(schema, score=score)
+        value = synthesize(schema, score=score, listed=_listed_values(_data_text(req)))
         out = value if isinstance(value, dict) else {"value": value}
     for key, value in overrides.items():
         if key == "score" and schema is not None:

@@ -2,7 +2,6 @@
 shipped ``.prompty`` files in ``promptflow.core.Prompty``, against the local judge server."""
 
 import json
-from pathlib import Path
 
 import pytest
 

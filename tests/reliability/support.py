@@ -77,3 +77,38 @@ def settled_stats(server: Any, limit_s: float = 3.0) -> Dict[str, Any]:
             return now
         last = now
     return last
+
+
+class AttemptFailures:
+    """Counts the judge client's failed attempts by kind, from its DEBUG log records
+    ("judge attempt K/N failed: ..."), for the request accounting of the fault tests."""
+
+    def __init__(self) -> None:
+        import logging
+
+        self.timeouts = 0
+        self.total = 0
+        self._logger = logging.getLogger("agent_evaluators.judge.client")
+        outer = self
+
+        class _Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                message = record.getMessage()
+                if message.startswith("judge attempt "):
+                    outer.total += 1
+                    if "timeout" in message:
+                        outer.timeouts += 1
+
+        self._handler = _Handler(level=logging.DEBUG)
+
+    def __enter__(self) -> "AttemptFailures":
+        import logging
+
+        self._old_level = self._logger.level
+        self._logger.setLevel(logging.DEBUG)
+        self._logger.addHandler(self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._logger.removeHandler(self._handler)
+        self._logger.setLevel(self._old_level)

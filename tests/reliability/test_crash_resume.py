@@ -1,8 +1,8 @@
 """Crash and resume: SIGKILL a run at random points (several seeds), then resume it.
 
-The evaluating process is a real subprocess (``crash_child``) running ``evaluate()`` with
-three judge evaluators against a judge server owned by this test, so the server and its
-request log outlive every kill. Each seed kills the first run and then a resumed run at
+The evaluating process is a real subprocess, either ``crash_child`` running ``evaluate()``
+(the Python API) or the ``agent-eval run`` CLI, with three judge evaluators against a judge
+server owned by this test, so the server and its request log outlive every kill. Each seed kills the first run and then a resumed run at
 random moments (after a random number of finished rows plus a random few milliseconds,
 so some kills land between and some during writes), then resumes to the end.
 
@@ -21,6 +21,7 @@ never retried), so error cells exist on disk and must be re-judged.
 """
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -34,6 +35,7 @@ import pytest
 
 from agent_evaluators import evaluate
 from agent_evaluators.evaluate.store import scan_rows
+from agent_evaluators.report.load import load_run
 from agent_evaluators.testing import Faults, JudgeServer
 
 from .crash_child import evaluators_for
@@ -90,8 +92,27 @@ def count_lines(path: Path) -> int:
         return 0
 
 
+CLI_EVALUATORS = {"intent": "intent_resolution", "adherence": "task_adherence", "completeness": "response_completeness"}
+
+
+def command(mode: str, data: Path, out: Path, server: JudgeServer, resume: bool) -> List[str]:
+    if mode == "api":
+        return [sys.executable, "-m", "tests.reliability.crash_child", str(data), str(out), server.url + "/v1", "4",
+                "1" if resume else "0"]
+    cmd = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "--output", str(out),
+           "--judge-model", "judge-model", "--judge-base-url", server.url + "/v1",
+           "--judge-api-key-env", "RELIABILITY_JUDGE_KEY", "--concurrency", "4"]
+    for alias, name in CLI_EVALUATORS.items():
+        cmd += ["--evaluator", f"{name}={alias}"]
+    return cmd + (["--resume"] if resume else [])
+
+
+def child_env() -> Dict[str, str]:
+    return {**os.environ, "RELIABILITY_JUDGE_KEY": "test-key"}
+
+
 def killed_phase(rng: random.Random, data: Path, out: Path, server: JudgeServer, *, resume: bool,
-                 n_rows: int) -> Optional[int]:
+                 n_rows: int, mode: str = "api") -> Optional[int]:
     """Start the child, SIGKILL it after a random number of new rows; returns its exit code
     (``-9`` when killed, ``0`` when it finished first)."""
     rows_file = out / "rows.jsonl"
@@ -99,11 +120,8 @@ def killed_phase(rng: random.Random, data: Path, out: Path, server: JudgeServer,
     status, _ = disk_state(rows_file)
     missing_rows = len({i for i, _ in not_ok(status, n_rows)})
     target = before + rng.randint(0, max(1, missing_rows // 2))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.crash_child", str(data), str(out), server.url + "/v1", "4",
-         "1" if resume else "0"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
+    proc = subprocess.Popen(command(mode, data, out, server, resume), cwd=REPO, env=child_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while proc.poll() is None and count_lines(rows_file) < target and time.monotonic() < deadline:
         time.sleep(0.002)
@@ -111,11 +129,12 @@ def killed_phase(rng: random.Random, data: Path, out: Path, server: JudgeServer,
     if proc.poll() is None:
         proc.send_signal(signal.SIGKILL)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode in (0, -signal.SIGKILL), err.decode(errors="replace")[-3000:]
+    # the API child exits 0 when it finishes first; the CLI exits 2 when cells errored, 1 when some failed
+    assert proc.returncode in (0, 1, 2, -signal.SIGKILL), err.decode(errors="replace")[-3000:]
     return proc.returncode
 
 
-def crash_loop(tmp_path: Path, seed: int, n_rows: int, kills: int) -> Dict[str, object]:
+def crash_loop(tmp_path: Path, seed: int, n_rows: int, kills: int, mode: str = "api") -> Dict[str, object]:
     rng = random.Random(seed)
     data = write_data(tmp_path / "data.jsonl", n_rows)
     out = tmp_path / "run"
@@ -125,7 +144,7 @@ def crash_loop(tmp_path: Path, seed: int, n_rows: int, kills: int) -> Dict[str, 
             status, _ = disk_state(out / "rows.jsonl")
             todo = not_ok(status, n_rows) if k else None
             server.reset()
-            code = killed_phase(rng, data, out, server, resume=k > 0, n_rows=n_rows)
+            code = killed_phase(rng, data, out, server, resume=k > 0, n_rows=n_rows, mode=mode)
             settled_stats(server)
             judged = Counter(judged_cell(r) for r in server.requests)
             assert None not in judged, "a judge request did not belong to any row"
@@ -140,17 +159,24 @@ def crash_loop(tmp_path: Path, seed: int, n_rows: int, kills: int) -> Dict[str, 
         todo = not_ok(status, n_rows)
         server.faults = Faults()
         server.reset()
-        result = evaluate(data=str(data), evaluators=evaluators_for(server.url + "/v1"), output_path=out,
-                          resume=True, max_concurrency=4)
+        if mode == "api":
+            result_rows = list(evaluate(data=str(data), evaluators=evaluators_for(server.url + "/v1"), output_path=out,
+                                        resume=True, max_concurrency=4).rows)
+        else:
+            done = subprocess.run(command(mode, data, out, server, True), cwd=REPO, env=child_env(),
+                                  capture_output=True, timeout=120)
+            # no errored cell; some scored cells fail the default threshold (scores 1-2 < 3) -> exit 1
+            assert done.returncode == 1, done.stderr.decode(errors="replace")[-3000:]
+            result_rows = load_run(out).rows
         settled_stats(server)
         judged = Counter(judged_cell(r) for r in server.requests)
 
     assert judged == todo, (
         f"resume must judge exactly the missing or errored cells once: extra {set(judged) - set(todo)}, "
         f"missing {set(todo) - set(judged)}")
-    lines = [row["line_number"] for row in result.rows]
+    lines = [row["line_number"] for row in result_rows]
     assert lines == list(range(n_rows)), "every row exactly once, in input order"
-    for row in result.rows:
+    for row in result_rows:
         i = row["line_number"]
         for alias, (_, key) in JUDGE_EVALUATORS.items():
             assert row["cell_status"][alias] == "ok", (i, alias, row.get(f"outputs.{alias}.{key}_error"))
@@ -160,10 +186,10 @@ def crash_loop(tmp_path: Path, seed: int, n_rows: int, kills: int) -> Dict[str, 
     summary = json.loads((out / "summary.json").read_text())
     assert summary["status"] == "complete" and summary["rows"] == n_rows and summary["error_count"] == 0
     for alias in ALIASES:
-        assert result.metrics[f"{alias}.n"] == n_rows
-    figures = {"seed": seed, "rows": n_rows, "phases": phases, "final_resume_judged": sum(judged.values()),
+        assert summary["metrics"][f"{alias}.n"] == n_rows
+    figures = {"mode": mode, "seed": seed, "rows": n_rows, "phases": phases, "final_resume_judged": sum(judged.values()),
                "final_resume_todo": sum(todo.values()), "torn_lines_seen": torn_before}
-    record("crash_resume_api", figures)
+    record(f"crash_resume_{mode}", figures)
     return figures
 
 
@@ -176,6 +202,17 @@ def test_crash_and_resume_api_one_seed(tmp_path):
 @pytest.mark.parametrize("seed", [2, 3, 4, 5, 6])
 def test_crash_and_resume_api_seeds(tmp_path, seed):
     crash_loop(tmp_path, seed=seed, n_rows=150, kills=4)
+
+
+def test_crash_and_resume_cli_one_seed(tmp_path):
+    figures = crash_loop(tmp_path, seed=7, n_rows=30, kills=2, mode="cli")
+    assert figures["phases"][0]["exit"] == -signal.SIGKILL, "the first run must have been killed part-way"
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_crash_and_resume_cli_seeds(tmp_path, seed):
+    crash_loop(tmp_path, seed=seed, n_rows=120, kills=4, mode="cli")
 
 
 def test_torn_last_line_is_skipped_and_rejudged(tmp_path):

@@ -1,0 +1,106 @@
+"""Cutting the input into shards without loading it on the driver.
+
+Two ways, chosen by the engine:
+
+* **byte ranges** (a JSONL file the workers can read: a local cluster, or shared storage):
+  the driver streams through the file once, counting rows and noting the byte offset
+  of every ``shard_size``-th row, without parsing JSON; each worker seeks to its range
+  and parses only its own rows. The driver holds one small tuple per shard.
+* **row chunks** (every other input: CSV, ADK files, iterables, DataFrames, or a file
+  the workers cannot see): the driver reads rows lazily and ships ``shard_size`` of them
+  at a time to the object store, only as many shards as are running, so its memory
+  stays bounded by ``num_workers × shard_size`` rows.
+
+Row numbers (``line_number``) are global and identical to the local engine's:
+the index of the row among the non-blank lines of the file (or items of the iterable).
+"""
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from ..evaluate.readers import Row, _iter_jsonl_lines
+
+__all__ = ["Shard", "SKIP", "jsonl_ranges", "chunks", "shard_rows"]
+
+#: marker in :attr:`Shard.work`: the driver accounts for this line; the worker leaves it alone.
+SKIP = "skip"
+
+
+@dataclass
+class Shard:
+    """One unit of work for a worker: rows ``first_line .. first_line + count - 1``.
+
+    ``work`` only lists lines that differ from "run every evaluator, no earlier result":
+    ``SKIP``, or ``(aliases to run, earlier record or None, target outputs or None)``.
+    """
+
+    index: int
+    first_line: int
+    count: int
+    path: Optional[str] = None
+    start: int = 0
+    end: int = 0
+    first_file_line: int = 1
+    rows: Optional[List[Row]] = None
+    work: Dict[int, Any] = field(default_factory=dict)
+
+
+def jsonl_ranges(path: Path, shard_size: int) -> Iterator[Tuple[int, int, int, int, int]]:
+    """``(start_byte, end_byte, first_file_line, first_row, rows)`` per shard of a JSONL file.
+
+    Blank lines count as file lines but not as rows, exactly as the local reader does.
+    """
+    rows = 0
+    in_shard = 0
+    start = offset = 0
+    first_file_line = 1
+    with open(path, "rb") as f:
+        for file_line, raw in enumerate(f, 1):
+            if in_shard == 0 and not raw.strip():
+                offset += len(raw)
+                continue  # blank lines before a shard's first row belong to no shard
+            if in_shard == 0:
+                start, first_file_line = offset, file_line
+            offset += len(raw)
+            if raw.strip():
+                in_shard += 1
+                rows += 1
+            if in_shard == shard_size:
+                yield start, offset, first_file_line, rows - in_shard, in_shard
+                in_shard = 0
+    if in_shard:
+        yield start, offset, first_file_line, rows - in_shard, in_shard
+
+
+def chunks(items: Iterable[Row], shard_size: int) -> Iterator[List[Row]]:
+    it = iter(items)
+    while True:
+        chunk = list(itertools.islice(it, shard_size))
+        if not chunk:
+            return
+        yield chunk
+
+
+def _read_range(path: str, start: int, end: int) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        f.seek(start)
+        pos = start
+        while pos < end:
+            raw = f.readline()
+            if not raw:
+                return
+            pos += len(raw)
+            yield raw
+
+
+def shard_rows(shard: Shard) -> Iterator[Tuple[int, Row]]:
+    """``(global line, row or RowError)`` for every row of ``shard``."""
+    if shard.rows is not None:
+        items: Iterable[Row] = shard.rows
+    else:
+        assert shard.path is not None
+        items = _iter_jsonl_lines(_read_range(shard.path, shard.start, shard.end), Path(shard.path).name,
+                                  shard.first_file_line)
+    return enumerate(items, shard.first_line)

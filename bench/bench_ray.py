@@ -1,0 +1,187 @@
+"""Benchmark: evaluate(engine="ray") against the ideal and against the local engine, in one run.
+
+    python bench/bench_ray.py            # 2,000 judge rows, 20,000 trivial rows
+    python bench/bench_ray.py --quick    # 1,000 / 5,000
+    python bench/bench_ray.py --check    # exit 1 when a target is missed
+
+Needs the ``ray`` extra. Starts one local Ray (``num_cpus`` = this machine's CPUs, no
+dashboard, usage stats off) and a judge server in its own process
+(``python -m agent_evaluators.testing --delay-ms 200``; its ``/stats`` gives requests and
+the maximum in flight).
+
+Figures:
+* judge throughput, IntentResolution, cluster-wide budget 64, with 1, 2 and 4 workers,
+  against the ideal ``rows × 200 ms / 64`` (what the judge's limit allows), and the most
+  requests the judge saw at once (must be <= 64: the budget holds however many workers);
+* Ray's fixed cost per run (a 10-row run: budget actor, first shard round trip);
+* Ray's per-row overhead over the local engine: a trivial sync evaluator over many rows,
+  ``(ray wall - fixed cost - local wall) / rows``.
+
+On a 2-core machine this shows that the budget holds and what Ray costs, not scale-out:
+every worker shares the same two cores (and the judge server runs there too).
+
+Targets (``--check``): max in flight <= 64 for every worker count and >= 60 with one
+worker; judge wall <= 1.5 × ideal for every worker count.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Dict, List
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parent.parent
+DELAY_MS = 200
+BUDGET = 64
+
+
+class Server:
+    def __init__(self, delay_ms: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "agent_evaluators.testing", "--port", "0", "--delay-ms", str(delay_ms), "--score", "4"],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        )
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        m = re.search(r"listening on (http://\S+)", line)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError(f"judge server did not start: {line!r}")
+        self.url = m.group(1)
+
+    def reset(self) -> None:
+        urllib.request.urlopen(urllib.request.Request(self.url + "/reset", method="POST", data=b"")).read()
+
+    def stats(self) -> Dict[str, Any]:
+        return json.loads(urllib.request.urlopen(self.url + "/stats").read())
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def write_judge_data(path: Path, n: int) -> Path:
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write(json.dumps({"query": f"Please cancel my meeting number {i} tomorrow.", "response": f"Meeting {i} is cancelled."}) + "\n")
+    return path
+
+
+def write_plain_data(path: Path, n: int) -> Path:
+    with open(path, "w") as f:
+        for i in range(n):
+            gt = f"answer {i % 7}"
+            f.write(json.dumps({"query": f"question {i}", "response": gt if i % 3 else "other", "ground_truth": gt}) + "\n")
+    return path
+
+
+def trivial(response: str, ground_truth: str) -> Dict[str, float]:
+    return {"x": 1.0 if response == ground_truth else 0.0}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="smaller sizes")
+    p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    args = p.parse_args()
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    sys.path.insert(0, str(REPO))  # Ray workers import this file's `trivial` as bench.bench_ray
+    import ray
+
+    from agent_evaluators import IntentResolutionEvaluator, evaluate
+
+    n_judge = 1000 if args.quick else 2000
+    n_plain = 5000 if args.quick else 20_000
+    shard = max(50, n_judge // 8)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_ray_"))
+    judge_data = write_judge_data(tmp / "judge.jsonl", n_judge)
+    plain_data = write_plain_data(tmp / "plain.jsonl", n_plain)
+    tiny = write_plain_data(tmp / "tiny.jsonl", 10)
+    cpus = os.cpu_count() or 1
+    print(f"bench_ray: python {sys.version.split()[0]}, ray {ray.__version__}, {cpus} CPUs, data in {tmp}", flush=True)
+    t0 = time.perf_counter()
+    ray.init(num_cpus=cpus, include_dashboard=False, logging_level="WARNING")
+    print(f"ray.init (local, {cpus} CPUs)                       {time.perf_counter() - t0:8.2f} s", flush=True)
+    server = Server(DELAY_MS)
+    missed: List[str] = []
+    try:
+        ev = IntentResolutionEvaluator(model_config={"model": "judge-model", "base_url": server.url + "/v1", "api_key": "k"})
+        # warm-up: start the worker processes and their judge connections once
+        evaluate(data=str(judge_data), evaluators={"intent": ev}, max_concurrency=BUDGET, engine="ray", num_workers=4,
+                 show_progress=False)
+        ideal = n_judge * DELAY_MS / 1000 / BUDGET
+        print(f"\njudge run: {n_judge} rows, {DELAY_MS} ms per judge reply, cluster budget {BUDGET}, "
+              f"shards of {shard}; ideal = rows x delay / budget = {ideal:.2f} s", flush=True)
+        print(f"{'engine':<14}{'workers':>8}{'wall s':>9}{'rows/s':>9}{'x ideal':>9}{'max in flight':>15}", flush=True)
+        server.reset()
+        t0 = time.perf_counter()
+        local = evaluate(data=str(judge_data), evaluators={"intent": ev}, max_concurrency=BUDGET, show_progress=False)
+        wall = time.perf_counter() - t0
+        st = server.stats()
+        print(f"{'local':<14}{1:>8}{wall:>9.2f}{n_judge / wall:>9.0f}{wall / ideal:>9.2f}{st['max_in_flight']:>15}", flush=True)
+        from agent_evaluators.distributed import evaluate_ray
+
+        for workers in (1, 2, 4):
+            server.reset()
+            t0 = time.perf_counter()
+            res = evaluate_ray(data=str(judge_data), evaluators={"intent": ev}, max_concurrency=BUDGET,
+                               num_workers=workers, shard_size=shard, show_progress=False)
+            wall = time.perf_counter() - t0
+            st = server.stats()
+            assert res.metrics["intent.n"] == n_judge and res.metrics == local.metrics, res.metrics
+            assert st["requests"] == n_judge, st
+            print(f"{'ray':<14}{workers:>8}{wall:>9.2f}{n_judge / wall:>9.0f}{wall / ideal:>9.2f}{st['max_in_flight']:>15}",
+                  flush=True)
+            if st["max_in_flight"] > BUDGET:
+                missed.append(f"budget exceeded with {workers} workers ({st['max_in_flight']})")
+            if workers == 1 and st["max_in_flight"] < BUDGET - 4:
+                missed.append(f"budget not used with 1 worker ({st['max_in_flight']})")
+            if wall > 1.5 * ideal:
+                missed.append(f"{workers} workers: wall {wall:.2f} s > 1.5 x ideal {ideal:.2f} s")
+
+        # ------------------------------------------------------------ Ray's overhead
+        import bench.bench_ray as me  # importable by the workers (not __main__)
+
+        evs = {"t": me.trivial}
+        fixed = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            evaluate_ray(data=str(tiny), evaluators=evs, num_workers=1, show_progress=False)
+            fixed.append(time.perf_counter() - t0)
+        fixed_s = min(fixed)
+        t0 = time.perf_counter()
+        loc = evaluate(data=str(plain_data), evaluators=evs, show_progress=False)
+        local_wall = time.perf_counter() - t0
+        print(f"\nRay's cost (trivial sync evaluator, {n_plain} rows, shards of 1000)", flush=True)
+        print(f"fixed cost per run (10 rows, 1 worker)              {fixed_s * 1000:8.1f} ms", flush=True)
+        print(f"local engine                                        {local_wall / n_plain * 1e6:8.1f} us/row "
+              f"({local_wall:.2f} s)", flush=True)
+        for workers in (1, 2):
+            t0 = time.perf_counter()
+            r = evaluate_ray(data=str(plain_data), evaluators=evs, num_workers=workers, show_progress=False)
+            wall = time.perf_counter() - t0
+            assert r.metrics == loc.metrics
+            over = (wall - fixed_s - local_wall) / n_plain
+            print(f"ray, {workers} worker(s)                                  {wall / n_plain * 1e6:8.1f} us/row "
+                  f"({wall:.2f} s); overhead over local {over * 1e6:+.1f} us/row", flush=True)
+    finally:
+        server.close()
+        ray.shutdown()
+    if missed:
+        print("\nMISSED: " + "; ".join(missed), flush=True)
+        return 1 if args.check else 0
+    print("\nall targets met", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
