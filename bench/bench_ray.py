@@ -10,8 +10,9 @@ dashboard, usage stats off) and a judge server in its own process
 the maximum in flight).
 
 Figures:
-* judge throughput, IntentResolution, cluster-wide budget 64, with 1, 2 and 4 workers,
-  against the ideal ``rows × 200 ms / 64`` (what the judge's limit allows), and the most
+* judge throughput, IntentResolution, cluster-wide budget 64, with 1, 2 and 4 workers
+  (2 shards each: a shard's end idles that worker's share of the budget for about one
+  judge reply, so shards should be much larger than the budget), against the ideal ``rows × 200 ms / 64`` (what the judge's limit allows), and the most
   requests the judge saw at once (must be <= 64: the budget holds however many workers);
 * Ray's fixed cost per run (a 10-row run: budget actor, first shard round trip);
 * Ray's per-row overhead over the local engine: a trivial sync evaluator over many rows,
@@ -101,7 +102,6 @@ def main() -> int:
 
     n_judge = 1000 if args.quick else 2000
     n_plain = 5000 if args.quick else 20_000
-    shard = max(50, n_judge // 8)
     tmp = Path(tempfile.mkdtemp(prefix="bench_ray_"))
     judge_data = write_judge_data(tmp / "judge.jsonl", n_judge)
     plain_data = write_plain_data(tmp / "plain.jsonl", n_plain)
@@ -120,7 +120,7 @@ def main() -> int:
                  show_progress=False)
         ideal = n_judge * DELAY_MS / 1000 / BUDGET
         print(f"\njudge run: {n_judge} rows, {DELAY_MS} ms per judge reply, cluster budget {BUDGET}, "
-              f"shards of {shard}; ideal = rows x delay / budget = {ideal:.2f} s", flush=True)
+              f"2 shards per worker; ideal = rows x delay / budget = {ideal:.2f} s", flush=True)
         print(f"{'engine':<14}{'workers':>8}{'wall s':>9}{'rows/s':>9}{'x ideal':>9}{'max in flight':>15}", flush=True)
         server.reset()
         t0 = time.perf_counter()
@@ -131,6 +131,7 @@ def main() -> int:
         from agent_evaluators.distributed import evaluate_ray
 
         for workers in (1, 2, 4):
+            shard = n_judge // (2 * workers)
             server.reset()
             t0 = time.perf_counter()
             res = evaluate_ray(data=str(judge_data), evaluators={"intent": ev}, max_concurrency=BUDGET,

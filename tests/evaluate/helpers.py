@@ -2,7 +2,7 @@
 
 import json
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional
+from typing import Any, Iterable
 
 from agent_evaluators.evaluators.base import Evaluator, Outcome
 

@@ -7,9 +7,7 @@ template lookup has two paths; this proves both.
 import subprocess
 import sys
 import venv
-from pathlib import Path
 
-import pytest
 
 from agent_evaluators.templates import find_template, load_prompty
 

@@ -145,10 +145,10 @@ def run_faulty(tmp_path: Path, n_rows: int, variant: str, seed: int, wall_limit_
 
 @pytest.mark.parametrize("variant", ["retry-after-ms", "retry-after-s"])
 def test_faulty_judge_small(tmp_path, variant):
-    run_faulty(tmp_path, n_rows=100, variant=variant, seed=11, wall_limit_s=30)
+    run_faulty(tmp_path, n_rows=100, variant=variant, seed=11, wall_limit_s=60)
 
 
 @pytest.mark.heavy
 @pytest.mark.parametrize("variant", list(HEADER_VARIANTS))
 def test_faulty_judge_1000_rows(tmp_path, variant):
-    run_faulty(tmp_path, n_rows=1000, variant=variant, seed=3, wall_limit_s=240)
+    run_faulty(tmp_path, n_rows=1000, variant=variant, seed=3, wall_limit_s=300)
