@@ -109,19 +109,20 @@ class _Tally:
             return None
         return total + int(value)
 
-    def add(self, completion: Any) -> None:
+    def add(self, completion: Dict[str, Any]) -> None:
+        """Count one chat-completion reply (the JSON body as a dict)."""
         self.calls += 1
-        self.model = getattr(completion, "model", None) or self.model
-        usage = getattr(completion, "usage", None)
-        if usage is None:
+        self.model = completion.get("model") or self.model
+        usage = completion.get("usage")
+        if not isinstance(usage, dict):
             self.prompt = self.completion = self.reasoning = self.cached = None
             return
-        self.prompt = self._add(self.prompt, getattr(usage, "prompt_tokens", None))
-        self.completion = self._add(self.completion, getattr(usage, "completion_tokens", None))
-        details = getattr(usage, "completion_tokens_details", None)
-        self.reasoning = self._add(self.reasoning, getattr(details, "reasoning_tokens", None) if details else None)
-        pdetails = getattr(usage, "prompt_tokens_details", None)
-        self.cached = self._add(self.cached, getattr(pdetails, "cached_tokens", None) if pdetails else None)
+        self.prompt = self._add(self.prompt, usage.get("prompt_tokens"))
+        self.completion = self._add(self.completion, usage.get("completion_tokens"))
+        details = usage.get("completion_tokens_details")
+        self.reasoning = self._add(self.reasoning, details.get("reasoning_tokens") if isinstance(details, dict) else None)
+        pdetails = usage.get("prompt_tokens_details")
+        self.cached = self._add(self.cached, pdetails.get("cached_tokens") if isinstance(pdetails, dict) else None)
 
     def usage(self, *, model: str, mode: str, started: float, template_hash: Optional[str]) -> Dict[str, Any]:
         out = empty_usage()
@@ -226,7 +227,6 @@ class JudgeClient:
     async def _post(self, client: Any, body: Dict[str, Any], tally: _Tally,
                     headers: Optional[Dict[str, str]] = None) -> Any:
         import openai
-        from openai.types.chat import ChatCompletion
 
         options: Dict[str, Any] = {"timeout": self.timeout}
         if headers:
@@ -239,9 +239,14 @@ class JudgeClient:
             async with judge_slot():
                 try:
                     # the documented low-level ``post`` skips the SDK's per-call TypedDict transform
-                    # of messages and schema (~1.5 ms CPU per call); the body is plain JSON already
-                    return await client.post("/chat/completions", cast_to=ChatCompletion, body=body,
-                                             options=options)
+                    # of messages and schema (~1.5 ms CPU per call), and ``cast_to=dict`` its
+                    # construction of a ChatCompletion model tree (~1 ms); we read three fields
+                    reply = await client.post("/chat/completions", cast_to=dict, body=body, options=options)
+                    if not isinstance(reply, dict):
+                        raise JudgeError(f"judge endpoint {self.config.safe_location} answered with a non-object "
+                                         f"JSON body ({type(reply).__name__}); is base_url an OpenAI-compatible API?",
+                                         attempts=tally.attempts)
+                    return reply
                 except openai.APIStatusError as e:
                     status = e.status_code
                     message = self._error_text(e)
@@ -309,14 +314,14 @@ class JudgeClient:
 
     # ------------------------------------------------------------------ parsing
     @staticmethod
-    def _reply_text(completion: Any) -> Tuple[str, Optional[str]]:
-        choices = getattr(completion, "choices", None) or []
-        if not choices:
-            return "", None
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        text = getattr(message, "content", None) or getattr(message, "refusal", None) or ""
-        return text, getattr(choice, "finish_reason", None)
+    def _reply_text(completion: Dict[str, Any]) -> Tuple[str, Optional[str]]:
+        choices = completion.get("choices") or []
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        text = message.get("content") or message.get("refusal") or ""
+        if not isinstance(text, str):  # content parts from some servers
+            text = "".join(p.get("text", "") for p in text if isinstance(p, dict)) if isinstance(text, list) else str(text)
+        return text, choice.get("finish_reason")
 
     @staticmethod
     def _verdict(text: str, output_model: type) -> Any:
