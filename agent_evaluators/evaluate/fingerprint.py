@@ -17,7 +17,9 @@ from .callables import Invoker
 
 __all__ = ["public_config", "describe_evaluator", "file_digest", "build_fingerprint", "fingerprint_changes"]
 
-_SECRET = re.compile(r"(api_?key|secret|password|credential|(^|_)token$|authorization)", re.I)
+_SECRET = re.compile(
+    r"(api[_-]?key|subscription[_-]?key|secret|password|credential|(^|[_-])token$|authorization|cookie)", re.I
+)
 _MAX_DEPTH = 4
 
 

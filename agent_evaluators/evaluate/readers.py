@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
@@ -57,6 +58,9 @@ def _iter_jsonl_lines(lines: Iterable[Union[bytes, str]], name: str, first_line:
             continue
         try:
             value = loads(raw)
+        except RecursionError:
+            yield RowError(f"line {file_line} of {name}: JSON nested too deeply to read (over ~{sys.getrecursionlimit()} levels)")
+            continue
         except ValueError as e:  # JSONDecodeError and UnicodeDecodeError
             e = _error_on_stripped(raw, e)
             pos = f" (column {e.colno})" if isinstance(e, json.JSONDecodeError) else ""
@@ -86,20 +90,47 @@ def read_jsonl(path: Path) -> Iterator[Row]:
         yield from _iter_jsonl_lines(f, path.name)
 
 
+#: csv's default limit per field (128 KiB) is smaller than one long agent transcript.
+_CSV_FIELD_LIMIT = 1 << 30
+
+
+def _undecodable(row: Dict[str, Any]) -> Optional[str]:
+    """The column holding bytes that are not UTF-8 (read as lone surrogates), if any."""
+    for key, value in row.items():
+        for text in (key, value):
+            if isinstance(text, str) and any("\udc80" <= ch <= "\udcff" for ch in text):
+                return str(key)
+    return None
+
+
 def _iter_csv(f: Iterable[str], name: str) -> Iterator[Row]:
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)
     reader = csv.DictReader(f)
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            yield RowError(f"line {reader.line_num} of {name}: unreadable CSV: {e}")
+            continue
         if None in row:
             yield RowError(
                 f"line {reader.line_num} of {name}: has more fields than the header "
                 f"({len(reader.fieldnames or [])} columns)"
             )
             continue
+        bad = _undecodable(row)
+        if bad is not None:
+            yield RowError(f"line {reader.line_num} of {name}: column {bad!r} is not valid UTF-8; save the file as UTF-8")
+            continue
         yield row
 
 
 def read_csv(path: Path) -> Iterator[Row]:
-    with open(path, newline="", encoding="utf-8-sig") as f:
+    # surrogateescape: a stray non-UTF-8 byte spoils its own row (reported above), not the whole file
+    with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
         yield from _iter_csv(f, path.name)
 
 

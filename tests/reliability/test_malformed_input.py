@@ -131,9 +131,6 @@ def test_jsonl_nan_and_duplicate_keys_are_read_as_python_does(tmp_path):
     assert second == {"response": "b"}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (evaluate/readers.py, helper C): a JSONL line nested deeper than the "
-                   "recursion limit raises RecursionError out of iter_input and aborts the whole run, instead of "
-                   "a RowError 'line K of FILE: ...'; _iter_jsonl_lines catches only ValueError")
 def test_jsonl_deep_nesting_is_a_row_error(tmp_path):
     path = tmp_path / "d.jsonl"
     path.write_bytes(b'{"response": "ok"}\n{"response": ' + b"[" * 5000 + b"]" * 5000 + b"}\n{\"response\": \"ok\"}\n")
@@ -189,9 +186,6 @@ def test_csv_reader_never_raises_heavy(tmp_path_factory, table):
     _csv_property(tmp_path_factory, *table)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (evaluate/readers.py, helper C): a CSV with a non-UTF-8 byte raises "
-                   "UnicodeDecodeError out of iter_input and aborts the run (no line named); read_csv opens the "
-                   "file as utf-8-sig text with strict errors")
 def test_csv_non_utf8_is_a_row_error(tmp_path):
     path = tmp_path / "d.csv"
     path.write_bytes(b"response,ground_truth\na,a\n\xff\xfe,b\nc,c\n")
@@ -200,9 +194,6 @@ def test_csv_non_utf8_is_a_row_error(tmp_path):
     assert any(isinstance(x, RowError) and "line 3 of d.csv" in x.message for x in out)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (evaluate/readers.py, helper C): a CSV field longer than 131,072 "
-                   "characters raises _csv.Error 'field larger than field limit' and aborts the run; the reader "
-                   "should raise csv.field_size_limit or turn it into a RowError naming the line")
 def test_csv_huge_field_reads(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("response,ground_truth\n" + "x" * HUGE + ",a\nb,b\n", encoding="utf-8")
