@@ -24,7 +24,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Type
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
 from .._concurrency import judge_slot, report_throttle
 from ..errors import ConfigError, JudgeError
@@ -449,10 +449,16 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
 
     ``cache``: path of an sqlite file for the optional reply cache. ``timeout``: seconds
     per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.
-    Raises ``ConfigError`` naming what is missing.
+    A model-config dict may carry ``timeout`` and ``max_attempts`` too, so that every
+    evaluator built from it (and ``agent-eval``'s config file) gets them without a
+    constructor argument per evaluator. Raises ``ConfigError`` naming what is missing.
     """
     if isinstance(model_config, JudgeClient):
         return model_config
+    if isinstance(model_config, Mapping) and ("timeout" in model_config or "max_attempts" in model_config):
+        timeout = model_config.get("timeout", timeout)
+        max_attempts = model_config.get("max_attempts", max_attempts)
+        model_config = {k: v for k, v in model_config.items() if k not in ("timeout", "max_attempts")}
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:

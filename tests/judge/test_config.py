@@ -141,3 +141,13 @@ def test_bad_client_options(kwargs):
 def test_unsupported_type():
     with pytest.raises(ConfigError, match="decision"):
         get_judge_client({"type": "decision", "model": "m", "api_key": "k"})
+
+
+def test_model_config_dict_carries_timeout_and_attempts():
+    from agent_evaluators.judge import get_judge_client
+
+    client = get_judge_client({"model": "m", "base_url": "http://127.0.0.1:9/v1", "api_key": "k",
+                               "timeout": 2.5, "max_attempts": 2})
+    assert client.timeout == 2.5 and client.max_attempts == 2
+    with pytest.raises(ConfigError):
+        get_judge_client({"model": "m", "base_url": "http://127.0.0.1:9/v1", "timeout": -1})
