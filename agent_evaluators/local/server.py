@@ -39,7 +39,18 @@ log = logging.getLogger(__name__)
 DEFAULT_PARALLEL = 2
 #: Context tokens per slot: judge prompts with a long conversation reach 3–5k tokens.
 DEFAULT_CTX_PER_SLOT = 8192
+#: Server-side default of llama.cpp's DRY sampler (its documented setting is 0.8), used
+#: unless a request sets its own. Judge templates decode greedily (temperature 0), which
+#: sends small models into verbatim loops inside a JSON string until ``max_tokens``
+#: (a truncated, unusable verdict); DRY penalises repeating a sequence already written.
+DEFAULT_DRY_MULTIPLIER = 0.8
 LOCAL_API_KEY = "not-needed"
+#: Seconds a judge request may take: a CPU-bound model writes 10–50 tokens/s, and a
+#: verdict can be 1–2k tokens; the cloud default (60 s) would time out and retry a
+#: request the server is still working on.
+DEFAULT_REQUEST_TIMEOUT_S = 600.0
+#: Attempts per judge request: a timed-out local generation is not worth repeating.
+DEFAULT_MAX_ATTEMPTS = 2
 INSTALL_HINT = 'install the local provider with: pip install "agent-evaluators[local]"'
 
 
@@ -69,16 +80,20 @@ class LocalJudge:
 
     ``url``: the server root (``http://127.0.0.1:PORT``); ``base_url``: its OpenAI
     API root (``url + "/v1"``); ``model_config``: the dict to pass to any evaluator
-    (``{"model", "base_url", "api_key"}``); ``model``: the model name the server
-    reports. Use as a context manager, or call :meth:`stop`.
+    (``{"model", "base_url", "api_key", "timeout", "max_attempts"}``); ``model``: the
+    model name the server reports. Use as a context manager, or call :meth:`stop`.
     """
 
-    def __init__(self, server: Any, url: str, model: str, model_path: Path, n_parallel: int) -> None:
+    def __init__(self, server: Any, url: str, model: str, model_path: Path, n_parallel: int, *,
+                 request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
+                 max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> None:
         self._server = server
         self.url = url.rstrip("/")
         self.model = model
         self.model_path = model_path
         self.n_parallel = n_parallel
+        self.request_timeout_s = float(request_timeout_s)
+        self.max_attempts = int(max_attempts)
         self._lock = threading.Lock()
 
     @property
@@ -86,9 +101,11 @@ class LocalJudge:
         return self.url + "/v1"
 
     @property
-    def model_config(self) -> Dict[str, str]:
-        """An ``OpenAIModelConfiguration``-shaped dict pointing at this server (no secret involved)."""
-        return {"model": self.model, "base_url": self.base_url, "api_key": LOCAL_API_KEY}
+    def model_config(self) -> Dict[str, Any]:
+        """An ``OpenAIModelConfiguration``-shaped dict pointing at this server (no secret involved),
+        with a per-request timeout sized for local generation speed."""
+        return {"model": self.model, "base_url": self.base_url, "api_key": LOCAL_API_KEY,
+                "timeout": self.request_timeout_s, "max_attempts": self.max_attempts}
 
     @property
     def running(self) -> bool:
@@ -142,8 +159,10 @@ def start_local_judge(
     n_ctx: Optional[int] = None,
     n_threads: Optional[int] = None,
     n_gpu_layers: Optional[int] = None,
+    dry_multiplier: float = DEFAULT_DRY_MULTIPLIER,
     verbose: bool = False,
     startup_timeout_s: float = 120.0,
+    request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
 ) -> LocalJudge:
     """Start llama.cpp's HTTP server on ``model_path`` (a GGUF file) and return a :class:`LocalJudge`.
 
@@ -157,8 +176,10 @@ def start_local_judge(
         n_ctx: total context tokens, shared by the slots (default ``n_parallel × 8192``).
         n_threads: CPU threads (default: llama.cpp's choice, the physical cores).
         n_gpu_layers: layers to offload to a GPU build of xllamacpp (default: llama.cpp's choice).
+        dry_multiplier: strength of llama.cpp's anti-repetition (DRY) sampler; ``0`` turns it off.
         verbose: let llama.cpp log to stderr (off: it logs every request).
         startup_timeout_s: how long to wait for the model to load.
+        request_timeout_s: the judge timeout put into ``model_config`` (seconds per request).
 
     Raises ``ConfigError`` when xllamacpp is missing, the file is not a GGUF model, or
     the server does not start.
@@ -179,6 +200,7 @@ def start_local_judge(
     params.n_ctx = n_ctx if n_ctx is not None else n_parallel * DEFAULT_CTX_PER_SLOT
     params.model_alias = {name}
     params.verbosity = 3 if verbose else 0
+    params.sampling.dry_multiplier = float(dry_multiplier)
     if n_threads is not None:
         params.cpuparams.n_threads = n_threads
         params.cpuparams_batch.n_threads = n_threads
@@ -198,4 +220,4 @@ def start_local_judge(
         gc.collect()
         raise
     log.info("local judge %r serving at %s (loaded in %.2f s)", name, url, time.perf_counter() - started)
-    return LocalJudge(server, url, name, path, n_parallel)
+    return LocalJudge(server, url, name, path, n_parallel, request_timeout_s=request_timeout_s)
