@@ -8,6 +8,7 @@ import pytest
 from agent_evaluators import blocking, evaluate, evaluate_async
 from agent_evaluators.evaluate import EvaluationResult
 
+from ..conftest import optional_import
 from .helpers import AsyncLength, ExactMatch, write_jsonl
 
 ROWS = [
@@ -94,7 +95,7 @@ def test_our_evaluator_error_cell_uses_result_key(tmp_path):
 
 
 def test_azure_ai_evaluation_evaluator_runs(tmp_path):
-    from azure.ai.evaluation import F1ScoreEvaluator
+    F1ScoreEvaluator = optional_import("azure.ai.evaluation").F1ScoreEvaluator
 
     rows = [
         {"response": "the cat sat", "ground_truth": "the cat sat", "query": "unused"},
@@ -112,7 +113,7 @@ def test_azure_ai_evaluation_evaluator_runs(tmp_path):
 
 def test_azure_evaluator_missing_input_fails_fast():
     from agent_evaluators.errors import InputError
-    from azure.ai.evaluation import F1ScoreEvaluator
+    F1ScoreEvaluator = optional_import("azure.ai.evaluation").F1ScoreEvaluator
 
     with pytest.raises(InputError) as e:
         evaluate(data=[{"response": "x"}], evaluators={"f1": F1ScoreEvaluator()})
