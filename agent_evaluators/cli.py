@@ -390,15 +390,35 @@ def build_parser() -> argparse.ArgumentParser:
     lst.set_defaults(func=list_command)
 
     sub.add_parser("adk", help="run ADK eval sets with ADK's criteria (agent-eval adk --help)", add_help=False)
+    sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf", add_help=False)
+    sub.add_parser("calibrate", help="accuracy and Cohen's kappa of your judge on our labelled sets", add_help=False)
     return parser
+
+
+def _delegated(argv: List[str]) -> Optional[int]:
+    """Subcommands whose parsers live beside their code (ADK runner, local judge, calibration)."""
+    if not argv:
+        return None
+    if argv[0] == "adk":
+        from .adk.runner import main as adk_main
+
+        return adk_main(argv[1:])
+    if argv[0] == "judge" and argv[1:2] == ["serve"]:
+        from .local.cli import serve_main
+
+        return serve_main(argv[2:])
+    if argv[0] == "calibrate":
+        from .calibration.cli import calibrate_main
+
+        return calibrate_main(argv[1:])
+    return None
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "adk":
-        from .adk.runner import main as adk_main
-
-        return adk_main(argv[1:])
+    delegated = _delegated(argv)
+    if delegated is not None:
+        return delegated
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -10,9 +10,10 @@ Where azure-ai-evaluation 1.18 has since changed a scale (TaskAdherence became 0
 ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
 """
 
-from typing import Any, Dict, List, Optional, Union
+import functools
+from typing import Any, Dict, List, Literal, Optional, Type, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..conversation import Message
 from ..errors import InputError
@@ -109,6 +110,18 @@ class ToolCallAccuracyVerdict(BaseModel):
     calls: List[ToolCallVerdict]
     missing_calls: List[MissingCall]
     reason: str
+
+
+@functools.lru_cache(maxsize=64)
+def _verdict_for_calls(n: int) -> Type[ToolCallAccuracyVerdict]:
+    """The verdict model for ``n`` calls: ``call_index`` restricted to 0..n-1.
+
+    The schema then tells the judge (and constrained decoders such as llama.cpp's) which
+    indexes exist, so a small model cannot cite a call that was never made.
+    """
+    index = Literal[tuple(range(n))]  # type: ignore[valid-type]
+    per_call = create_model("ToolCallVerdict", __base__=ToolCallVerdict, call_index=(index, ...))
+    return create_model("ToolCallAccuracyVerdict", __base__=ToolCallAccuracyVerdict, calls=(List[per_call], ...))
 
 
 # ---------------------------------------------------------------------------- evaluators
@@ -269,7 +282,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
         ]
         used = sorted({c.name for c in calls})
         verdict, usage = await self._ask(
-            ToolCallAccuracyVerdict,
+            _verdict_for_calls(len(calls)),
             {
                 "query": _json(query_msgs),
                 "tool_calls": rendered_calls,

@@ -156,8 +156,11 @@ class JudgeClient:
     """
 
     def __init__(self, config: EndpointConfig, *, is_reasoning_model: bool = False,
-                 cache: Optional[JudgeCache] = None, timeout: float = 60.0, max_attempts: int = 5) -> None:
+                 cache: Optional[JudgeCache] = None, timeout: float = 60.0, max_attempts: int = 5,
+                 schema_limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> None:
         self.config = config
+        #: (max_text_length, max_items) bounds added to json_schema requests (local servers only)
+        self.schema_limits = schema_limits if schema_limits and any(schema_limits) else None
         self.model: str = config.model
         self.is_reasoning: bool = bool(is_reasoning_model) or is_reasoning_model_name(config.model)
         self.cache = cache
@@ -292,7 +295,7 @@ class JudgeClient:
         body: Dict[str, Any] = {"model": self.model, "messages": messages, **params}
         headers = body.pop("extra_headers", None)
         while True:
-            rf = response_format_for(output_model, mode) if output_model is not None else extra_rf
+            rf = response_format_for(output_model, mode, self.schema_limits) if output_model is not None else extra_rf
             if rf is not None:
                 body["response_format"] = rf
             else:
@@ -369,7 +372,8 @@ class JudgeClient:
         extra_rf = (params or {}).get("response_format") if output_model is None else None
         key = None
         if self.cache is not None:
-            requested = response_format_for(output_model, "json_schema") if output_model is not None else extra_rf
+            requested = (response_format_for(output_model, "json_schema", self.schema_limits)
+                         if output_model is not None else extra_rf)
             key = cache_key(model=self.model, messages=messages, params=sent_params, response_format=requested,
                             sample_index=sample_index)
             hit = self._from_cache(key, output_model, started, template_hash)
@@ -442,6 +446,10 @@ class JudgeClient:
         return JudgeReply(data=data, text=text, finish_reason=record.get("finish_reason"), usage=usage, cached=True)
 
 
+#: model-config keys read by the client itself, not by the endpoint resolver
+_CLIENT_KEYS = ("timeout", "max_attempts", "max_text_length", "max_list_items")
+
+
 def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,
                      cache: "str | os.PathLike | None" = None, timeout: float = 60.0,
                      max_attempts: int = 5) -> JudgeClient:
@@ -451,14 +459,22 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.
     A model-config dict may carry ``timeout`` and ``max_attempts`` too, so that every
     evaluator built from it (and ``agent-eval``'s config file) gets them without a
-    constructor argument per evaluator. Raises ``ConfigError`` naming what is missing.
+    constructor argument per evaluator. It may also carry ``max_text_length`` and
+    ``max_list_items``: bounds put into ``json_schema`` requests for servers that enforce
+    them while decoding (see :func:`.schema.response_format_for`; the local provider sets
+    them). Raises ``ConfigError`` naming what is missing.
     """
     if isinstance(model_config, JudgeClient):
         return model_config
-    if isinstance(model_config, Mapping) and ("timeout" in model_config or "max_attempts" in model_config):
+    limits: Optional[Tuple[Optional[int], Optional[int]]] = None
+    if isinstance(model_config, Mapping) and any(k in model_config for k in _CLIENT_KEYS):
         timeout = model_config.get("timeout", timeout)
         max_attempts = model_config.get("max_attempts", max_attempts)
-        model_config = {k: v for k, v in model_config.items() if k not in ("timeout", "max_attempts")}
+        limits = (model_config.get("max_text_length"), model_config.get("max_list_items"))
+        for name, value in zip(("max_text_length", "max_list_items"), limits):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ConfigError(f"model_config {name!r} must be an integer >= 1, got {value!r}")
+        model_config = {k: v for k, v in model_config.items() if k not in _CLIENT_KEYS}
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
@@ -466,4 +482,4 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     config = resolve_config(model_config)
     return JudgeClient(config, is_reasoning_model=is_reasoning_model,
                        cache=open_cache(cache) if cache is not None else None,
-                       timeout=timeout, max_attempts=max_attempts)
+                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits)

@@ -9,7 +9,7 @@ pydantic model (ranges, lengths, patterns) still validates the reply locally.
 import copy
 import functools
 import re
-from typing import Any, Dict, Type
+from typing import Any, Dict, Optional, Tuple, Type
 
 __all__ = ["response_format_for", "strict_schema"]
 
@@ -21,9 +21,15 @@ _DROP_KEYS = frozenset({
 })
 
 
-def _strictify(node: Any, defs: Dict[str, Any]) -> Any:
+# What a server that enforces the whole schema while decoding (llama.cpp) may keep: the
+# bounds that make a small model's verdict valid (a score in range, lists of the right size).
+_ENFORCED_LOCALLY = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
+                               "maxLength", "minItems", "maxItems"})
+
+
+def _strictify(node: Any, defs: Dict[str, Any], drop: frozenset = _DROP_KEYS) -> Any:
     if isinstance(node, list):
-        return [_strictify(n, defs) for n in node]
+        return [_strictify(n, defs, drop) for n in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node and len(node) > 1:
@@ -35,12 +41,12 @@ def _strictify(node: Any, defs: Dict[str, Any]) -> Any:
         node = merged
     out: Dict[str, Any] = {}
     for key, value in node.items():
-        if key in _DROP_KEYS:
+        if key in drop:
             continue
         if key in ("properties", "$defs", "definitions"):
-            out[key] = {k: _strictify(v, defs) for k, v in value.items()}
+            out[key] = {k: _strictify(v, defs, drop) for k, v in value.items()}
         else:
-            out[key] = _strictify(value, defs)
+            out[key] = _strictify(value, defs, drop)
     if out.get("type") == "object" or "properties" in out:
         props = out.get("properties") or {}
         out["properties"] = props
@@ -66,12 +72,44 @@ def _json_schema_format(model: Type[Any]) -> Dict[str, Any]:
 _JSON_OBJECT = {"type": "json_object"}
 
 
-def response_format_for(model: Type[Any], mode: str) -> Any:
+def _limit(node: Any, max_text_length: Optional[int], max_items: Optional[int]) -> Any:
+    if isinstance(node, list):
+        return [_limit(n, max_text_length, max_items) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _limit(v, max_text_length, max_items) for k, v in node.items()}
+    if max_text_length and out.get("type") == "string" and not ({"enum", "const", "pattern"} & set(out)):
+        out["maxLength"] = min(out.get("maxLength", max_text_length), max_text_length)
+    if max_items and out.get("type") == "array":
+        out["maxItems"] = min(out.get("maxItems", max_items), max_items)
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _limited_format(model: Type[Any], max_text_length: Optional[int], max_items: Optional[int]) -> Dict[str, Any]:
+    raw = model.model_json_schema()
+    schema = _strictify(copy.deepcopy(raw), raw.get("$defs", {}), _DROP_KEYS - _ENFORCED_LOCALLY)
+    rf = copy.deepcopy(_json_schema_format(model))
+    rf["json_schema"]["schema"] = _limit(schema, max_text_length, max_items)
+    return rf
+
+
+def response_format_for(model: Type[Any], mode: str, limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> Any:
     """The ``response_format`` request value for ``mode`` (``None`` for plain text).
+
+    ``limits`` = ``(max_text_length, max_items)``: in ``json_schema`` mode, keep the
+    model's own numeric and length bounds (a score's range) and bound every free-text
+    string (``maxLength``) and every array (``maxItems``). Only for servers that enforce
+    them while decoding (llama.cpp, Ollama, vLLM): a small model decoding greedily
+    otherwise writes out-of-range scores, or fills a ``reason`` or a list until
+    ``max_tokens`` runs out. OpenAI's strict mode rejects these keywords, so cloud
+    configs never set them.
 
     The returned dicts are shared; callers must not mutate them.
     """
     if mode == "json_schema":
+        if limits and any(limits):
+            return _limited_format(model, *limits)
         return _json_schema_format(model)
     if mode == "json_object":
         return _JSON_OBJECT

@@ -9,9 +9,12 @@ import json
 import signal
 import sys
 import threading
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    from .server import LocalJudge
 
 __all__ = ["serve_main", "build_serve_parser"]
 
@@ -78,6 +81,15 @@ def serve_main(argv: Optional[Sequence[str]] = None, *, stop: Optional[threading
     except ConfigError as exc:
         print(f"agent-eval judge serve: error: {exc}", file=sys.stderr)
         return 2
+    try:
+        _serve(judge, stop or threading.Event())
+    except KeyboardInterrupt:  # Ctrl-C before the wait loop began
+        judge.stop()
+    print("Local judge stopped.", flush=True)
+    return 0
+
+
+def _serve(judge: "LocalJudge", stop: threading.Event) -> None:
     with judge:
         lines: List[str] = [
             f"Local judge {judge.model!r} listening on {judge.url}",
@@ -88,9 +100,7 @@ def serve_main(argv: Optional[Sequence[str]] = None, *, stop: Optional[threading
             "Press Ctrl-C to stop.",
         ]
         print("\n".join(lines), flush=True)
-        _wait_for_signal(stop or threading.Event())
-    print("Local judge stopped.", flush=True)
-    return 0
+        _wait_for_signal(stop)
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use: python -m agent_evaluators.local.cli --model X.gguf

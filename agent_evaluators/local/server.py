@@ -51,6 +51,12 @@ LOCAL_API_KEY = "not-needed"
 DEFAULT_REQUEST_TIMEOUT_S = 600.0
 #: Attempts per judge request: a timed-out local generation is not worth repeating.
 DEFAULT_MAX_ATTEMPTS = 2
+#: Bounds llama.cpp enforces on json_schema verdicts (characters per free-text string,
+#: items per list): greedy decoding makes small models fill a ``reason`` or a list until
+#: ``max_tokens`` runs out, which ends in a truncated, unusable verdict. Generous enough
+#: for a capable model's "two to four sentences" and for long tool-call lists.
+DEFAULT_MAX_TEXT_LENGTH = 1000
+DEFAULT_MAX_LIST_ITEMS = 64
 INSTALL_HINT = 'install the local provider with: pip install "agent-evaluators[local]"'
 
 
@@ -80,13 +86,15 @@ class LocalJudge:
 
     ``url``: the server root (``http://127.0.0.1:PORT``); ``base_url``: its OpenAI
     API root (``url + "/v1"``); ``model_config``: the dict to pass to any evaluator
-    (``{"model", "base_url", "api_key", "timeout", "max_attempts"}``); ``model``: the
-    model name the server reports. Use as a context manager, or call :meth:`stop`.
+    (``{"model", "base_url", "api_key", "timeout", "max_attempts", "max_text_length",
+    "max_list_items"}``); ``model``: the model name the server reports. Use as a context manager, or call :meth:`stop`.
     """
 
     def __init__(self, server: Any, url: str, model: str, model_path: Path, n_parallel: int, *,
                  request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
-                 max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> None:
+                 max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+                 max_text_length: Optional[int] = DEFAULT_MAX_TEXT_LENGTH,
+                 max_list_items: Optional[int] = DEFAULT_MAX_LIST_ITEMS) -> None:
         self._server = server
         self.url = url.rstrip("/")
         self.model = model
@@ -94,6 +102,8 @@ class LocalJudge:
         self.n_parallel = n_parallel
         self.request_timeout_s = float(request_timeout_s)
         self.max_attempts = int(max_attempts)
+        self.max_text_length = max_text_length
+        self.max_list_items = max_list_items
         self._lock = threading.Lock()
 
     @property
@@ -103,9 +113,14 @@ class LocalJudge:
     @property
     def model_config(self) -> Dict[str, Any]:
         """An ``OpenAIModelConfiguration``-shaped dict pointing at this server (no secret involved),
-        with a per-request timeout sized for local generation speed."""
-        return {"model": self.model, "base_url": self.base_url, "api_key": LOCAL_API_KEY,
-                "timeout": self.request_timeout_s, "max_attempts": self.max_attempts}
+        with a per-request timeout sized for local generation speed and the verdict bounds."""
+        cfg: Dict[str, Any] = {"model": self.model, "base_url": self.base_url, "api_key": LOCAL_API_KEY,
+                               "timeout": self.request_timeout_s, "max_attempts": self.max_attempts}
+        if self.max_text_length:
+            cfg["max_text_length"] = self.max_text_length
+        if self.max_list_items:
+            cfg["max_list_items"] = self.max_list_items
+        return cfg
 
     @property
     def running(self) -> bool:
@@ -163,6 +178,8 @@ def start_local_judge(
     verbose: bool = False,
     startup_timeout_s: float = 120.0,
     request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
+    max_text_length: Optional[int] = DEFAULT_MAX_TEXT_LENGTH,
+    max_list_items: Optional[int] = DEFAULT_MAX_LIST_ITEMS,
 ) -> LocalJudge:
     """Start llama.cpp's HTTP server on ``model_path`` (a GGUF file) and return a :class:`LocalJudge`.
 
@@ -180,6 +197,8 @@ def start_local_judge(
         verbose: let llama.cpp log to stderr (off: it logs every request).
         startup_timeout_s: how long to wait for the model to load.
         request_timeout_s: the judge timeout put into ``model_config`` (seconds per request).
+        max_text_length, max_list_items: bounds on verdict strings and lists that the
+            server enforces while decoding (``None`` for none); put into ``model_config``.
 
     Raises ``ConfigError`` when xllamacpp is missing, the file is not a GGUF model, or
     the server does not start.
@@ -220,4 +239,5 @@ def start_local_judge(
         gc.collect()
         raise
     log.info("local judge %r serving at %s (loaded in %.2f s)", name, url, time.perf_counter() - started)
-    return LocalJudge(server, url, name, path, n_parallel, request_timeout_s=request_timeout_s)
+    return LocalJudge(server, url, name, path, n_parallel, request_timeout_s=request_timeout_s,
+                      max_text_length=max_text_length, max_list_items=max_list_items)

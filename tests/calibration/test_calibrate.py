@@ -15,7 +15,7 @@ import pytest
 from agent_evaluators import IntentResolutionEvaluator
 from agent_evaluators.calibration import calibrate, calibrate_main, find_metric
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.testing import Faults, JudgeServer, Reply, schema_reply
+from agent_evaluators.testing import Faults, JudgeServer, schema_reply
 
 from ..conftest import REPO_ROOT
 

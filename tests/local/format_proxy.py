@@ -4,7 +4,10 @@ Servers differ: some reject ``json_schema`` (older vLLM/Ollama builds, many gate
 some reject ``response_format`` altogether. The proxy plays such a server with
 llama.cpp's real replies behind it: a refused format gets the 400 an
 OpenAI-compatible server sends (``param: "response_format"``), everything else is
-forwarded unchanged. ``seen`` records the format of every request it received.
+forwarded unchanged. ``seen`` records the format of every request it received;
+``replies`` what came back for each forwarded one: finish reason, whether the content
+is one JSON object, and whether every bounded number in it lies within the bounds of
+the JSON schema the request carried (``None`` without a schema).
 """
 
 import json
@@ -12,7 +15,7 @@ import threading
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterable, List
+from typing import Any, Dict, Iterable, List, Optional
 
 
 class FormatProxy:
@@ -20,6 +23,7 @@ class FormatProxy:
         self.upstream = upstream.rstrip("/")
         self.refuse = set(refuse)
         self.seen: List[str] = []
+        self.replies: List[Dict[str, Any]] = []
         self._lock = threading.Lock()
         proxy = self
 
@@ -42,7 +46,9 @@ class FormatProxy:
                                              headers={"Content-Type": "application/json"})
                 try:
                     with urllib.request.urlopen(req, timeout=600) as resp:
-                        self._send(resp.status, resp.read())
+                        payload = resp.read()
+                        proxy._record(body, payload)
+                        self._send(resp.status, payload)
                 except urllib.error.HTTPError as e:
                     self._send(e.code, e.read())
 
@@ -56,6 +62,20 @@ class FormatProxy:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
+    def _record(self, request: Dict[str, Any], payload: bytes) -> None:
+        choice = json.loads(payload)["choices"][0]
+        schema = ((request.get("response_format") or {}).get("json_schema") or {}).get("schema")
+        try:
+            content = json.loads(choice["message"]["content"])
+        except (TypeError, ValueError):
+            content = None
+        is_object = isinstance(content, dict)
+        entry = {"format": (request.get("response_format") or {}).get("type", "text"),
+                 "finish_reason": choice.get("finish_reason"), "json_object": is_object,
+                 "in_range": _in_range(content, schema) if is_object and schema else None}
+        with self._lock:
+            self.replies.append(entry)
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
@@ -67,3 +87,21 @@ class FormatProxy:
     def __exit__(self, *exc: Any) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def _in_range(value: Any, schema: Optional[Dict[str, Any]]) -> bool:
+    """Every number under a ``minimum``/``maximum`` in ``schema`` is within it (a small
+    recursive check over properties and items; enough for verdict schemas)."""
+    if not isinstance(schema, dict):
+        return True
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, (int, float)):
+        lo, hi = schema.get("minimum"), schema.get("maximum")
+        return (lo is None or value >= lo) and (hi is None or value <= hi)
+    if isinstance(value, dict):
+        props = schema.get("properties") or {}
+        return all(_in_range(v, props.get(k)) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_in_range(v, schema.get("items")) for v in value)
+    return True

@@ -51,5 +51,6 @@ def test_serve_requires_a_model(capsys):
 def test_model_config_is_an_openai_compatible_dict(tmp_path):
     judge = LocalJudge(server=None, url="http://127.0.0.1:5000/", model="tiny", model_path=tmp_path, n_parallel=1)
     assert judge.model_config == {"model": "tiny", "base_url": "http://127.0.0.1:5000/v1", "api_key": "not-needed",
-                                  "timeout": 600.0, "max_attempts": 2}
+                                  "timeout": 600.0, "max_attempts": 2, "max_text_length": 1000,
+                                  "max_list_items": 64}
     assert not judge.running and "stopped" in repr(judge)
