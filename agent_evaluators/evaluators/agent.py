@@ -11,7 +11,7 @@ ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
 """
 
 import functools
-from typing import Any, Dict, List, Literal, Optional, Type, Union
+from typing import Any, Dict, List, Optional, Type, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -91,7 +91,6 @@ class AdherenceVerdict(BaseModel):
 
 class ToolCallVerdict(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    call_index: int
     relevant: bool
     parameters_valid: bool
     values_from_conversation: bool
@@ -105,23 +104,28 @@ class MissingCall(BaseModel):
     reason: str
 
 
-class ToolCallAccuracyVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    calls: List[ToolCallVerdict]
-    missing_calls: List[MissingCall]
-    reason: str
-
-
 @functools.lru_cache(maxsize=64)
-def _verdict_for_calls(n: int) -> Type[ToolCallAccuracyVerdict]:
-    """The verdict model for ``n`` calls: ``call_index`` restricted to 0..n-1.
+def _verdict_for_calls(n: int) -> Type[BaseModel]:
+    """The verdict model for ``n`` calls: ``calls`` is an object with exactly the keys
+    ``call_0`` .. ``call_{n-1}``, each required.
 
-    The schema then tells the judge (and constrained decoders such as llama.cpp's) which
-    indexes exist, so a small model cannot cite a call that was never made.
+    Keying verdicts by call (rather than a list with an index field) makes the schema
+    itself demand one verdict per call made and no other: a judge (or a constrained
+    decoder such as llama.cpp's) cannot skip a call, repeat one, or cite one that was
+    never made, and the strict parser rejects duplicate keys.
     """
-    index = Literal[tuple(range(n))]  # type: ignore[valid-type]
-    per_call = create_model("ToolCallVerdict", __base__=ToolCallVerdict, call_index=(index, ...))
-    return create_model("ToolCallAccuracyVerdict", __base__=ToolCallAccuracyVerdict, calls=(List[per_call], ...))
+    calls = create_model(
+        f"ToolCallVerdicts{n}",
+        __config__=ConfigDict(extra="forbid"),
+        **{f"call_{i}": (ToolCallVerdict, ...) for i in range(n)},  # type: ignore[call-overload]
+    )
+    return create_model(
+        "ToolCallAccuracyVerdict",
+        __config__=ConfigDict(extra="forbid"),
+        calls=(calls, ...),
+        missing_calls=(List[MissingCall], ...),
+        reason=(str, ...),
+    )
 
 
 # ---------------------------------------------------------------------------- evaluators
@@ -290,7 +294,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
                 + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
             },
         )
-        per_call = _check_call_verdicts(self, verdict, calls)
+        per_call = _per_call(verdict, calls)
         score = sum(c["score"] for c in per_call) / len(per_call)
         details = {
             "per_call": per_call,
@@ -302,19 +306,11 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
         return Outcome(score, verdict.reason, details, usage)
 
 
-def _check_call_verdicts(evaluator: JudgeEvaluator, verdict: ToolCallAccuracyVerdict, calls: List[Any]) -> List[Dict[str, Any]]:
-    """One verdict per call made, no more, no fewer: anything else fails closed."""
-    by_index: Dict[int, ToolCallVerdict] = {}
-    for v in verdict.calls:
-        if v.call_index in by_index or not 0 <= v.call_index < len(calls):
-            raise _bad_verdict(evaluator, verdict, f"verdict for call_index {v.call_index} is duplicated or out of range")
-        by_index[v.call_index] = v
-    if len(by_index) != len(calls):
-        missing = sorted(set(range(len(calls))) - set(by_index))
-        raise _bad_verdict(evaluator, verdict, f"no verdict for call index(es) {missing}")
+def _per_call(verdict: Any, calls: List[Any]) -> List[Dict[str, Any]]:
+    """Each call's verdict (the schema guarantees exactly one per call) with its 0/1 score."""
     out = []
     for i, call in enumerate(calls):
-        v = by_index[i]
+        v: ToolCallVerdict = getattr(verdict.calls, f"call_{i}")
         ok = v.relevant and v.parameters_valid and v.values_from_conversation and v.useful
         out.append(
             {
@@ -330,9 +326,3 @@ def _check_call_verdicts(evaluator: JudgeEvaluator, verdict: ToolCallAccuracyVer
             }
         )
     return out
-
-
-def _bad_verdict(evaluator: JudgeEvaluator, verdict: BaseModel, problem: str) -> Exception:
-    from ..errors import JudgeError
-
-    return JudgeError(f"{evaluator.name}: the judge's verdict is unusable: {problem}", raw_text=verdict.model_dump_json())

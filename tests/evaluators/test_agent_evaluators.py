@@ -164,14 +164,14 @@ def tool_call_judge(req):
     """A call is right when its tool is defined and every argument value appears in the conversation."""
     conversation_text = json.dumps(block(req, "conversation"))
     definitions = {d["name"] for d in block(req, "tool_definitions")}
-    calls = []
+    calls = {}
     for c in block(req, "tool_calls"):
         grounded = all(str(v) in conversation_text for v in (c.get("arguments") or {}).values())
-        calls.append({
-            "call_index": c["call_index"], "relevant": True, "parameters_valid": c["name"] in definitions,
+        calls[f"call_{c['call_index']}"] = {
+            "relevant": True, "parameters_valid": c["name"] in definitions,
             "values_from_conversation": grounded, "useful": True,
             "reason": "grounded" if grounded else "invented value",
-        })
+        }
     return {"calls": calls, "missing_calls": [], "reason": "checked each call"}
 
 
@@ -215,11 +215,23 @@ def test_tool_call_accuracy_not_applicable_without_calls_or_definitions(judge_se
 
 
 def test_tool_call_accuracy_fails_closed_on_incomplete_verdicts(judge_server):
-    server = judge_server(lambda req: {"calls": [], "missing_calls": [], "reason": "forgot"})
-    ev = ToolCallAccuracyEvaluator(server.openai_config())
-    with pytest.raises(JudgeError, match="no verdict for call"):
-        ev(query="Weather in Paris", tool_calls=[{"name": "get_weather", "arguments": {"city": "Paris"}}],
-           tool_definitions=WEATHER_TOOL)
+    verdict = {"relevant": True, "parameters_valid": True, "values_from_conversation": True, "useful": True, "reason": "ok"}
+    # One verdict for two calls, or a verdict for a call that was never made: never a score.
+    for calls in ({"call_0": verdict}, {"call_0": verdict, "call_1": verdict, "call_2": verdict}):
+        server = judge_server(lambda req, calls=calls: {"calls": calls, "missing_calls": [], "reason": "r"})
+        ev = ToolCallAccuracyEvaluator(server.openai_config())
+        with pytest.raises(JudgeError) as info:
+            ev(query="Weather in Paris and Rome",
+               tool_calls=[{"name": "get_weather", "arguments": {"city": "Paris"}},
+                           {"name": "get_weather", "arguments": {"city": "Rome"}}],
+               tool_definitions=WEATHER_TOOL)
+        assert "call_1" in str(info.value) or "call_2" in str(info.value)
+        assert server.stats()["requests"] == 2  # the call and one repair request
+    # The schema names exactly the calls made.
+    schema = server.requests[0].json_schema
+    calls_schema = schema["$defs"][schema["properties"]["calls"]["$ref"].split("/")[-1]] \
+        if "$ref" in schema["properties"]["calls"] else schema["properties"]["calls"]
+    assert sorted(calls_schema["required"]) == ["call_0", "call_1"]
 
 
 # ---------------------------------------------------------------------------- faults through evaluators

@@ -1,4 +1,4 @@
-"""The default responder covers every item the prompt lists, so per-item verdicts are complete."""
+"""The default responder gives complete per-item verdicts (keyed per call, or one per listed rubric id)."""
 
 from agent_evaluators import RubricEvaluator, ToolCallAccuracyEvaluator
 from agent_evaluators.testing import JudgeServer
