@@ -24,15 +24,15 @@ Targets (ours):
 import argparse
 import json
 import os
-import re
 import resource
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any, Dict, List, Optional
+
+from common import Server, write_judge_data
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
@@ -156,40 +156,7 @@ def run_worker(name: str, *args: Any, timeout: float = 900) -> Dict[str, Any]:
 # ---------------------------------------------------------------------------- the judge server
 
 
-class Server:
-    def __init__(self, delay_ms: int) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "agent_evaluators.testing", "--port", "0", "--delay-ms", str(delay_ms), "--score", "4"],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
-        line = self.proc.stdout.readline() if self.proc.stdout else ""
-        m = re.search(r"listening on (http://\S+)", line)
-        if not m:
-            self.proc.kill()
-            raise RuntimeError(f"judge server did not start: {line!r}")
-        self.url = m.group(1)
-
-    def reset(self) -> None:
-        urllib.request.urlopen(urllib.request.Request(self.url + "/reset", method="POST", data=b"")).read()
-
-    def stats(self) -> Dict[str, Any]:
-        return json.loads(urllib.request.urlopen(self.url + "/stats").read())
-
-    def close(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
 # ---------------------------------------------------------------------------- data
-
-
-def write_judge_data(path: Path, n: int) -> None:
-    with open(path, "w") as f:
-        for i in range(n):
-            f.write(json.dumps({"query": f"Please cancel my meeting number {i} tomorrow.", "response": f"Meeting {i} is cancelled."}) + "\n")
 
 
 def write_plain_data(path: Path, n: int) -> None:
