@@ -507,6 +507,13 @@ def prepare_run(
     if azure_ai_project is not None:
         raise ConfigError("azure_ai_project is not supported: results stay local (use output_path)")
     invokers = {alias: make_invoker(ev, role=f"evaluator {alias!r}") for alias, ev in evaluators.items()}
+    for alias, ev in evaluators.items():
+        check_ready = getattr(ev, "check_ready", None)  # judge evaluators: is a judge configured?
+        if callable(check_ready):
+            try:
+                check_ready()
+            except ConfigError as exc:
+                raise ConfigError(f"evaluator {alias!r}: {exc}") from None
     target_inv = make_invoker(target, role="target", default_mode=THREAD) if target is not None else None
     explicit = parse_evaluator_config(evaluator_config, list(invokers))
     plans = [ArgPlan(alias, inv, explicit[alias]) for alias, inv in invokers.items()]

@@ -101,6 +101,14 @@ class JudgeEvaluator(Evaluator):
         }
 
     # -------------------------------------------------------------- judging
+    def check_ready(self) -> None:
+        """Raise ``ConfigError`` now when no usable judge is configured.
+
+        ``evaluate()`` calls this before the first row, so a missing key or endpoint is one
+        clear error instead of an error cell on every row. Nothing is sent over the network.
+        """
+        self._client()
+
     def _client(self) -> Any:
         from ..judge import get_judge_client
 
