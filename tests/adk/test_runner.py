@@ -58,7 +58,7 @@ def test_passing_eval_set_prints_summary_and_exits_0(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "Using evaluation criteria: EvalConfig(criteria={'tool_trajectory_avg_score': {'threshold': 1.0}})" in out
-    assert f"*" * 69 + f"\nEval Run Summary\n{SET_ID}:\n  Tests passed: 1\n  Tests failed: 0" in out
+    assert "*" * 69 + f"\nEval Run Summary\n{SET_ID}:\n  Tests passed: 1\n  Tests failed: 0" in out
     (written,) = (tmp_path / "out").glob("*.evalset_result.json")
     assert written.name.startswith(f"{SET_ID}_")
     result = EvalSetResult.parse(written.read_text())

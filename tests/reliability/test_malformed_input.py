@@ -15,7 +15,6 @@ import csv
 import io
 import json
 import math
-from pathlib import Path
 from typing import Any, List
 
 import pytest

@@ -14,7 +14,6 @@ import json
 import logging
 import secrets
 import traceback
-from pathlib import Path
 from typing import Any, Dict
 
 import pytest

@@ -8,7 +8,6 @@ command (the gadgets that would call ``os.popen`` try to create a marker file). 
 nothing to the judge.
 """
 
-from pathlib import Path
 
 import pytest
 
