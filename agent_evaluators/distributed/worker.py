@@ -12,7 +12,6 @@ deserialized once per worker process; later shards on the same process reuse the
 and with them the judge client's connection pool.
 """
 
-import asyncio
 import logging
 import os
 import time
@@ -23,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .._concurrency import use_judge_limiter
 from ..evaluate.aggregate import AliasStats
 from ..evaluate.readers import RowError
-from ..evaluate.runner import MAX_ERRORS_KEPT, _Run, prepare_run
+from ..evaluate.runner import MAX_ERRORS_KEPT, RowWindow, _Run, prepare_run
 from ..evaluate.store import encode_record
 from .budget import ClusterLimiter
 from .shards import SKIP, Shard, shard_rows
@@ -114,15 +113,7 @@ async def _run_shard(run: _Run, budget: Any, shard: Shard, to_disk: bool) -> Sha
                     out.errors.append({"line_number": line, "alias": alias, "message": cell.message})
 
     limiter = await ClusterLimiter(budget).start()
-    window = max(2 * getattr(run, "max_concurrency", 10), 2)
-    pending: set = set()
-    loop = asyncio.get_running_loop()
-
-    async def drain(return_when: str) -> None:
-        done, _ = await asyncio.wait(pending, return_when=return_when)
-        for task in done:
-            pending.discard(task)
-            emit(*task.result())
+    window = RowWindow(run, 2 * getattr(run, "max_concurrency", 10), emit)
 
     try:
         with use_judge_limiter(limiter):
@@ -134,19 +125,10 @@ async def _run_shard(run: _Run, budget: Any, shard: Shard, to_disk: bool) -> Sha
                     emit(line, *run.error_row(line, item))
                     continue
                 todo, prior, tout = (run.plans, None, None) if spec is None else _unpack(spec, by_alias)
-                if run.all_inline:
-                    emit(line, *run.row_sync(line, item, todo, prior, tout))
-                    continue
-                while len(pending) >= window:
-                    await drain(asyncio.FIRST_COMPLETED)
-                pending.add(loop.create_task(run.row_async(line, item, todo, prior, tout)))
-            while pending:
-                await drain(asyncio.ALL_COMPLETED)
+                await window.submit(line, item, todo, prior, tout)
+            await window.finish()
     except BaseException:
-        for task in pending:
-            task.cancel()
-        if pending:
-            await asyncio.gather(*pending, return_exceptions=True)
+        await window.cancel()
         raise
     finally:
         await limiter.close()

@@ -628,6 +628,47 @@ def work_for(
     return [p for p in plans if status.get(p.alias) != "ok"]
 
 
+class RowWindow:
+    """Rows being evaluated at once, at most ``size``; each finished row goes to ``emit``.
+
+    Shared by the local engine and each Ray shard, so both schedule rows the same way:
+    runs whose evaluators are all inline are evaluated on the spot (no task per row);
+    otherwise each row is a task, and a new one waits for a free place in the window,
+    which keeps memory flat however long the input.
+    """
+
+    def __init__(self, run: "_Run", size: int, emit: Callable[..., None]) -> None:
+        self.run = run
+        self.size = max(size, 2)
+        self.emit = emit
+        self.pending: set = set()
+        self._loop = asyncio.get_running_loop()
+
+    async def _drain(self, return_when: str) -> None:
+        done, _ = await asyncio.wait(self.pending, return_when=return_when)
+        for task in done:
+            self.pending.discard(task)
+            self.emit(*task.result())
+
+    async def submit(self, line: int, item: Mapping[str, Any], todo: Any, prior: Any, tout: Any) -> None:
+        if self.run.all_inline:
+            self.emit(line, *self.run.row_sync(line, item, todo, prior, tout))
+            return
+        while len(self.pending) >= self.size:
+            await self._drain(asyncio.FIRST_COMPLETED)
+        self.pending.add(self._loop.create_task(self.run.row_async(line, item, todo, prior, tout)))
+
+    async def finish(self) -> None:
+        while self.pending:
+            await self._drain(asyncio.ALL_COMPLETED)
+
+    async def cancel(self) -> None:
+        for task in self.pending:
+            task.cancel()
+        if self.pending:
+            await asyncio.gather(*self.pending, return_exceptions=True)
+
+
 async def validate_first(
     run: _Run, line: int, item: Mapping[str, Any], prior: Optional[Mapping[str, Any]], todo: Sequence[ArgPlan]
 ) -> Optional[Dict[str, Any]]:
@@ -809,16 +850,8 @@ async def evaluate_async(
         counts["reused"] += 1
         progress.update(1, 0)
 
-    window = max(2 * max_concurrency, 2)
-    pending: set = set()
-    loop = asyncio.get_running_loop()
+    window = RowWindow(run, 2 * max_concurrency, emit)
     validated = False
-
-    async def drain(return_when: str) -> None:
-        done, _ = await asyncio.wait(pending, return_when=return_when)
-        for task in done:
-            pending.discard(task)
-            emit(*task.result())
 
     try:
         with use_judge_limiter(new_limiter(max_concurrency)):
@@ -842,19 +875,10 @@ async def evaluate_async(
                 if not validated:
                     validated = True
                     tout = await validate_first(run, line, item, prior, todo)
-                if run.all_inline:
-                    emit(line, *run.row_sync(line, item, todo, prior, tout))
-                    continue
-                while len(pending) >= window:
-                    await drain(asyncio.FIRST_COMPLETED)
-                pending.add(loop.create_task(run.row_async(line, item, todo, prior, tout)))
-            while pending:
-                await drain(asyncio.ALL_COMPLETED)
+                await window.submit(line, item, todo, prior, tout)
+            await window.finish()
     except BaseException:
-        for task in pending:
-            task.cancel()
-        if pending:
-            await asyncio.gather(*pending, return_exceptions=True)
+        await window.cancel()
         raise
     finally:
         progress.close()
