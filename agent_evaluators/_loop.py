@@ -31,14 +31,28 @@ def _background_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` to completion on the shared background loop and return its result."""
+def run_sync(coro: Coroutine[Any, Any, T], *, nested_hint: Optional[str] = None) -> T:
+    """Run ``coro`` to completion on the shared background loop and return its result.
+
+    If the caller is interrupted (Ctrl-C) the coroutine is cancelled and given a moment
+    to unwind, so nothing it started keeps running behind the caller's back.
+    ``nested_hint`` is the message when called from the background loop itself.
+    """
     loop = _background_loop()
     if threading.current_thread() is _thread:
         coro.close()
-        raise RuntimeError(
+        raise RuntimeError(nested_hint or (
             "a synchronous evaluator call was made from inside the evaluators' own event loop; "
             "use `await evaluator.acall(...)` there"
-        )
+        ))
     future = asyncio.run_coroutine_threadsafe(coro, loop)
-    return future.result()
+    try:
+        return future.result()
+    except BaseException:
+        if not future.done():
+            future.cancel()
+            try:
+                future.result(timeout=10)
+            except BaseException:
+                pass
+        raise

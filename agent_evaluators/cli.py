@@ -242,7 +242,7 @@ def _default_output(cfg: RunConfig) -> Path:
 
 
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .evaluate import evaluate
+    from .runner import evaluate
 
     try:
         cfg = _build_config(args)
@@ -304,7 +304,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _write_checks(output: Path, outcome: RunOutcome, code: int) -> None:
     """What the report shows beyond summary.json: skipped evaluators, run thresholds, the exit code."""
-    from .evaluate.store import write_json_atomic
+    from .runner.store import write_json_atomic
 
     write_json_atomic(output / CHECKS_FILE, {
         "skipped": outcome.skipped,

@@ -114,7 +114,7 @@ class EvalRun:
 
     def row_labels(self) -> List[Tuple[int, str]]:
         """(line number, label) per row, read without evaluating anything."""
-        from .evaluate.readers import RowError, iter_input
+        from .runner.readers import RowError, iter_input
 
         out = []
         for line, row in enumerate(iter_input(self.data)):
@@ -143,7 +143,7 @@ class EvalRun:
 
     def _run(self) -> Any:
         from .config import build_evaluators
-        from .evaluate import evaluate
+        from .runner import evaluate
 
         if self.config is not None:
             evaluators, self.skipped, _ = build_evaluators(self.config)

@@ -34,7 +34,7 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from agent_evaluators import evaluate
-from agent_evaluators.evaluate.store import scan_rows
+from agent_evaluators.runner.store import scan_rows
 from agent_evaluators.report.load import load_run
 from agent_evaluators.testing import Faults, JudgeServer
 

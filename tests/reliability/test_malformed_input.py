@@ -25,7 +25,7 @@ from agent_evaluators import ResponseMatchEvaluator, ToolTrajectoryEvaluator, ev
 from agent_evaluators.conversation import (
     Message, messages_to_json, split_turns, to_messages, to_tool_calls, to_tool_definitions)
 from agent_evaluators.errors import InputError
-from agent_evaluators.evaluate.readers import RowError, iter_input
+from agent_evaluators.runner.readers import RowError, iter_input
 
 BASE = settings(max_examples=60, deadline=3000, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators.distributed import ClusterLimiter, JudgeBudget, evaluate_ray
+from agent_evaluators.runner.distributed import ClusterLimiter, JudgeBudget, evaluate_ray
 from agent_evaluators.testing import Faults, JudgeServer
 
 from .helpers import Logged, calls, make_rows, record_lines, rule_judge, write_data
 
 pytestmark = [pytest.mark.heavy, pytest.mark.ray]
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_killed_worker_shard_is_retried_and_every_row_written_once(ray_cluster, tmp_path):
@@ -75,7 +75,7 @@ def test_resume_after_driver_killed(ray_cluster, tmp_path):
     out, calls_file = tmp_path / "run", tmp_path / "calls.txt"
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=str(REPO))
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tests.distributed.helpers import driver_main; driver_main()",
+        [sys.executable, "-c", "from tests.runner.distributed.helpers import driver_main; driver_main()",
          ray_cluster, str(data), str(out), str(calls_file)],
         cwd=REPO, env=env, stderr=subprocess.PIPE,
     )

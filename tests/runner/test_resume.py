@@ -17,7 +17,7 @@ import pytest
 
 from agent_evaluators import evaluate
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.evaluate import EvaluatorErrors
+from agent_evaluators.runner import EvaluatorErrors
 
 from .crash_worker import SlowLogged
 from .helpers import ExactMatch, read_lines, write_jsonl
@@ -52,7 +52,7 @@ def _ok_lines(rows_file: Path) -> set:
 def crashed_run(tmp_path):
     data = _data(tmp_path / "d.jsonl")
     out, calls, heal = tmp_path / "run", tmp_path / "calls.txt", tmp_path / "healed"
-    code = "from tests.evaluate.crash_worker import main; main()"
+    code = "from tests.runner.crash_worker import main; main()"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, str(data), str(out), str(calls), str(heal), "0.05"],
         cwd=REPO,

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from agent_evaluators import blocking, evaluate, evaluate_async
-from agent_evaluators.evaluate import EvaluationResult
+from agent_evaluators.runner import EvaluationResult
 
 from ..conftest import optional_import
 from .helpers import AsyncLength, ExactMatch, write_jsonl

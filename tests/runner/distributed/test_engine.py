@@ -10,10 +10,10 @@ import json
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators.distributed import evaluate_ray
+from agent_evaluators.runner.distributed import evaluate_ray
 from agent_evaluators.testing import JudgeServer
 
-from ..evaluate.helpers import ExactMatch
+from ..helpers import ExactMatch
 from .helpers import comparable, expected_score, make_rows, record_lines, rule_judge, write_data
 
 pytestmark = [pytest.mark.heavy, pytest.mark.ray]

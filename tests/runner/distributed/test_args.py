@@ -3,10 +3,10 @@
 import pytest
 
 from agent_evaluators import evaluate
-from agent_evaluators.distributed import evaluate_ray
+from agent_evaluators.runner.distributed import evaluate_ray
 from agent_evaluators.errors import ConfigError
 
-from ..evaluate.helpers import ExactMatch
+from ..helpers import ExactMatch
 
 
 def test_unknown_engine_is_refused():

@@ -15,7 +15,7 @@ import functools
 import inspect
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 __all__ = ["blocking", "Invoker", "make_invoker"]
 
@@ -86,7 +86,7 @@ def _is_azure(obj: Any) -> bool:
 def _is_async_callable(obj: Any) -> bool:
     if inspect.iscoroutinefunction(obj):
         return True
-    call = getattr(type(obj), "__call__", None)
+    call = getattr(type(obj), "__call__", None)  # noqa: B004 - we need the method itself, to see if it is async
     return call is not None and not inspect.isfunction(obj) and inspect.iscoroutinefunction(call)
 
 
@@ -151,7 +151,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
         raise TypeError(f"{role} must be callable, got {type(obj).__name__}")
     if isinstance(obj, Evaluator):
         params, var_kw, _ = _signature_inputs(obj._public_signature)
-        req = set(obj._required_inputs)
+        call: Callable[..., Any]
         if obj._evaluate_is_async:
             mode, call = ASYNC, obj.acall
         else:
@@ -162,7 +162,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
             mode=mode,
             params=params,
             var_kw=var_kw,
-            required=[frozenset(req)],
+            required=[frozenset(obj._required_inputs)],
             ours=True,
             foreign_kind="ours",
             result_key=obj.result_key,
@@ -175,8 +175,8 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
     if azure and hasattr(obj, "_get_all_singleton_inputs"):
         # Their __call__ is (*args, **kwargs); the real inputs are on the overloads.
         sigs = _overload_signatures(obj)
-        accepted: set = set()
-        required_sets = []
+        accepted: Set[str] = set()
+        required_sets: List[FrozenSet[str]] = []
         for s in sigs:
             p, _, r = _signature_inputs(s)
             accepted |= set(p)
@@ -185,7 +185,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
             accepted |= set(obj._get_all_singleton_inputs())
         except Exception:
             pass
-        params: FrozenSet[str] = frozenset(accepted)
+        params = frozenset(accepted)
         var_kw = not accepted
         required = required_sets or [frozenset()]
     else:

@@ -1,4 +1,4 @@
-"""Evaluators and data for the Ray engine tests (importable by Ray workers: `tests.distributed.helpers`)."""
+"""Evaluators and data for the Ray engine tests (importable by Ray workers: `tests.runner.distributed.helpers`)."""
 
 import asyncio
 import json
@@ -101,7 +101,7 @@ def driver_main() -> None:
     import sys
 
     address, data, out, calls_file = sys.argv[1:5]
-    from agent_evaluators.distributed import evaluate_ray
+    from agent_evaluators.runner.distributed import evaluate_ray
 
     evaluate_ray(
         data=data,

@@ -18,7 +18,8 @@ def ray_cluster():
     ray = optional_import("ray")
     if ray.is_initialized():
         ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    # loopback only: the test cluster must not listen on (or be reached through) an outside interface
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", _node_ip_address="127.0.0.1")
     try:
         yield ray.get_runtime_context().gcs_address
     finally:

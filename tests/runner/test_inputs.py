@@ -7,7 +7,7 @@ import pytest
 
 from agent_evaluators import evaluate
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.evaluate import register_reader
+from agent_evaluators.runner import register_reader
 
 from .helpers import ExactMatch, write_jsonl
 
@@ -116,7 +116,7 @@ def test_adk_evalset_file_becomes_one_row_per_invocation(tmp_path):
 
 
 def test_progress_line_only_when_asked():
-    from agent_evaluators.evaluate.progress import Progress
+    from agent_evaluators.runner.progress import Progress
 
     out = io.StringIO()  # not a TTY: auto mode stays quiet
     p = Progress(None, stream=out)

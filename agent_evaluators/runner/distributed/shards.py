@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..evaluate.readers import Row, _iter_jsonl_lines
+from ..readers import Row, _iter_jsonl_lines
 
 __all__ = ["Shard", "SKIP", "jsonl_ranges", "chunks", "shard_rows"]
 

@@ -37,16 +37,18 @@ import uuid
 from collections import deque
 from typing import Any, Deque, Dict, Optional, Set, Tuple
 
+from ..options import DEFAULT_WORKER_EXPIRE_S
+
 __all__ = ["JudgeBudget", "ClusterLimiter", "DEFAULT_PAUSE_S", "POLL_S", "EXPIRE_S"]
 
-logger = logging.getLogger("agent_evaluators.distributed")
+logger = logging.getLogger("agent_evaluators.runner.distributed")
 
 #: pause when a 429 came without Retry-After (the client's own backoff still applies on top).
 DEFAULT_PAUSE_S = 0.5
 #: how often a worker polls the actor (pause, fair share; doubles as heartbeat).
 POLL_S = 0.1
 #: a worker silent this long is presumed dead; its permits return to the pool.
-EXPIRE_S = 10.0
+EXPIRE_S = DEFAULT_WORKER_EXPIRE_S
 #: a worker that has not heard from the actor this long stops handing permits on locally.
 STALE_S = 1.0
 

@@ -15,7 +15,7 @@ class EvaluationResult(Mapping):
       ``inputs.<col>``, ``outputs.<col>`` from the target, ``outputs.<alias>.<key>``,
       ``cell_status``). With ``output_path`` set it is read lazily from
       ``rows.jsonl`` (a Sequence), so memory stays flat;
-    * ``metrics``: see :mod:`agent_evaluators.evaluate.aggregate`;
+    * ``metrics``: see :mod:`agent_evaluators.runner.aggregate`;
     * ``errors``: ``[{"line_number", "alias", "message"}]`` for every error cell;
     * ``usage``: judge usage totals per evaluator alias;
     * ``summary``: everything ``summary.json`` holds (config, versions, fingerprint);

@@ -79,7 +79,7 @@ def _iter_jsonl_lines(lines: Iterable[Union[bytes, str]], name: str, first_line:
 def _error_on_stripped(raw: Union[bytes, str], err: ValueError) -> ValueError:
     """Re-parse without the line ending so the error column points into the line itself."""
     try:
-        json.loads(raw.rstrip(b"\r\n" if isinstance(raw, bytes) else "\r\n"))
+        json.loads(raw.rstrip(b"\r\n") if isinstance(raw, bytes) else raw.rstrip("\r\n"))
     except ValueError as e:
         return e
     return err
@@ -206,7 +206,7 @@ def iter_input(data: Any) -> Iterator[Row]:
         known = ", ".join(s for s, _ in reversed(_READERS))
         raise ConfigError(
             f"don't know how to read {path.name!r}: supported suffixes are {known} "
-            "(or pass an iterable of dicts; register more with agent_evaluators.evaluate.register_reader)"
+            "(or pass an iterable of dicts; register more with agent_evaluators.runner.register_reader)"
         )
     if isinstance(data, (bytes, bytearray, dict)):
         raise ConfigError(
@@ -215,7 +215,7 @@ def iter_input(data: Any) -> Iterator[Row]:
     if hasattr(data, "read"):
         name = describe_data(data)
         if name.lower().endswith(".csv"):
-            text = data if not isinstance(data, io.BufferedIOBase) else io.TextIOWrapper(data, "utf-8-sig")
+            text = data if not isinstance(data, io.BufferedIOBase) else io.TextIOWrapper(data, "utf-8-sig")  # type: ignore[type-var]
             return _iter_csv(text, name)
         return _iter_jsonl_lines(data, name)
     if hasattr(data, "to_dict") and hasattr(data, "columns"):  # pandas.DataFrame, without importing pandas

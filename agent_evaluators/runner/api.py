@@ -1,0 +1,112 @@
+"""``evaluate()`` and ``evaluate_async()``: the public entry points of a batch run.
+
+Their keyword signatures are azure-ai-evaluation's (a fixed call shape) plus our own
+options; each passes its arguments once into :class:`~.options.RunOptions`, which checks
+them, and hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``,
+:func:`~.distributed.run_ray`.
+"""
+
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Union
+
+from .._loop import run_sync
+from ..errors import ConfigError
+from .local import run_local
+from .options import RayOptions, RunOptions
+from .result import EvaluationResult
+
+__all__ = ["evaluate", "evaluate_async"]
+
+
+async def evaluate_async(
+    *,
+    data: Any,
+    evaluators: Mapping[str, Callable[..., Any]],
+    evaluator_config: Optional[Mapping[str, Any]] = None,
+    target: Optional[Callable[..., Any]] = None,
+    output_path: Optional[Union[str, Path]] = None,
+    fail_on_evaluator_errors: bool = False,
+    max_concurrency: int = 10,
+    resume: bool = False,
+    rerun_failed: bool = False,
+    force: bool = False,
+    num_runs: int = 1,
+    show_progress: Optional[bool] = None,
+    timeout: Optional[float] = 300.0,
+    evaluation_name: Optional[str] = None,
+    tags: Optional[Mapping[str, str]] = None,
+    azure_ai_project: Any = None,
+) -> EvaluationResult:
+    """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
+    options = RunOptions.from_arguments(locals())
+    return await run_local(options)
+
+
+def evaluate(
+    *,
+    data: Any,
+    evaluators: Mapping[str, Callable[..., Any]],
+    evaluator_config: Optional[Mapping[str, Any]] = None,
+    target: Optional[Callable[..., Any]] = None,
+    output_path: Optional[Union[str, Path]] = None,
+    fail_on_evaluator_errors: bool = False,
+    max_concurrency: int = 10,
+    resume: bool = False,
+    rerun_failed: bool = False,
+    force: bool = False,
+    num_runs: int = 1,
+    show_progress: Optional[bool] = None,
+    timeout: Optional[float] = 300.0,
+    evaluation_name: Optional[str] = None,
+    tags: Optional[Mapping[str, str]] = None,
+    azure_ai_project: Any = None,
+    engine: str = "local",
+    ray_address: Optional[str] = None,
+    num_workers: Optional[int] = None,
+) -> EvaluationResult:
+    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()``
+    plus ``max_concurrency``, ``resume``, ``rerun_failed``, ``force``, ``num_runs``,
+    ``show_progress``, ``timeout`` and the engine choice.
+
+    Works in a plain script and inside a running event loop (notebooks, FastAPI): the run
+    goes to the package's background event loop, where the judge client pool lives.
+    In async code prefer ``await evaluate_async(...)``.
+
+    Args:
+        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open
+            JSONL file, a DataFrame, or any iterable of row dicts. Read lazily.
+        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
+            sync or async functions returning a dict or a scalar).
+        evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
+        target: optional callable(**row) -> dict, run once per row before the evaluators.
+        output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``.
+        fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
+        max_concurrency: judge HTTP requests in flight, shared by every evaluator.
+        resume: continue the run in ``output_path``: only missing or failed cells run.
+        rerun_failed: re-run only the failed cells of the run in ``output_path``.
+        force: resume even though the data or evaluator configuration changed.
+        num_runs: evaluate every cell this many times; the cell holds the mean.
+        show_progress: progress line on stderr (default: only on a terminal).
+        timeout: seconds per evaluator / target call (async and blocking ones; an inline
+            sync function cannot be interrupted). ``None``: no limit.
+        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
+            into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
+            :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
+            ``max_concurrency`` as one budget across the whole cluster.
+        ray_address: ``engine="ray"`` only: the cluster to connect to (``None``: an
+            already connected one, else a local Ray started for this run).
+        num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
+    """
+    if engine not in ("local", "ray"):
+        raise ConfigError(f"engine must be 'local' or 'ray', got {engine!r}")
+    if engine == "local" and (ray_address is not None or num_workers is not None):
+        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
+    options = RunOptions.from_arguments(locals())
+    if engine == "ray":
+        from .distributed import run_ray  # lazy: Ray is an optional extra
+
+        return run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
+    return run_sync(
+        run_local(options),
+        nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
+    )

@@ -1,0 +1,181 @@
+"""One row × one evaluator: calling it, timing it out, and turning any failure into an error cell.
+
+A cell is the evaluator's flat result dict plus whether it is an error. Errors never
+become numbers: an evaluator that raises, times out, or lacks an input yields a cell
+with ``<key>_result: "error"`` and ``<key>_error`` (for our evaluators; a foreign
+callable's error cell is ``{"error": message}``), and the message names the row, the
+evaluator alias and class, and what to do.
+"""
+
+import asyncio
+import inspect
+from typing import Any, Dict, List, Mapping, Optional
+
+from ..errors import JudgeError
+from .aggregate import add_usage
+from .callables import ASYNC, THREAD, Invoker
+
+__all__ = [
+    "Cell",
+    "CallTimeout",
+    "error_cell",
+    "exception_cell",
+    "combine_runs",
+    "call_with_timeout",
+    "sync_result",
+    "as_dict",
+    "describe_exc",
+    "timeout_message",
+]
+
+_HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python 3.11+
+
+
+class Cell:
+    """One row × evaluator result: the evaluator's flat dict, and whether it is an error."""
+
+    __slots__ = ("out", "ok", "message")
+
+    def __init__(self, out: Dict[str, Any], ok: bool, message: Optional[str] = None) -> None:
+        self.out = out
+        self.ok = ok
+        self.message = message
+
+
+class CallTimeout(Exception):
+    """Our per-call ``timeout`` expired (distinct from a TimeoutError the evaluator raised itself)."""
+
+
+def describe_exc(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def timeout_message(what: str, timeout: Optional[float]) -> str:
+    return (
+        f"{what} timed out after {timeout:g} s; raise evaluate(timeout=...) "
+        "or check that the judge endpoint / agent is responding"
+    )
+
+
+def sync_result(out: Any) -> Any:
+    """A sync call's return value; an un-awaited coroutine is a mistake worth naming."""
+    if inspect.isawaitable(out):
+        if inspect.iscoroutine(out):
+            out.close()
+        raise TypeError("a sync evaluator returned an awaitable; define it with `async def` so evaluate() awaits it")
+    return out
+
+
+def as_dict(value: Any) -> Dict[str, Any]:
+    """An evaluator's return value as a flat dict (a scalar becomes ``{"output": value}``)."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, Mapping):
+        return dict(value)
+    return {"output": value}
+
+
+def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, usage: Any = None) -> Cell:
+    if inv.ours and inv.result_key:
+        k = inv.result_key
+        out: Dict[str, Any] = {k: None, f"{k}_result": "error", f"{k}_error": message}
+        if isinstance(exc, JudgeError):
+            details = {"error_type": type(exc).__name__, "status_code": exc.status_code, "attempts": exc.attempts}
+            if exc.raw_text is not None:
+                details["raw_text"] = exc.raw_text[:4000]
+            out[f"{k}_details"] = details
+        if usage:
+            out[f"{k}_usage"] = usage
+    else:
+        out = {"error": message}
+    return Cell(out, False, message)
+
+
+def exception_cell(inv: Invoker, where: str, exc: BaseException, timeout: Optional[float]) -> Cell:
+    """The error cell for an evaluator call that raised (``where``: "row N: evaluator 'a' (Class)")."""
+    if isinstance(exc, CallTimeout):
+        line_part, _, who = where.partition(": ")
+        return error_cell(inv, f"{line_part}: " + timeout_message(who, timeout), exc)
+    usage = getattr(exc, "usage", None) if isinstance(exc, JudgeError) else None
+    if usage is not None and not isinstance(usage, Mapping):
+        usage = None
+    if usage is None and isinstance(exc, JudgeError) and exc.attempts:
+        usage = {"attempts": exc.attempts}  # the failed requests were still sent (and billed)
+    return error_cell(inv, f"{where}: {describe_exc(exc)}", exc, dict(usage) if usage else None)
+
+
+async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optional[float]) -> Any:
+    """Call ``inv`` the way its mode says (awaited, in a thread, or inline) under ``timeout``.
+
+    An inline sync call cannot be interrupted, so the timeout covers async and blocking
+    (threaded) calls only. Our own expiry raises :class:`CallTimeout`; a ``TimeoutError``
+    the callable raised itself passes through as that callable's error.
+    """
+    if inv.mode == ASYNC:
+        aw = inv.call(**kwargs)
+    elif inv.mode == THREAD:
+        aw = asyncio.to_thread(inv.call, **kwargs)
+    else:
+        out = inv.call(**kwargs)
+        if inspect.isawaitable(out):
+            out = await out
+        return out
+    if timeout is None:
+        return await aw
+    if _HAS_TIMEOUT_CM:
+        try:
+            async with asyncio.timeout(timeout) as scope:  # type: ignore[attr-defined,unused-ignore]
+                return await aw
+        except TimeoutError:
+            if scope.expired():
+                raise CallTimeout() from None
+            raise
+    try:
+        return await asyncio.wait_for(aw, timeout)
+    except asyncio.TimeoutError:
+        raise CallTimeout() from None
+
+
+def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """``num_runs > 1``: one cell holding the mean, with every run in its details."""
+    if not (inv.ours and inv.result_key):
+        out = dict(runs[0])
+        keys = {key for r in runs for key, v in r.items() if type(v) in (int, float)}
+        for key in keys:
+            vals = [r[key] for r in runs if type(r.get(key)) in (int, float)]
+            out[key] = sum(vals) / len(vals)
+        out["runs"] = runs
+        return out
+    k = inv.result_key
+    usage: Optional[Dict[str, Any]] = None
+    for r in runs:
+        u = r.get(f"{k}_usage")
+        if isinstance(u, Mapping):
+            usage = usage if usage is not None else {}
+            add_usage(usage, u)
+    scores = [r[k] for r in runs if isinstance(r.get(k), (int, float)) and r.get(f"{k}_result") != "not_applicable"]
+    out = dict(runs[0])
+    threshold = runs[0].get(f"{k}_threshold")
+    std: Optional[float] = None
+    if not scores:
+        out.update({k: None, f"{k}_result": "not_applicable", f"{k}_reason": f"No run of {len(runs)} was scored"})
+    else:
+        mean = sum(scores) / len(scores)
+        std = (sum((s - mean) ** 2 for s in scores) / len(scores)) ** 0.5
+        passed = threshold is None or mean >= threshold
+        out.update({
+            k: mean,
+            f"{k}_result": "pass" if passed else "fail",
+            f"{k}_reason": f"Mean of {len(scores)} scored run(s) of {len(runs)} (std {std:.4g})",
+        })
+    out[f"{k}_details"] = {
+        "runs": runs,
+        "scores": [r.get(k) for r in runs],
+        "std": std,
+        "min": min(scores) if scores else None,
+        "max": max(scores) if scores else None,
+    }
+    if inv.fn is not None and getattr(inv.fn, "uses_judge", False):
+        out[f"{k}_usage"] = usage
+    return out

@@ -1,0 +1,82 @@
+"""What ``summary.json`` says about a run: its configuration, its fingerprint (for resume) and versions."""
+
+import platform
+import sys
+from dataclasses import dataclass
+from typing import Any, Dict, Mapping, Optional
+
+from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config
+from .options import RunOptions
+from .readers import data_path, describe_data
+from .rows import RowEvaluator
+
+__all__ = ["RunDescription", "describe_run"]
+
+
+@dataclass(frozen=True)
+class RunDescription:
+    config: Dict[str, Any]
+    fingerprint: Dict[str, Any]
+    versions: Dict[str, Any]
+
+
+def _versions(rows: RowEvaluator, *, thorough: bool) -> Dict[str, Any]:
+    """Package versions for ``summary.json``.
+
+    Loaded modules report their own ``__version__``; others are looked up in the
+    installed metadata only when ``thorough`` (a run with ``output_path``), because
+    importing ``importlib.metadata`` alone costs ~50 ms, a lot for a quick in-memory run.
+    """
+    from .. import __version__
+
+    out: Dict[str, Any] = {"agent_evaluators": __version__, "python": platform.python_version()}
+    names = {"openai": "openai"}
+    if any(inv.foreign_kind == "azure" for inv in rows.invokers.values()):
+        names["azure-ai-evaluation"] = "azure.ai.evaluation"
+    for dist, module in names.items():
+        mod = sys.modules.get(module)
+        version = getattr(mod, "__version__", None) if mod is not None else None
+        if version is None and thorough:
+            from importlib import metadata
+
+            try:
+                version = metadata.version(dist)
+            except metadata.PackageNotFoundError:
+                version = None
+        out[dist] = version
+    return out
+
+
+def _raw_mapping(evaluator_config: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    return {k: dict((v or {}).get("column_mapping") or {}) for k, v in (evaluator_config or {}).items()}
+
+
+def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
+    """The run's ``config``, ``fingerprint`` and ``versions`` for ``summary.json`` and the resume check."""
+    spec = rows.spec
+    target_inv = rows.target
+    dpath = data_path(options.data)
+    ev_desc = {alias: describe_evaluator(alias, inv) for alias, inv in rows.invokers.items()}
+    target_name = None
+    if target_inv is not None:
+        target_name = f"{getattr(target_inv.fn, '__module__', '')}.{target_inv.class_name}"
+    config: Dict[str, Any] = {
+        "evaluators": ev_desc,
+        "evaluator_config": _raw_mapping(spec.evaluator_config),
+        "target": target_name,
+        "target_config": public_config(target_inv.fn) if target_inv is not None else None,
+        "data": describe_data(options.data),
+        "max_concurrency": spec.max_concurrency,
+        "num_runs": spec.num_runs,
+        "timeout": spec.timeout,
+        "evaluation_name": options.evaluation_name,
+        "tags": dict(options.tags),
+    }
+    fingerprint = build_fingerprint(
+        data_digest=file_digest(dpath) if dpath is not None and dpath.is_file() else None,
+        evaluators={a: {k: v for k, v in d.items() if k != "mode"} for a, d in ev_desc.items()},
+        mapping=config["evaluator_config"],
+        target=target_name,
+        num_runs=spec.num_runs,
+    )
+    return RunDescription(config, fingerprint, _versions(rows, thorough=options.output_path is not None))

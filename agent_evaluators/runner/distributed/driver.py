@@ -1,0 +1,243 @@
+"""The Ray engine's driver: the local engine's contract, on a Ray cluster.
+
+The driver (this process) cuts the input into shards (:mod:`.shards`), keeps
+``num_workers`` shard tasks running, and hands each finished shard's rows to the same
+:class:`~agent_evaluators.runner.ledger.RunLedger` a local run uses (which appends them
+to ``rows.jsonl`` and folds the shard's tally into the run's). Workers run the local
+engine's row code (:mod:`.worker`); every judge request anywhere in the cluster holds a
+permit of one :class:`~.budget.JudgeBudget` actor, so ``max_concurrency`` is the
+cluster's budget, not a per-worker one.
+
+Same files and result as a local run: ``rows.jsonl`` (one record per row, global
+``line_number``, completion order, latest record wins), ``summary.json`` (same config and
+fingerprint, so a run can be resumed by either engine) and an ``EvaluationResult``
+whose rows are read lazily from disk.
+
+Faults: a shard whose worker dies is retried by Ray (``max_retries``); its rows reach
+the driver only when the shard finishes, so each row is written once. If the driver
+dies, ``rows.jsonl`` holds every finished shard and ``resume=True`` (with either engine)
+evaluates only what is missing.
+"""
+
+import logging
+import os
+from pathlib import Path
+from typing import Any, Dict, Iterator, Optional, Set, Tuple
+
+from ..._loop import run_sync
+from ...errors import ConfigError
+from ..describe import describe_run
+from ..ledger import RunLedger
+from ..options import RayOptions, RunOptions
+from ..readers import RowError, data_path, iter_input
+from ..result import EvaluationResult
+from ..rows import RowEvaluator
+from .budget import JudgeBudget
+from .shards import SKIP, Shard, chunks, jsonl_ranges
+from .worker import ShardResult, run_shard
+
+__all__ = ["run_ray", "connect"]
+
+logger = logging.getLogger("agent_evaluators.runner.distributed")
+
+
+# ---------------------------------------------------------------------------- Ray session
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as exc:
+        raise ConfigError(
+            f"engine='ray' needs Ray: pip install 'agent-evaluators[ray]' (or pip install ray); importing it failed: {exc}"
+        ) from None
+    return ray
+
+
+def connect(address: Optional[str] = None) -> bool:
+    """Make sure this process is connected to a Ray cluster; ``True`` if this call started it.
+
+    Already connected (the user called ``ray.init``): use that. Else connect to
+    ``address``, or start a local Ray with no dashboard, listening on 127.0.0.1 only. Usage statistics are off
+    unless the user explicitly turned them on (``RAY_USAGE_STATS_ENABLED``).
+    """
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    ray = _import_ray()
+    if ray.is_initialized():
+        return False
+    if address is None:
+        # a Ray started just for this run serves this machine only: keep it on the loopback interface
+        ray.init(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True,
+                 _node_ip_address="127.0.0.1")
+    else:
+        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
+    return True
+
+
+_remote_cache: Dict[str, Any] = {}
+
+
+def _remotes(ray: Any) -> Tuple[Any, Any]:
+    if "task" not in _remote_cache:
+        _remote_cache["task"] = ray.remote(run_shard)
+        _remote_cache["budget"] = ray.remote(JudgeBudget)
+    return _remote_cache["task"], _remote_cache["budget"]
+
+
+def _single_node(ray: Any) -> bool:
+    try:
+        return sum(1 for n in ray.nodes() if n.get("Alive")) <= 1
+    except Exception:
+        return False
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
+    """Evaluate ``options`` on a Ray cluster (see :func:`~agent_evaluators.runner.distributed.evaluate_ray`)."""
+    rows = RowEvaluator.prepare(options.rows)
+    dpath = data_path(options.data)
+    if dpath is not None and not dpath.is_file():
+        raise ConfigError(f"data file not found: {dpath}")
+    description = describe_run(options, rows)
+    ray = _import_ray()
+    started_ray = connect(ray_options.ray_address)
+    try:
+        cpus = float(ray.cluster_resources().get("CPU", 1.0))
+        workers = ray_options.num_workers or max(1, int(cpus))
+        per_worker = ray_options.num_cpus_per_worker
+        per_worker = max(0.01, round(per_worker if per_worker is not None else min(1.0, cpus / workers), 2))
+        on_workers = ray_options.data_on_workers
+        by_range = (dpath is not None and dpath.name.lower().endswith(".jsonl")
+                    and (on_workers if on_workers is not None else _single_node(ray)))
+        engine: Dict[str, Any] = {
+            "name": "ray", "ray_version": ray.__version__, "workers": workers, "num_cpus_per_worker": per_worker,
+            "shard_size": ray_options.shard_size,
+            "input": "byte ranges read by workers" if by_range else "row chunks sent by the driver",
+        }
+        with RunLedger(options, rows, description, engine=engine) as ledger:
+            planner = ShardPlanner(options, rows, ledger, dpath.resolve() if by_range and dpath else None,
+                                   ray_options.shard_size)
+            stats = _run_shards(ray, options, ray_options, ledger, planner, workers, per_worker)
+        engine.update(stats)
+        return ledger.finish(extra={"engine": engine})
+    finally:
+        if started_ray:
+            ray.shutdown()
+
+
+def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: RunLedger, planner: "ShardPlanner",
+                workers: int, per_worker: float) -> Dict[str, Any]:
+    """Keep ``workers`` shard tasks in flight until every shard is done; returns engine statistics."""
+    task_fn, budget_cls = _remotes(ray)
+    budget = budget_cls.options(num_cpus=0, max_concurrency=1000).remote(
+        options.max_concurrency, expire_s=ray_options.worker_expire_s)
+    spec_box = [ray.put(options.rows)]
+    task = task_fn.options(num_cpus=per_worker, max_retries=ray_options.max_retries)
+    in_flight: Dict[Any, Shard] = {}
+    pids: Set[int] = set()
+    shards = 0
+
+    def wait_one() -> None:
+        nonlocal shards
+        done, _ = ray.wait(list(in_flight), num_returns=1)
+        for ref in done:
+            in_flight.pop(ref)
+            result: ShardResult = ray.get(ref)
+            pids.add(result.pid)
+            shards += 1
+            ledger.add_batch(result.lines, result.tally, blob=result.blob, lengths=result.lengths,
+                             records=result.records)
+
+    try:
+        for shard in planner.shards():
+            while len(in_flight) >= workers:
+                wait_one()
+            in_flight[task.remote(spec_box, budget, shard, ledger.encodes_rows)] = shard
+        while in_flight:
+            wait_one()
+        budget_stats = ray.get(budget.stats.remote())
+    except BaseException:
+        for ref in in_flight:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        raise
+    finally:
+        try:
+            ray.kill(budget)
+        except Exception:
+            pass
+    return {"shards": shards, "worker_processes": len(pids), "budget": budget_stats}
+
+
+class ShardPlanner:
+    """Cuts the input into shards and decides, line by line, what the workers still have to do.
+
+    Lines an earlier run finished are reused (or skipped) right here through the ledger;
+    a shard goes to a worker only if some line of it needs work. The first line to
+    evaluate is checked against the column mappings here, before any shard is sent.
+    """
+
+    def __init__(self, options: RunOptions, rows: RowEvaluator, ledger: RunLedger, jsonl_path: Optional[Path],
+                 shard_size: int) -> None:
+        self.options = options
+        self.rows = rows
+        self.ledger = ledger
+        self.jsonl_path = jsonl_path
+        self.shard_size = shard_size
+        self.validated = False
+
+    def _plan_line(self, line: int, item: Any, shard: Shard) -> bool:
+        """Decide what happens to ``line``; reused / skipped lines are handled here. True: a worker runs it."""
+        ledger = self.ledger
+        todo = ledger.work_for(line)
+        if todo is None:
+            ledger.skip(line)
+            shard.work[line] = SKIP
+            return False
+        if not todo:
+            ledger.reuse(line)
+            shard.work[line] = SKIP
+            return False
+        prior = ledger.prior(line)
+        tout = None
+        if not self.validated and item is not None and not isinstance(item, RowError):
+            self.validated = True
+            tout = run_sync(self.rows.validate_first(line, item, prior, todo))
+        if prior is not None or tout is not None or todo is not self.rows.plans:
+            shard.work[line] = ([p.alias for p in todo], prior, tout)
+        return True
+
+    def shards(self) -> Iterator[Shard]:
+        return self._by_range() if self.jsonl_path is not None else self._by_chunk()
+
+    def _by_range(self) -> Iterator[Shard]:
+        """Workers read their own byte range of the JSONL file; the driver reads only up to the first row."""
+        path = self.jsonl_path
+        assert path is not None
+        first_rows = iter_input(path)
+        for index, (start, end, ffl, first, n) in enumerate(jsonl_ranges(path, self.shard_size)):
+            shard = Shard(index=index, first_line=first, count=n, path=str(path), start=start, end=end,
+                          first_file_line=ffl)
+            needed = 0
+            for line in range(first, first + n):
+                item = next(first_rows, None) if not self.validated else None
+                needed += self._plan_line(line, item, shard)
+            if needed:
+                yield shard
+
+    def _by_chunk(self) -> Iterator[Shard]:
+        """The driver reads the rows and sends each shard's rows with it."""
+        line = 0
+        for index, rows in enumerate(chunks(iter_input(self.options.data), self.shard_size)):
+            shard = Shard(index=index, first_line=line, count=len(rows))
+            needed = 0
+            for item in rows:
+                needed += self._plan_line(line, item, shard)
+                line += 1
+            if needed:
+                shard.rows = rows
+                yield shard

@@ -1,0 +1,286 @@
+"""The run ledger: the one owner of a run's folder and of its running totals.
+
+Every finished row reaches the ledger exactly once, from whichever engine ran it: the
+ledger appends it to ``rows.jsonl`` (or keeps it in memory without ``output_path``),
+counts it (:class:`~.tally.RowTally`), and at the end writes ``summary.json`` and
+returns the :class:`~.result.EvaluationResult`. It also decides, from an earlier run's
+records, what is left to do on each line (``resume`` / ``rerun_failed``), after checking
+that the earlier run was made with the same setup.
+"""
+
+import logging
+import time
+from array import array
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
+
+from ..errors import AgentEvalError, ConfigError
+from .describe import RunDescription
+from .fingerprint import fingerprint_changes
+from .mapping import ArgPlan
+from .options import RunOptions
+from .progress import Progress
+from .result import EvaluationResult
+from .rows import Cells, Record, RowEvaluator
+from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_json, read_record, scan_rows, write_json_atomic
+from .tally import RowTally
+
+__all__ = ["RunLedger", "EvaluatorErrors"]
+
+logger = logging.getLogger("agent_evaluators.runner")
+
+
+class EvaluatorErrors(AgentEvalError):
+    """Raised by ``fail_on_evaluator_errors=True`` after every result was saved.
+
+    ``result`` holds the complete :class:`EvaluationResult` (error cells included).
+    """
+
+    def __init__(self, message: str, result: EvaluationResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+def _now_iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat()
+
+
+class RunLedger:
+    """See the module docstring. Use as a context manager: the files are closed however the run ends."""
+
+    def __init__(self, options: RunOptions, rows: RowEvaluator, description: RunDescription, *,
+                 total: Optional[int] = None, engine: Optional[Dict[str, Any]] = None) -> None:
+        self.options = options
+        self.rows = rows
+        self.started = time.time()
+        self.out_dir = options.output_path
+        self.tally = RowTally({a: inv.result_key for a, inv in rows.invokers.items()}, rows.num_runs)
+        self.progress = Progress(options.show_progress, total)
+        self.reused = 0
+        self.skipped = 0
+        self._offsets: "array[int]" = array("q")
+        self._memory: List[Optional[Record]] = []
+        self._writer: Optional[RowWriter] = None
+        self._prior_file: Optional[BinaryIO] = None
+        self._prior_offsets: Dict[int, int] = {}
+        self._prior_status: Dict[int, Dict[str, str]] = {}
+        self._closed = False
+        self.summary: Dict[str, Any] = {
+            "status": "running",
+            "started_at": _now_iso(self.started),
+            "config": description.config,
+            "versions": description.versions,
+            "fingerprint": description.fingerprint,
+        }
+        if engine is not None:
+            self.summary["engine"] = engine
+        if self.out_dir is not None:
+            self._open(description)
+
+    # --------------------------------------------------------------- the folder
+    @property
+    def rows_path(self) -> Optional[Path]:
+        return self.out_dir / ROWS_FILE if self.out_dir is not None else None
+
+    @property
+    def summary_path(self) -> Optional[Path]:
+        return self.out_dir / SUMMARY_FILE if self.out_dir is not None else None
+
+    def _open(self, description: RunDescription) -> None:
+        assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        if self.options.continues_earlier_run:
+            self._check_earlier_run(description)
+            self._prior_offsets, self._prior_status, _ = scan_rows(self.rows_path)
+        elif self.rows_path.exists() and self.rows_path.stat().st_size:
+            logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
+        write_json_atomic(self.summary_path, self.summary)
+        self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
+        if self._prior_offsets:
+            self._prior_file = open(self.rows_path, "rb")
+
+    def _check_earlier_run(self, description: RunDescription) -> None:
+        """Refuse to continue a run made with a different setup (unless ``force``)."""
+        assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
+        force = self.options.force
+        old = read_json(self.summary_path)
+        if old is None:
+            if self.rows_path.exists() and self.rows_path.stat().st_size:
+                if not force:
+                    raise ConfigError(
+                        f"resume refused: {self.rows_path} exists but {self.summary_path.name} is missing, so it "
+                        "cannot be checked that the data and evaluators are unchanged; pass force=True to reuse the "
+                        "rows anyway"
+                    )
+            else:
+                logger.info("nothing to resume in %s; starting a new run", self.out_dir)
+            return
+        changes = fingerprint_changes(
+            old.get("fingerprint") or {}, description.fingerprint, old.get("config") or {}, description.config
+        )
+        if changes and not force:
+            raise ConfigError(
+                f"resume refused: the run in {self.out_dir} was made with a different setup: " + "; ".join(changes)
+                + ". Pass force=True to reuse the earlier results anyway, or resume=False to start over "
+                "(this replaces rows.jsonl)."
+            )
+        if changes:
+            logger.warning("resuming despite changes (force=True): %s", "; ".join(changes))
+
+    def __enter__(self) -> "RunLedger":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.progress.close()
+        if self._writer is not None:
+            self._writer.close()
+        if self._prior_file is not None:
+            self._prior_file.close()
+            self._prior_file = None
+
+    # --------------------------------------------------------------- what to do per line
+    @property
+    def fresh(self) -> bool:
+        """A new run: every line is evaluated by every evaluator."""
+        return not self._prior_status and not self.options.continues_earlier_run
+
+    def work_for(self, line: int) -> Optional[List[ArgPlan]]:
+        """Evaluators still to run on ``line`` (``None`` = leave the line as it is, ``[]`` = reuse it)."""
+        plans = self.rows.plans
+        if self.fresh:
+            return plans
+        status = self._prior_status.get(line)
+        if status is None:
+            return plans if self.options.resume else None
+        if self.options.rerun_failed and not self.options.resume:
+            return [p for p in plans if status.get(p.alias) == "error"]
+        return [p for p in plans if status.get(p.alias) != "ok"]
+
+    def prior(self, line: int) -> Optional[Record]:
+        """The earlier run's record of ``line``, if there is one."""
+        if self._prior_file is None or line not in self._prior_offsets:
+            return None
+        return read_record(self._prior_file, self._prior_offsets[line])
+
+    def _ensure(self, line: int) -> None:
+        have = len(self._offsets) if self._writer is not None else len(self._memory)
+        if line >= have:
+            grow = line + 1 - have
+            if self._writer is not None:
+                self._offsets.extend(array("q", [-1]) * grow)
+            else:
+                self._memory.extend([None] * grow)
+
+    def skip(self, line: int) -> None:
+        """``rerun_failed`` without ``resume``: a line with no earlier record stays missing."""
+        self._ensure(line)
+        self.skipped += 1
+
+    def reuse(self, line: int) -> None:
+        """Keep the earlier record of ``line`` as it is (every cell of it is done)."""
+        self._ensure(line)
+        record = self.prior(line)
+        assert record is not None
+        cells, _ = self.rows.split_prior(record)
+        self.tally.add_reused(cells)
+        self._offsets[line] = self._prior_offsets[line]
+        self.reused += 1
+        self.progress.update(1, 0)
+
+    # --------------------------------------------------------------- finished rows
+    def add(self, line: int, record: Record, cells: Cells) -> None:
+        """A finished row: written (or kept in memory) at once, then counted."""
+        self._ensure(line)
+        if self._writer is not None:
+            self._offsets[line] = self._writer.write(record)
+        else:
+            self._memory[line] = record
+        self.progress.update(1, self.tally.add(line, cells))
+
+    def add_batch(self, lines: Sequence[int], tally: RowTally, *, blob: bytes = b"", lengths: Sequence[int] = (),
+                  records: Optional[Sequence[Record]] = None) -> None:
+        """Rows finished elsewhere (a Ray shard): already encoded (``blob`` of ``lengths``) when the
+        run has a folder, else the records themselves; ``tally`` has counted them."""
+        self.tally.merge(tally)
+        if self._writer is not None:
+            pos = self._writer.write_encoded(blob)
+            for line, length in zip(lines, lengths):
+                self._ensure(line)
+                self._offsets[line] = pos
+                pos += length
+        else:
+            assert records is not None
+            for line, record in zip(lines, records):
+                self._ensure(line)
+                self._memory[line] = record
+        self.progress.update(len(lines), tally.error_count)
+
+    @property
+    def encodes_rows(self) -> bool:
+        """Whether rows reach the ledger as ``rows.jsonl`` bytes (a run with a folder)."""
+        return self.out_dir is not None
+
+    # --------------------------------------------------------------- the end
+    def finish(self, extra: Optional[Mapping[str, Any]] = None) -> EvaluationResult:
+        """Metrics, the final ``summary.json`` and the result (raising :class:`EvaluatorErrors` if asked)."""
+        self.close()
+        tally = self.tally
+        metrics: Dict[str, Any] = {}
+        for alias in self.rows.aliases:
+            metrics.update(tally.stats[alias].metrics(alias))
+        usage = {alias: tally.stats[alias].usage for alias in self.rows.aliases}
+        if self.skipped:
+            logger.warning(
+                "%d row(s) have no results yet and were not run (rerun_failed reruns error cells only); "
+                "use resume=True to evaluate them",
+                self.skipped,
+            )
+        rows: Sequence[Dict[str, Any]]
+        if self.rows_path is not None:
+            rows = RowsView(self.rows_path, array("q", (o for o in self._offsets if o >= 0)))
+        else:
+            rows = [r for r in self._memory if r is not None]
+        finished = time.time()
+        summary = self.summary
+        summary.update({
+            "status": "complete",
+            "finished_at": _now_iso(finished),
+            "duration_s": round(finished - self.started, 3),
+            "rows": len(rows),
+            "rows_reused": self.reused,
+            "metrics": metrics,
+            "error_count": tally.error_count,
+            "errors": tally.errors,
+            "errors_truncated": tally.error_count > len(tally.errors),
+            "usage": usage,
+        })
+        if extra:
+            summary.update(extra)
+        if self.summary_path is not None:
+            write_json_atomic(self.summary_path, summary)
+        result = EvaluationResult(rows=rows, metrics=metrics, errors=tally.errors, usage=usage, summary=summary,
+                                  output_path=self.out_dir)
+        logger.info(
+            "evaluated %d rows in %.2f s (%d reused), %d error cell(s)%s", len(rows), finished - self.started,
+            self.reused, tally.error_count, f"; results in {self.out_dir}" if self.out_dir else "",
+        )
+        if self.options.fail_on_evaluator_errors and tally.error_count:
+            self._raise_errors(result)
+        return result
+
+    def _raise_errors(self, result: EvaluationResult) -> None:
+        errors = self.tally.errors
+        first = "\n".join(f"  row {e['line_number']} {e['alias']}: {e['message']}" for e in errors[:5])
+        where = f" All results were saved to {self.out_dir}." if self.out_dir else ""
+        raise EvaluatorErrors(
+            f"{self.tally.error_count} evaluator cell(s) failed (fail_on_evaluator_errors=True).{where} "
+            f"First errors:\n{first}",
+            result,
+        )

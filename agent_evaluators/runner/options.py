@@ -1,0 +1,174 @@
+"""The arguments of one run, checked once.
+
+``evaluate()`` and ``evaluate_async()`` keep azure-ai-evaluation's explicit keyword
+signature (a fixed call shape); both hand their arguments straight to
+:class:`RunOptions`, which validates them in one place. Every engine (local, Ray) reads
+the run from this object, so a new run option is one field here plus its keyword in
+the two public signatures, and nothing in between forwards it by hand.
+
+:class:`RowSpec` is the part of a run a worker process needs to evaluate rows (the
+evaluators, their column mapping, the target, ``num_runs``, ``timeout``, the judge
+budget); the Ray engine ships exactly that, never the data or the output folder.
+"""
+
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Mapping, Optional, Union
+
+from ..errors import ConfigError
+
+__all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S"]
+
+DEFAULT_SHARD_SIZE = 1000
+#: a Ray worker not heard from for this long is presumed dead and its judge permits return
+DEFAULT_WORKER_EXPIRE_S = 10.0
+
+
+def _positive_int(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+
+
+@dataclass(frozen=True)
+class RowSpec:
+    """How every row is evaluated: what a worker needs, and all it gets."""
+
+    evaluators: Mapping[str, Callable[..., Any]]
+    evaluator_config: Optional[Mapping[str, Any]] = None
+    target: Optional[Callable[..., Any]] = None
+    num_runs: int = 1
+    timeout: Optional[float] = 300.0
+    max_concurrency: int = 10
+
+    def __post_init__(self) -> None:
+        evaluators = self.evaluators
+        if not isinstance(evaluators, Mapping) or not evaluators:
+            raise ConfigError(
+                "evaluators must be a non-empty dict of alias -> evaluator, e.g. {'intent': IntentResolutionEvaluator(...)}"
+            )
+        for alias in evaluators:
+            if not isinstance(alias, str) or not alias or alias == "default":
+                raise ConfigError(f"evaluator alias {alias!r} is not allowed: use a non-empty string other than 'default'")
+        _positive_int("max_concurrency", self.max_concurrency)
+        _positive_int("num_runs", self.num_runs)
+        timeout = self.timeout
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
+            raise ConfigError(f"timeout must be a positive number of seconds (or None for no limit), got {timeout!r}")
+        if self.evaluator_config is not None and not isinstance(self.evaluator_config, Mapping):
+            raise ConfigError(
+                "evaluator_config must be a dict like {'default': {'column_mapping': {'response': '${data.answer}'}}}"
+            )
+        # a private copy: the caller may reuse or mutate its dict while the run goes on
+        object.__setattr__(self, "evaluators", dict(evaluators))
+        if self.evaluator_config is not None:
+            object.__setattr__(self, "evaluator_config", dict(self.evaluator_config))
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Every argument of ``evaluate()`` / ``evaluate_async()``, validated.
+
+    ``rows`` says how a row is evaluated; the other fields say which rows, where the
+    results go, and how the run is reported.
+    """
+
+    data: Any
+    rows: RowSpec
+    output_path: Optional[Path] = None
+    fail_on_evaluator_errors: bool = False
+    resume: bool = False
+    rerun_failed: bool = False
+    force: bool = False
+    show_progress: Optional[bool] = None
+    evaluation_name: Optional[str] = None
+    tags: Dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        data: Any,
+        evaluators: Mapping[str, Callable[..., Any]],
+        evaluator_config: Optional[Mapping[str, Any]] = None,
+        target: Optional[Callable[..., Any]] = None,
+        output_path: Optional[Union[str, Path]] = None,
+        fail_on_evaluator_errors: bool = False,
+        max_concurrency: int = 10,
+        resume: bool = False,
+        rerun_failed: bool = False,
+        force: bool = False,
+        num_runs: int = 1,
+        show_progress: Optional[bool] = None,
+        timeout: Optional[float] = 300.0,
+        evaluation_name: Optional[str] = None,
+        tags: Optional[Mapping[str, str]] = None,
+        azure_ai_project: Any = None,
+    ) -> "RunOptions":
+        """The options of one call, from the public keyword arguments (same names)."""
+        if azure_ai_project is not None:
+            raise ConfigError("azure_ai_project is not supported: results stay local (use output_path)")
+        rows = RowSpec(
+            evaluators=evaluators, evaluator_config=evaluator_config, target=target, num_runs=num_runs,
+            timeout=timeout, max_concurrency=max_concurrency,
+        )
+        if (resume or rerun_failed) and output_path is None:
+            raise ConfigError("resume=True / rerun_failed=True need output_path (the folder of the run to continue)")
+        out_dir = Path(output_path) if output_path is not None else None
+        if out_dir is not None and out_dir.suffix.lower() == ".json":
+            raise ConfigError(f"output_path is a folder for rows.jsonl and summary.json, not a .json file: {out_dir}")
+        if tags is not None and not isinstance(tags, Mapping):
+            raise ConfigError(f"tags must be a dict of str -> str, got {type(tags).__name__}")
+        return cls(
+            data=data, rows=rows, output_path=out_dir, fail_on_evaluator_errors=bool(fail_on_evaluator_errors),
+            resume=bool(resume), rerun_failed=bool(rerun_failed), force=bool(force), show_progress=show_progress,
+            evaluation_name=evaluation_name, tags=dict(tags or {}),
+        )
+
+    @classmethod
+    def from_arguments(cls, arguments: Mapping[str, Any]) -> "RunOptions":
+        """The options from a public entry point's ``locals()``: every keyword :meth:`build` takes.
+
+        ``evaluate()`` and ``evaluate_async()`` keep their explicit signatures (users and
+        tools read them); this keeps the list of names in one place, :meth:`build`.
+        A test checks that both signatures offer every one of them.
+        """
+        return cls.build(**{name: arguments[name] for name in _BUILD_ARGUMENTS})
+
+    @property
+    def max_concurrency(self) -> int:
+        return self.rows.max_concurrency
+
+    @property
+    def continues_earlier_run(self) -> bool:
+        """``resume`` or ``rerun_failed``: the run folder's earlier results are read, not replaced."""
+        return self.resume or self.rerun_failed
+
+
+@dataclass(frozen=True)
+class RayOptions:
+    """What only the Ray engine needs (see :func:`agent_evaluators.runner.distributed.evaluate_ray`)."""
+
+    ray_address: Optional[str] = None
+    num_workers: Optional[int] = None
+    shard_size: int = DEFAULT_SHARD_SIZE
+    num_cpus_per_worker: Optional[float] = None
+    data_on_workers: Optional[bool] = None
+    max_retries: int = 3
+    worker_expire_s: float = DEFAULT_WORKER_EXPIRE_S
+
+    def __post_init__(self) -> None:
+        _positive_int("shard_size", self.shard_size)
+        if self.num_workers is not None:
+            _positive_int("num_workers", self.num_workers)
+        if isinstance(self.max_retries, bool) or not isinstance(self.max_retries, int) or self.max_retries < 0:
+            raise ConfigError(f"max_retries must be an integer >= 0, got {self.max_retries!r}")
+        expire = self.worker_expire_s
+        if isinstance(expire, bool) or not isinstance(expire, (int, float)) or expire <= 0:
+            raise ConfigError(f"worker_expire_s must be a positive number of seconds, got {expire!r}")
+
+
+#: the keyword arguments of :meth:`RunOptions.build`, in order
+_BUILD_ARGUMENTS = tuple(
+    name for name in inspect.signature(RunOptions.build).parameters if name not in ("cls", "self")
+)

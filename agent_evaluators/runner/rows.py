@@ -1,0 +1,302 @@
+"""Evaluating one row: the target, then every evaluator's cell, assembled into one record.
+
+:class:`RowEvaluator` is what every engine runs each row through (the local engine
+in-process, the Ray engine inside each worker), so a row gets exactly the same column
+mapping, target call, error cells, ``num_runs`` and timeouts wherever it runs. It is
+built from a :class:`~.options.RowSpec` by :meth:`RowEvaluator.prepare`.
+
+A record is the flat dict written to ``rows.jsonl``: ``line_number``,
+``inputs.<col>``, ``outputs.<col>`` (target), ``outputs.<alias>.<key>``,
+``cell_status`` and, when they happened, ``row_error`` / ``target_error``.
+"""
+
+import asyncio
+import logging
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..errors import ConfigError
+from .callables import INLINE, THREAD, Invoker, make_invoker
+from .cells import (
+    CallTimeout,
+    Cell,
+    as_dict,
+    call_with_timeout,
+    combine_runs,
+    describe_exc,
+    error_cell,
+    exception_cell,
+    sync_result,
+    timeout_message,
+)
+from .mapping import ArgPlan, parse_evaluator_config, validate_first_row
+from .options import RowSpec
+from .readers import RowError
+
+__all__ = ["RowEvaluator", "Record", "Cells"]
+
+logger = logging.getLogger("agent_evaluators.runner")
+
+Record = Dict[str, Any]
+Cells = Dict[str, Cell]
+TargetResult = Tuple[Optional[Dict[str, Any]], Optional[str]]
+
+
+class RowEvaluator:
+    """Turns an input row into a record and its cells (see the module docstring)."""
+
+    def __init__(self, spec: RowSpec, invokers: Dict[str, Invoker], plans: List[ArgPlan],
+                 target: Optional[Invoker]) -> None:
+        self.spec = spec
+        self.invokers = invokers
+        self.aliases = list(invokers)
+        self.plans = plans
+        self.target = target
+        self.num_runs = spec.num_runs
+        self.timeout = spec.timeout
+        self._in_keys: Dict[str, str] = {}
+        self._prefixes = {a: f"outputs.{a}." for a in self.aliases}
+        self._by_len = sorted(self.aliases, key=len, reverse=True)
+        self.all_inline = all(p.invoker.mode == INLINE for p in plans) and (target is None or target.mode == INLINE)
+
+    @classmethod
+    def prepare(cls, spec: RowSpec) -> "RowEvaluator":
+        """Wrap the evaluators and target, ask judge evaluators whether a judge is configured,
+        and parse the column mapping: everything that can fail before the first row."""
+        invokers = {alias: make_invoker(ev, role=f"evaluator {alias!r}") for alias, ev in spec.evaluators.items()}
+        for alias, ev in spec.evaluators.items():
+            check_ready = getattr(ev, "check_ready", None)  # judge evaluators: is a judge configured?
+            if callable(check_ready):
+                try:
+                    check_ready()
+                except ConfigError as exc:
+                    raise ConfigError(f"evaluator {alias!r}: {exc}") from None
+        target = make_invoker(spec.target, role="target", default_mode=THREAD) if spec.target is not None else None
+        explicit = parse_evaluator_config(spec.evaluator_config, list(invokers))
+        plans = [ArgPlan(alias, inv, explicit[alias]) for alias, inv in invokers.items()]
+        return cls(spec, invokers, plans, target)
+
+    # --------------------------------------------------------------- records
+    def split_prior(self, record: Mapping[str, Any]) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Any]]:
+        """A stored record → (cells by alias, target outputs)."""
+        cells: Dict[str, Dict[str, Any]] = {}
+        target: Dict[str, Any] = {}
+        for key, v in record.items():
+            if not key.startswith("outputs."):
+                continue
+            for alias in self._by_len:
+                p = self._prefixes[alias]
+                if key.startswith(p):
+                    cells.setdefault(alias, {})[key[len(p):]] = v
+                    break
+            else:
+                target[key[8:]] = v
+        return cells, target
+
+    def assemble(self, line: int, row: Optional[Mapping[str, Any]], tout: Optional[Mapping[str, Any]], cells: Cells,
+                 *, row_error: Optional[str] = None, target_error: Optional[str] = None) -> Record:
+        record: Record = {"line_number": line}
+        if row is not None:
+            keys = self._in_keys
+            for col, v in row.items():
+                key = keys.get(col)
+                if key is None:
+                    key = keys[col] = f"inputs.{col}"
+                record[key] = v
+        if tout:
+            for col, v in tout.items():
+                record[f"outputs.{col}"] = v
+        status: Dict[str, str] = {}
+        for alias in self.aliases:
+            cell = cells.get(alias)
+            if cell is None:
+                continue
+            p = self._prefixes[alias]
+            for k, v in cell.out.items():
+                record[p + k] = v
+            status[alias] = "ok" if cell.ok else "error"
+        record["cell_status"] = status
+        if row_error:
+            record["row_error"] = row_error
+        if target_error:
+            record["target_error"] = target_error
+        return record
+
+    def error_row(self, line: int, err: RowError) -> Tuple[Record, Cells]:
+        """A row that could not be read: every evaluator gets an error cell naming the line."""
+        msg = f"row {line}: {err.message}; fix this entry in the data (the other rows are evaluated)"
+        cells = {p.alias: error_cell(p.invoker, msg) for p in self.plans}
+        return self.assemble(line, None, None, cells, row_error=err.message), cells
+
+    def kept(self, prior: Optional[Mapping[str, Any]], needed: Sequence[str]) -> Tuple[Cells, Optional[Dict[str, Any]]]:
+        """Cells carried over from an earlier record, and its target outputs (if the target succeeded)."""
+        if prior is None:
+            return {}, None
+        prior_cells, tout = self.split_prior(prior)
+        kept = {a: Cell(c, True) for a, c in prior_cells.items() if a not in needed and a in self.invokers}
+        if self.target is None or "target_error" in prior:
+            return kept, None
+        return kept, tout
+
+    # --------------------------------------------------------------- target
+    def _target_kwargs(self, row: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
+        t = self.target
+        assert t is not None
+        kwargs = dict(row) if t.var_kw else {n: row[n] for n in t.params if n in row}
+        absent: List[str] = []
+        for req in t.required:
+            absent = [n for n in sorted(req) if n not in kwargs]
+            if not absent:
+                return kwargs, None
+        return kwargs, f"the target needs input {absent[0]!r}, which this row does not have (columns: {', '.join(row)})"
+
+    async def run_target(self, line: int, row: Mapping[str, Any]) -> TargetResult:
+        assert self.target is not None
+        kwargs, problem = self._target_kwargs(row)
+        if problem:
+            return None, f"row {line}: {problem}"
+        try:
+            out = await call_with_timeout(self.target, kwargs, self.timeout)
+        except CallTimeout:
+            return None, f"row {line}: " + timeout_message(f"the target ({self.target.class_name})", self.timeout)
+        except Exception as exc:
+            logger.debug("target failed on row %d", line, exc_info=True)
+            return None, f"row {line}: the target ({self.target.class_name}) raised {describe_exc(exc)}"
+        return as_dict(out), None
+
+    def run_target_sync(self, line: int, row: Mapping[str, Any]) -> TargetResult:
+        assert self.target is not None
+        kwargs, problem = self._target_kwargs(row)
+        if problem:
+            return None, f"row {line}: {problem}"
+        try:
+            out = sync_result(self.target.call(**kwargs))
+        except Exception as exc:
+            logger.debug("target failed on row %d", line, exc_info=True)
+            return None, f"row {line}: the target ({self.target.class_name}) raised {describe_exc(exc)}"
+        return as_dict(out), None
+
+    # --------------------------------------------------------------- cells
+    def _where(self, line: int, plan: ArgPlan) -> str:
+        return f"row {line}: evaluator {plan.alias!r} ({plan.invoker.class_name})"
+
+    def cell_sync(self, line: int, plan: ArgPlan, row: Mapping[str, Any], tout: Optional[Mapping[str, Any]]) -> Cell:
+        kwargs, problem = plan.build(row, tout)
+        inv = plan.invoker
+        if problem:
+            return error_cell(inv, f"{self._where(line, plan)}: {problem}")
+        try:
+            if self.num_runs == 1:
+                return Cell(as_dict(sync_result(inv.call(**kwargs))), True)
+            runs = [as_dict(sync_result(inv.call(**kwargs))) for _ in range(self.num_runs)]
+        except Exception as exc:
+            logger.debug("evaluator %r failed on row %d", plan.alias, line, exc_info=True)
+            return exception_cell(inv, self._where(line, plan), exc, self.timeout)
+        return Cell(combine_runs(inv, runs), True)
+
+    async def cell_async(self, line: int, plan: ArgPlan, row: Mapping[str, Any],
+                         tout: Optional[Mapping[str, Any]]) -> Cell:
+        kwargs, problem = plan.build(row, tout)
+        inv = plan.invoker
+        if problem:
+            return error_cell(inv, f"{self._where(line, plan)}: {problem}")
+        if self.num_runs == 1:
+            try:
+                return Cell(as_dict(await call_with_timeout(inv, kwargs, self.timeout)), True)
+            except Exception as exc:
+                logger.debug("evaluator %r failed on row %d", plan.alias, line, exc_info=True)
+                return exception_cell(inv, self._where(line, plan), exc, self.timeout)
+        results = await asyncio.gather(
+            *(call_with_timeout(inv, dict(kwargs), self.timeout) for _ in range(self.num_runs)), return_exceptions=True
+        )
+        failures = [r for r in results if isinstance(r, BaseException)]
+        for r in failures:
+            if isinstance(r, asyncio.CancelledError):
+                raise r
+        if failures:
+            return self._failed_runs_cell(line, plan, results, failures)
+        return Cell(combine_runs(inv, [as_dict(r) for r in results]), True)
+
+    def _failed_runs_cell(self, line: int, plan: ArgPlan, results: Sequence[Any],
+                          failures: Sequence[BaseException]) -> Cell:
+        """``num_runs > 1`` with a failed run: an error cell that keeps the usage of the runs that
+        did finish (they were still paid for)."""
+        inv = plan.invoker
+        cell = exception_cell(inv, self._where(line, plan), failures[0], self.timeout)
+        if inv.ours and inv.result_key:
+            k = inv.result_key
+            from .aggregate import add_usage
+
+            usage: Dict[str, Any] = dict(cell.out.get(f"{k}_usage") or {})
+            for r in results:
+                u = r.get(f"{k}_usage") if isinstance(r, Mapping) else getattr(r, "usage", None)
+                if isinstance(u, Mapping) and r is not failures[0]:
+                    add_usage(usage, u)
+            if usage:
+                cell.out[f"{k}_usage"] = usage
+        cell.message = f"{cell.message} ({len(failures)} of {self.num_runs} runs failed)"
+        cell.out[next(k for k in cell.out if k.endswith("error"))] = cell.message
+        return cell
+
+    # --------------------------------------------------------------- rows
+    def _target_failed(self, plans: Sequence[ArgPlan], cells: Cells, terr: str) -> None:
+        for p in plans:
+            cells[p.alias] = error_cell(p.invoker, f"{terr}; evaluator {p.alias!r} was not run")
+
+    def row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
+                 prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[Record, Cells]:
+        cells, prior_tout = self.kept(prior, [p.alias for p in plans])
+        terr = None
+        if self.target is not None:
+            tout = tout if tout is not None else prior_tout
+            if tout is None:
+                tout, terr = self.run_target_sync(line, row)
+        if terr:
+            self._target_failed(plans, cells, terr)
+        else:
+            for p in plans:
+                cells[p.alias] = self.cell_sync(line, p, row, tout)
+        return self.assemble(line, row, tout, cells, target_error=terr), cells
+
+    async def row_async(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
+                        prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[int, Record, Cells]:
+        cells, prior_tout = self.kept(prior, [p.alias for p in plans])
+        terr = None
+        if self.target is not None:
+            tout = tout if tout is not None else prior_tout
+            if tout is None:
+                tout, terr = await self.run_target(line, row)
+        if terr:
+            self._target_failed(plans, cells, terr)
+        else:
+            waiting = []
+            for p in plans:
+                if p.invoker.mode == INLINE:
+                    cells[p.alias] = self.cell_sync(line, p, row, tout)
+                else:
+                    waiting.append(p)
+            if len(waiting) == 1:
+                cells[waiting[0].alias] = await self.cell_async(line, waiting[0], row, tout)
+            elif waiting:
+                done = await asyncio.gather(*(self.cell_async(line, p, row, tout) for p in waiting))
+                for p, c in zip(waiting, done):
+                    cells[p.alias] = c
+        return line, self.assemble(line, row, tout, cells, target_error=terr), cells
+
+    async def validate_first(self, line: int, item: Mapping[str, Any], prior: Optional[Mapping[str, Any]],
+                             todo: Sequence[ArgPlan]) -> Optional[Dict[str, Any]]:
+        """Check the column mappings against the first row to evaluate (fail fast, before any judge call).
+
+        With a target, the target runs on that row first (its outputs are mappable);
+        returns those outputs so the row does not run the target twice.
+        """
+        if self.target is None:
+            validate_first_row(self.plans, item, None)
+            return None
+        _, tout = self.kept(prior, [p.alias for p in todo])
+        if tout is None:
+            tout, terr = await self.run_target(line, item)
+            if terr:
+                logger.warning("%s; column mappings could not be checked against target outputs", terr)
+                return None
+        validate_first_row(self.plans, item, tout)
+        return tout

@@ -1,0 +1,52 @@
+"""Counting finished rows: metric totals per evaluator alias and the error cells kept for the summary.
+
+One mechanism for every place a finished row is counted: the local engine's ledger,
+each Ray worker's shard (which then hands its tally to the driver's ledger in one
+piece), so "count it, keep its error" is written once.
+"""
+
+from typing import Any, Dict, List, Mapping
+
+from .aggregate import AliasStats
+
+__all__ = ["RowTally", "MAX_ERRORS_KEPT"]
+
+#: errors kept in memory / summary.json; the full set is always in rows.jsonl.
+MAX_ERRORS_KEPT = 10_000
+
+
+class RowTally:
+    """Metric totals per alias, the first :data:`MAX_ERRORS_KEPT` error cells, and the error count."""
+
+    __slots__ = ("stats", "errors", "error_count")
+
+    def __init__(self, result_keys: Mapping[str, Any], num_runs: int) -> None:
+        self.stats: Dict[str, AliasStats] = {alias: AliasStats(key, num_runs) for alias, key in result_keys.items()}
+        self.errors: List[Dict[str, Any]] = []
+        self.error_count = 0
+
+    def add(self, line: int, cells: Mapping[str, Any]) -> int:
+        """Count one finished row's cells (:class:`~.cells.Cell`); returns how many are errors."""
+        n_err = 0
+        for alias, cell in cells.items():
+            self.stats[alias].add(cell.out, cell.ok)
+            if not cell.ok:
+                n_err += 1
+                if len(self.errors) < MAX_ERRORS_KEPT:
+                    self.errors.append({"line_number": line, "alias": alias, "message": cell.message})
+        self.error_count += n_err
+        return n_err
+
+    def add_reused(self, cells: Mapping[str, Mapping[str, Any]]) -> None:
+        """Count a finished record of an earlier run (every cell ok) in the metrics."""
+        for alias, stats in self.stats.items():
+            stats.add(cells.get(alias, {}), True)
+
+    def merge(self, other: "RowTally") -> None:
+        """Fold another tally (a finished Ray shard's) into this one."""
+        for alias, part in other.stats.items():
+            self.stats[alias].merge(part)
+        room = MAX_ERRORS_KEPT - len(self.errors)
+        if room > 0:
+            self.errors.extend(other.errors[:room])
+        self.error_count += other.error_count

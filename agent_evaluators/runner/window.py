@@ -1,0 +1,53 @@
+"""The row window: how many rows are being evaluated at once, and where each finished one goes.
+
+Shared by the local engine and each Ray shard, so both schedule rows the same way:
+runs whose evaluators are all inline are evaluated on the spot (no task per row);
+otherwise each row is a task, and a new one waits for a free place in the window,
+which keeps memory flat however long the input.
+"""
+
+import asyncio
+from typing import Any, Callable, Mapping, Optional, Sequence, Set
+
+from .mapping import ArgPlan
+from .rows import Cells, Record, RowEvaluator
+
+__all__ = ["RowWindow"]
+
+Emit = Callable[[int, Record, Cells], None]
+
+
+class RowWindow:
+    """Rows being evaluated at once, at most ``size``; each finished row goes to ``emit``."""
+
+    def __init__(self, rows: RowEvaluator, size: int, emit: Emit) -> None:
+        self.rows = rows
+        self.size = max(size, 2)
+        self.emit = emit
+        self.pending: Set["asyncio.Task[Any]"] = set()
+        self._loop = asyncio.get_running_loop()
+
+    async def _drain(self, return_when: str) -> None:
+        done, _ = await asyncio.wait(self.pending, return_when=return_when)
+        for task in done:
+            self.pending.discard(task)
+            self.emit(*task.result())
+
+    async def submit(self, line: int, item: Mapping[str, Any], todo: Sequence[ArgPlan],
+                     prior: Optional[Mapping[str, Any]], tout: Any) -> None:
+        if self.rows.all_inline:
+            self.emit(line, *self.rows.row_sync(line, item, todo, prior, tout))
+            return
+        while len(self.pending) >= self.size:
+            await self._drain(asyncio.FIRST_COMPLETED)
+        self.pending.add(self._loop.create_task(self.rows.row_async(line, item, todo, prior, tout)))
+
+    async def finish(self) -> None:
+        while self.pending:
+            await self._drain(asyncio.ALL_COMPLETED)
+
+    async def cancel(self) -> None:
+        for task in self.pending:
+            task.cancel()
+        if self.pending:
+            await asyncio.gather(*self.pending, return_exceptions=True)
