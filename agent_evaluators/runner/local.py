@@ -41,6 +41,8 @@ async def run_local(options: RunOptions) -> EvaluationResult:
         except BaseException:
             await window.cancel()
             raise
+        finally:
+            rows.close()
     return ledger.finish()
 
 

@@ -151,14 +151,15 @@ class RayOptions:
 
     ray_address: Optional[str] = None
     num_workers: Optional[int] = None
-    shard_size: int = DEFAULT_SHARD_SIZE
+    shard_size: Optional[int] = None
     num_cpus_per_worker: Optional[float] = None
     data_on_workers: Optional[bool] = None
     max_retries: int = 3
     worker_expire_s: float = DEFAULT_WORKER_EXPIRE_S
 
     def __post_init__(self) -> None:
-        _positive_int("shard_size", self.shard_size)
+        if self.shard_size is not None:
+            _positive_int("shard_size", self.shard_size)
         if self.num_workers is not None:
             _positive_int("num_workers", self.num_workers)
         if isinstance(self.max_retries, bool) or not isinstance(self.max_retries, int) or self.max_retries < 0:

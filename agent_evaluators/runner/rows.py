@@ -12,9 +12,11 @@ A record is the flat dict written to ``rows.jsonl``: ``line_number``,
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import ConfigError
+from .aggregate import add_usage
 from .callables import INLINE, THREAD, Invoker, make_invoker
 from .cells import (
     CallTimeout,
@@ -57,6 +59,11 @@ class RowEvaluator:
         self._prefixes = {a: f"outputs.{a}." for a in self.aliases}
         self._by_len = sorted(self.aliases, key=len, reverse=True)
         self.all_inline = all(p.invoker.mode == INLINE for p in plans) and (target is None or target.mode == INLINE)
+        # With judge evaluators in the run, the sync ones leave the event loop:
+        # a CPU-bound metric then cannot stall judge traffic (or a Ray worker's heartbeat). One thread
+        # for them keeps their old guarantee of never running concurrently with each other.
+        self.offload_sync = any(_judges(p.invoker) for p in plans) and any(p.invoker.mode == INLINE for p in plans)
+        self._sync_executor: Optional[ThreadPoolExecutor] = None
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":
@@ -224,8 +231,6 @@ class RowEvaluator:
         cell = exception_cell(inv, self._where(line, plan), failures[0], self.timeout)
         if inv.ours and inv.result_key:
             k = inv.result_key
-            from .aggregate import add_usage
-
             usage: Dict[str, Any] = dict(cell.out.get(f"{k}_usage") or {})
             for r in results:
                 u = r.get(f"{k}_usage") if isinstance(r, Mapping) else getattr(r, "usage", None)
@@ -268,19 +273,41 @@ class RowEvaluator:
         if terr:
             self._target_failed(plans, cells, terr)
         else:
-            waiting = []
-            for p in plans:
-                if p.invoker.mode == INLINE:
-                    cells[p.alias] = self.cell_sync(line, p, row, tout)
-                else:
-                    waiting.append(p)
-            if len(waiting) == 1:
-                cells[waiting[0].alias] = await self.cell_async(line, waiting[0], row, tout)
-            elif waiting:
-                done = await asyncio.gather(*(self.cell_async(line, p, row, tout) for p in waiting))
-                for p, c in zip(waiting, done):
-                    cells[p.alias] = c
+            await self._row_cells(line, row, plans, tout, cells)
         return line, self.assemble(line, row, tout, cells, target_error=terr), cells
+
+    async def _row_cells(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
+                         tout: Optional[Mapping[str, Any]], cells: Cells) -> None:
+        inline = [p for p in plans if p.invoker.mode == INLINE]
+        waiting = [p for p in plans if p.invoker.mode != INLINE]
+        jobs: List[Any] = [self.cell_async(line, p, row, tout) for p in waiting]
+        if inline and self.offload_sync:
+            if self._sync_executor is None:
+                self._sync_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agent-eval-sync")
+            loop = asyncio.get_running_loop()
+            jobs.append(loop.run_in_executor(self._sync_executor, self._sync_cells, line, inline, row, tout))
+        else:
+            cells.update(self._sync_cells(line, inline, row, tout))
+        if len(jobs) == 1:
+            done = [await jobs[0]]
+        elif jobs:
+            done = list(await asyncio.gather(*jobs))
+        else:
+            done = []
+        for p, c in zip(waiting, done):
+            cells[p.alias] = c
+        if len(done) > len(waiting):
+            cells.update(done[-1])
+
+    def _sync_cells(self, line: int, plans: Sequence[ArgPlan], row: Mapping[str, Any],
+                    tout: Optional[Mapping[str, Any]]) -> Cells:
+        return {p.alias: self.cell_sync(line, p, row, tout) for p in plans}
+
+    def close(self) -> None:
+        """Stop the thread the sync evaluators ran in, if one was started."""
+        if self._sync_executor is not None:
+            self._sync_executor.shutdown(wait=False)
+            self._sync_executor = None
 
     async def validate_first(self, line: int, item: Mapping[str, Any], prior: Optional[Mapping[str, Any]],
                              todo: Sequence[ArgPlan]) -> Optional[Dict[str, Any]]:
@@ -300,3 +327,8 @@ class RowEvaluator:
                 return None
         validate_first_row(self.plans, item, tout)
         return tout
+
+
+def _judges(inv: Invoker) -> bool:
+    """Whether an evaluator calls a judge model (ours say so; azure-ai-evaluation's judge ones all do)."""
+    return bool(getattr(inv.fn, "uses_judge", False)) or inv.foreign_kind == "azure"

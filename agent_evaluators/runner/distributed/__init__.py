@@ -23,7 +23,7 @@ def evaluate_ray(
     *,
     ray_address: Optional[str] = None,
     num_workers: Optional[int] = None,
-    shard_size: int = DEFAULT_SHARD_SIZE,
+    shard_size: Optional[int] = None,
     num_cpus_per_worker: Optional[float] = None,
     data_on_workers: Optional[bool] = None,
     max_retries: int = 3,
@@ -41,8 +41,9 @@ def evaluate_ray(
             ``None``: the cluster this process is already connected to, else a local Ray
             started for this run (no dashboard, usage stats off) and shut down after it.
         num_workers: shards evaluated at once (default: the cluster's CPU count).
-        shard_size: rows per shard. Smaller: finer progress and less work lost to a
-            crash; larger: less per-shard overhead.
+        shard_size: rows per shard. Default: about four shards per worker (so no worker idles
+            while the last shards run), between 20 and 1,000 rows. Smaller: finer progress and
+            less work lost to a crash; larger: less per-shard overhead.
         num_cpus_per_worker: Ray CPUs a shard task reserves (default: the cluster's
             CPUs / ``num_workers``, at most 1; fractional on small machines).
         data_on_workers: workers read their byte range of a JSONL ``data`` file themselves.

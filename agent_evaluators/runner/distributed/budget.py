@@ -32,6 +32,7 @@ actor takes its permits back, so a retried shard does not shrink the budget for 
 import asyncio
 import logging
 import math
+import threading
 import time
 import uuid
 from collections import deque
@@ -201,8 +202,13 @@ class ClusterLimiter:
     """
 
     def __init__(self, actor: Any, worker_id: Optional[str] = None, *, poll_s: float = POLL_S,
-                 stale_s: float = STALE_S) -> None:
+                 stale_s: float = STALE_S, poll_in_thread: Optional[bool] = None) -> None:
         self._actor = actor
+        # A real actor is polled from a thread of its own: a worker whose event loop is busy with
+        # CPU-bound evaluators must still look alive, or the budget takes back permits it is using.
+        self._poll_in_thread = _is_ray_actor(actor) if poll_in_thread is None else poll_in_thread
+        self._stop_polling = threading.Event()
+        self._poll_thread: Optional[threading.Thread] = None
         self.id = worker_id or uuid.uuid4().hex[:12]
         self._poll_s = poll_s
         self._stale_s = stale_s
@@ -222,10 +228,19 @@ class ClusterLimiter:
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> "ClusterLimiter":
         self._heard(*await self._actor.poll.remote(self.id))
-        self._poll_task = asyncio.get_running_loop().create_task(self._poll_loop())
+        loop = asyncio.get_running_loop()
+        if self._poll_in_thread:
+            self._poll_thread = threading.Thread(target=self._poll_thread_main, args=(loop,),
+                                                 name=f"judge-budget-heartbeat-{self.id}", daemon=True)
+            self._poll_thread.start()
+        else:
+            self._poll_task = loop.create_task(self._poll_loop())
         return self
 
     async def close(self) -> None:
+        self._stop_polling.set()
+        if self._poll_thread is not None:
+            await asyncio.to_thread(self._poll_thread.join, 5.0)
         for task in (self._poll_task, self._lease_task):
             if task is not None:
                 task.cancel()
@@ -267,8 +282,9 @@ class ClusterLimiter:
                     self.local_handoffs += 1
                     fut.set_result(True)
                     return
-        self._held -= 1
-        self._give_back(1)
+        if self._held > 0:  # after a rejoin, permits of the old registration are not ours to return
+            self._held -= 1
+            self._give_back(1)
         if self._waiters:
             self._kick()
 
@@ -323,6 +339,9 @@ class ClusterLimiter:
                 return
             granted, share, pause = await self._actor.lease.remote(self.id, want)
             self._heard(share, pause)
+            if granted == 0:
+                self._rejoin()
+                continue
             self._held += granted
             self.leased += granted
             for _ in range(granted):
@@ -335,6 +354,30 @@ class ClusterLimiter:
                     self._held -= 1
                     self._give_back(1)
 
+    def _poll_thread_main(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Heartbeat from a plain thread (real Ray actors): it runs however busy the event loop is."""
+        import ray
+
+        while not self._stop_polling.wait(self._poll_s):
+            try:
+                share, pause = ray.get(self._actor.poll.remote(self.id), timeout=max(1.0, 10 * self._poll_s))
+            except Exception:  # the actor is gone or slow: the run is failing anyway; leases will raise
+                logger.debug("judge budget poll failed", exc_info=True)
+                continue
+            try:
+                loop.call_soon_threadsafe(self._heard, share, pause)
+            except RuntimeError:  # the loop is closed: the shard is over
+                return
+
+    def _rejoin(self) -> None:
+        """The budget presumed this (live) worker dead and took its permits back: join again under
+        a new id rather than wait forever. Permits still on the wire are counted as returned, so the
+        budget may be exceeded by those until they finish; a warning says so."""
+        old_id, self.id = self.id, uuid.uuid4().hex[:12]
+        logger.warning("judge budget: worker %s was presumed dead while alive; rejoining as %s (%d request(s) "
+                       "in flight are no longer counted)", old_id, self.id, self._in_use)
+        self._held = 0
+
     async def _poll_loop(self) -> None:
         while True:
             await asyncio.sleep(self._poll_s)
@@ -344,3 +387,7 @@ class ClusterLimiter:
                 raise
             except Exception:  # the actor is gone: the run is failing anyway; leases will raise
                 logger.debug("judge budget poll failed", exc_info=True)
+
+
+def _is_ray_actor(actor: Any) -> bool:
+    return type(actor).__module__.startswith("ray.")

@@ -33,7 +33,7 @@ from ..readers import RowError, data_path, iter_input
 from ..result import EvaluationResult
 from ..rows import RowEvaluator
 from .budget import JudgeBudget
-from .shards import SKIP, Shard, chunks, jsonl_ranges
+from .shards import SKIP, Shard, auto_shard_size, chunks, estimate_rows, jsonl_ranges
 from .worker import ShardResult, run_shard
 
 __all__ = ["run_ray", "connect"]
@@ -84,6 +84,15 @@ def _remotes(ray: Any) -> Tuple[Any, Any]:
     return _remote_cache["task"], _remote_cache["budget"]
 
 
+def _row_estimate(data: Any, dpath: Optional[Path]) -> Optional[int]:
+    """How many rows ``data`` holds, when that is cheap to know (for the automatic shard size)."""
+    if dpath is not None:
+        return estimate_rows(dpath) if dpath.name.lower().endswith(".jsonl") else None
+    if isinstance(data, (str, bytes)) or not hasattr(data, "__len__"):
+        return None
+    return len(data)
+
+
 def _single_node(ray: Any) -> bool:
     try:
         return sum(1 for n in ray.nodes() if n.get("Alive")) <= 1
@@ -111,14 +120,15 @@ def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
         on_workers = ray_options.data_on_workers
         by_range = (dpath is not None and dpath.name.lower().endswith(".jsonl")
                     and (on_workers if on_workers is not None else _single_node(ray)))
+        shard_size = ray_options.shard_size or auto_shard_size(_row_estimate(options.data, dpath), workers)
         engine: Dict[str, Any] = {
             "name": "ray", "ray_version": ray.__version__, "workers": workers, "num_cpus_per_worker": per_worker,
-            "shard_size": ray_options.shard_size,
+            "shard_size": shard_size,
             "input": "byte ranges read by workers" if by_range else "row chunks sent by the driver",
         }
         with RunLedger(options, rows, description, engine=engine) as ledger:
             planner = ShardPlanner(options, rows, ledger, dpath.resolve() if by_range and dpath else None,
-                                   ray_options.shard_size)
+                                   shard_size)
             stats = _run_shards(ray, options, ray_options, ledger, planner, workers, per_worker)
         engine.update(stats)
         return ledger.finish(extra={"engine": engine})

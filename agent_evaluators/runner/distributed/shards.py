@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
+from ..options import DEFAULT_SHARD_SIZE
 from ..readers import Row, _iter_jsonl_lines
 
-__all__ = ["Shard", "SKIP", "jsonl_ranges", "chunks", "shard_rows"]
+__all__ = ["Shard", "SKIP", "jsonl_ranges", "chunks", "shard_rows", "auto_shard_size", "estimate_rows"]
 
 #: marker in :attr:`Shard.work`: the driver accounts for this line; the worker leaves it alone.
 SKIP = "skip"
@@ -45,6 +46,33 @@ class Shard:
     first_file_line: int = 1
     rows: Optional[List[Row]] = None
     work: Dict[int, Any] = field(default_factory=dict)
+
+
+#: shards per worker the automatic size aims at: the last shards then finish close together
+SHARDS_PER_WORKER = 4
+MIN_AUTO_SHARD, MAX_AUTO_SHARD = 20, DEFAULT_SHARD_SIZE
+
+
+def auto_shard_size(rows: Optional[int], workers: int) -> int:
+    """Rows per shard: about :data:`SHARDS_PER_WORKER` shards per worker when the row count is
+    known (or estimated), so 12 workers are not left with 6 shards of 1,000 rows between them;
+    bounded so a shard is never so small that Ray's per-task cost dominates."""
+    if not rows:
+        return DEFAULT_SHARD_SIZE
+    size = -(-rows // (workers * SHARDS_PER_WORKER))
+    return max(MIN_AUTO_SHARD, min(MAX_AUTO_SHARD, size))
+
+
+def estimate_rows(path: Path, sample_bytes: int = 1 << 20) -> int:
+    """Rows in a JSONL file, estimated from its size and the lines of its first megabyte
+    (exact for files up to that size) without reading it all."""
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        head = f.read(sample_bytes)
+    lines = [line for line in head.splitlines() if line.strip()]
+    if not lines or len(head) >= size:
+        return len(lines)
+    return max(1, round(size * len(lines) / len(head)))
 
 
 def jsonl_ranges(path: Path, shard_size: int) -> Iterator[Tuple[int, int, int, int, int]]:

@@ -4,6 +4,7 @@ import asyncio
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -113,3 +114,21 @@ def driver_main() -> None:
         shard_size=10,
     )
 
+
+
+class LoopBlocker(Evaluator):
+    """Async, but on row ``block_row`` it blocks its event loop (``time.sleep``) for ``block_s``:
+    what a CPU-bound step inside an async evaluator does to a worker."""
+
+    result_key = "blocker"
+    default_threshold = 0
+
+    def __init__(self, block_row: int, block_s: float) -> None:
+        super().__init__()
+        self.block_row = block_row
+        self.block_s = block_s
+
+    async def _evaluate(self, *, response: str, row_id: int) -> Outcome:
+        if row_id == self.block_row:
+            time.sleep(self.block_s)
+        return Outcome(1.0, "ok")
