@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
+from ._safe_text import terminal_safe as _safe
 from .config import (
     JUDGE_HOWTO,
     RunConfig,
@@ -183,7 +184,7 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
     print(line(headers), file=out)
     print("  ".join("-" * w for w in widths), file=out)
     for r in table:
-        print(line(r), file=out)
+        print(_safe(line(r)), file=out)
 
 
 def print_failures(outcome: RunOutcome, out: TextIO) -> None:
@@ -194,14 +195,16 @@ def print_failures(outcome: RunOutcome, out: TextIO) -> None:
     if errors:
         print(f"\nErrors ({len(errors)} cell(s)):", file=out)
         for f in errors[:MAX_FAILING_SHOWN]:
-            print(f"  row {f.line:<4} {f.label:<16} {f.alias:<16}\n      {_shorten(f.reason, 600)}", file=out)
+            reason = _safe(_shorten(f.reason, 600))
+            print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16}\n      {reason}", file=out)
         if len(errors) > MAX_FAILING_SHOWN:
             print(f"  ... and {len(errors) - MAX_FAILING_SHOWN} more (see summary.json)", file=out)
     if fails:
         print(f"\nFailing rows ({len(fails)} cell(s) below their threshold):", file=out)
         for f in fails[:MAX_FAILING_SHOWN]:
             cmp = f"{_fmt(f.score, 2)} < {_fmt(f.threshold, 2)}" if f.score is not None else "fail"
-            print(f"  row {f.line:<4} {f.label:<16} {f.alias:<16} {cmp:<13} {_shorten(f.reason, 80)}", file=out)
+            reason = _safe(_shorten(f.reason, 80))
+            print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16} {cmp:<13} {reason}", file=out)
         if len(fails) > MAX_FAILING_SHOWN:
             print(f"  ... and {len(fails) - MAX_FAILING_SHOWN} more (see rows.jsonl or --html)", file=out)
 
@@ -214,7 +217,7 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
         value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
         note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
         label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[c["status"]]
-        print(f"  {label:<4}  {c['check']:<44} {value:<16}{note}".rstrip(), file=out)
+        print(_safe(f"  {label:<4}  {c['check']:<44} {value:<16}{note}".rstrip()), file=out)
 
 
 # ---------------------------------------------------------------------------- run
@@ -251,7 +254,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             spec.alias: getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None) for spec in cfg.evaluators
         }
         output = cfg.output or _default_output(cfg)
-        print(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}", file=out)
+        print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
             where = model_config.get("base_url") or model_config.get("azure_endpoint") or "https://api.openai.com/v1"
             print(f"judge: {model_config.get('model') or model_config.get('azure_deployment')} at {where}", file=out)
@@ -265,7 +268,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             resume=bool(args.resume),
         )
     except AgentEvalError as exc:
-        print(f"agent-eval: error: {exc}", file=err)
+        print(f"agent-eval: error: {_safe(exc)}", file=err)
         return 2
 
     aliases = [s.alias for s in cfg.evaluators]
@@ -283,7 +286,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_failures(outcome, out)
     print_checks(outcome, out)
     if skipped:
-        print(f"\nSkipped {', '.join(skipped)}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
+        print(f"\nSkipped {_safe(', '.join(skipped))}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
               file=out)
     _write_checks(output, outcome, code)
     written = [output / "rows.jsonl", output / "summary.json"]
@@ -324,7 +327,7 @@ def report_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         path = write_report(Path(args.run_dir), compare_to=Path(args.compare) if args.compare else None,
                             path=Path(args.output) if args.output else None)
     except AgentEvalError as exc:
-        print(f"agent-eval: error: {exc}", file=err)
+        print(f"agent-eval: error: {_safe(exc)}", file=err)
         return 2
     print(f"Wrote {path}", file=out)
     return 0

@@ -27,8 +27,9 @@ import logging
 import os
 import re
 import secrets
+import threading
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import yaml
 from jinja2 import DictLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, UndefinedError
@@ -49,6 +50,11 @@ _REFERENCE = re.compile(r"^\$\{(env|file):(.*)\}$")
 
 
 # ---------------------------------------------------------------------------- value encoding
+# json.dumps(value, ensure_ascii=False, default=json_default) builds a new encoder per call: reuse one.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=json_default)
+_encode_string = json.encoder.encode_basestring
+
+
 def _encode(value: Any) -> str:
     """How every ``{{ expression }}`` is written: JSON, with ``<``/``>`` escaped.
 
@@ -57,10 +63,13 @@ def _encode(value: Any) -> str:
     """
     if isinstance(value, Markup):
         return str(value)
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=json_default)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"a template input value could not be written as JSON: {exc}") from None
+    if type(value) is str:  # the common case; exactly what json.dumps(value, ensure_ascii=False) writes
+        text = _encode_string(value)
+    else:
+        try:
+            text = _ENCODER.encode(value)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"a template input value could not be written as JSON: {exc}") from None
     return text.replace("<", "\\u003c").replace(">", "\\u003e")
 
 
@@ -102,31 +111,127 @@ def _split_front_matter(text: str, source: str) -> tuple:
     raise ConfigError(f"{source}: the YAML front matter is not closed by a '---' line")
 
 
-def _resolve(value: Any, base: Optional[Path]) -> Any:
-    """Resolve ``${env:VAR}`` (kept as written when unset, as promptflow) and ``${file:path}``."""
+#: The one place ``${env:VAR}`` may appear: how to reach the judge (endpoint, key, deployment), never
+#: what is sent to it. Anything under ``inputs``, ``sample``, ``model.parameters``... is request data.
+_ENV_SECTION = ("model", "configuration")
+
+
+def _key_name(path: Tuple[Any, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(path)) or "<root>"
+
+
+def _resolve(value: Any, base: Optional[Path], source: str, path: Tuple[Any, ...] = ()) -> Any:
+    """Resolve ``${env:VAR}`` (kept as written when unset, as promptflow) and ``${file:path}``.
+
+    Why the limits (issue 14.5): a template is data a user may have downloaded, and whatever it
+    resolves goes into the judge request. ``${env:...}`` is therefore honoured only under
+    ``model.configuration`` (what promptflow's docs use it for: endpoint, key, deployment), and
+    ``${file:...}`` only for files inside the template's own folder (``..`` and symlinks that
+    resolve elsewhere included). Anything else is a :class:`ConfigError` naming file and key.
+    """
     if isinstance(value, dict):
-        return {k: _resolve(v, base) for k, v in value.items()}
+        return {k: _resolve(v, base, source, path + (str(k),)) for k, v in value.items()}
     if isinstance(value, list):
-        return [_resolve(v, base) for v in value]
+        return [_resolve(v, base, source, path + (i,)) for i, v in enumerate(value)]
     if not isinstance(value, str):
         return value
     match = _REFERENCE.match(value)
     if not match:
         return value
     kind, ref = match.groups()
+    key = _key_name(path)
     if kind == "env":
+        if path[: len(_ENV_SECTION)] != _ENV_SECTION:
+            raise ConfigError(
+                f"{source}: key {key!r} reads environment variable {ref!r} ({value}); a template may use "
+                "${env:...} only under model.configuration (endpoint, api_key, deployment), never in inputs, "
+                "defaults, parameters or other values sent to the judge. Pass the value as an input instead"
+            )
         return os.environ.get(ref, value)
-    path = Path(ref)
-    if not path.is_absolute() and base is not None:
-        path = base / path
-    if not path.is_file():
-        raise ConfigError(f"front matter references {value!r} but {path} does not exist")
-    content = path.read_text(encoding="utf-8")
-    if path.suffix.lower() == ".json":
+    return _read_reference(value, ref, base, source, key)
+
+
+def _read_reference(value: str, ref: str, base: Optional[Path], source: str, key: str) -> Any:
+    """The content of a ``${file:...}`` reference, which must lie inside the template's folder."""
+    if base is None:
+        raise ConfigError(
+            f"{source}: key {key!r} references {value!r}, but a template given as text has no folder to read "
+            "files from; load it from a file with load_prompty(), or inline the value"
+        )
+    folder = base.resolve()
+    target = Path(ref)
+    if not target.is_absolute():
+        target = base / target
+    real = target.resolve()  # follows symlinks and '..', so an escape is seen for what it is
+    if not real.is_relative_to(folder):
+        raise ConfigError(
+            f"{source}: key {key!r} references {value!r}, which resolves to {real}, outside the template's "
+            f"folder {folder}; a template may read only files next to it (or below it)"
+        )
+    if not real.is_file():
+        raise ConfigError(f"{source}: key {key!r} references {value!r} but {target} does not exist")
+    content = real.read_text(encoding="utf-8")
+    if real.suffix.lower() == ".json":
         return json.loads(content)
-    if path.suffix.lower() in (".yaml", ".yml"):
+    if real.suffix.lower() in (".yaml", ".yml"):
         return yaml.safe_load(content)
     return content
+
+
+# ---------------------------------------------------------------------------- compiled cache
+class _Compiled:
+    """What a template's text compiles to; shared by every :class:`Prompty` made from that text.
+
+    The front matter is kept as parsed (``${...}`` unresolved: environment and referenced files
+    are read again at each load, so a changed key or file is never served stale), the body as
+    a compiled Jinja template. Loading the same template again (each evaluator instance, each
+    worker) then costs a hash and a dict lookup instead of a YAML parse and a Jinja compile.
+    """
+
+    __slots__ = ("digest", "meta", "body", "split", "template")
+
+    def __init__(self, text: str, digest: str, source: str) -> None:
+        self.digest = digest
+        front, self.body = _split_front_matter(text, source)
+        try:
+            meta = yaml.safe_load(front) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{source}: invalid YAML front matter: {exc}") from None
+        if not isinstance(meta, dict):
+            raise ConfigError(f"{source}: the front matter must be a YAML mapping")
+        self.meta: Dict[str, Any] = meta
+        # Role lines become sentinels with a random nonce (see the module docstring); the
+        # nonce is per compiled text, which is all the split needs.
+        nonce = secrets.token_hex(8)
+        marked = _ROLE_LINE.sub(lambda m: f"\x00{nonce}:{m.group(1).lower()}\x00", self.body)
+        if marked == self.body:
+            raise ConfigError(
+                f"{source}: the template body has no role line; start each message with a line "
+                "'system:', 'developer:', 'user:' or 'assistant:'"
+            )
+        self.split = re.compile(f"\x00{nonce}:([a-z]+)\x00")
+        try:
+            self.template = _ENV.from_string(marked)
+        except TemplateSyntaxError as exc:
+            raise ConfigError(f"{source}: template syntax error on line {exc.lineno}: {exc.message}") from None
+
+
+#: Compiled templates by SHA-256 of their text; a few dozen distinct templates is a lot.
+_COMPILED: Dict[str, _Compiled] = {}
+_COMPILED_MAX = 64
+_COMPILED_LOCK = threading.Lock()
+
+
+def _compiled(text: str, source: str) -> _Compiled:
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    found = _COMPILED.get(digest)
+    if found is None:
+        found = _Compiled(text, digest, source)  # errors are raised, never cached
+        with _COMPILED_LOCK:
+            while len(_COMPILED) >= _COMPILED_MAX:
+                _COMPILED.pop(next(iter(_COMPILED)))  # oldest first: dicts keep insertion order
+            _COMPILED[digest] = found
+    return found
 
 
 # ---------------------------------------------------------------------------- the template
@@ -142,14 +247,8 @@ class Prompty:
     def __init__(self, text: str, *, source: str = "<string>", base_dir: Optional[Path] = None) -> None:
         self.text = text
         self.source = source
-        front, body = _split_front_matter(text, source)
-        try:
-            meta = yaml.safe_load(front) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{source}: invalid YAML front matter: {exc}") from None
-        if not isinstance(meta, dict):
-            raise ConfigError(f"{source}: the front matter must be a YAML mapping")
-        meta = _resolve(meta, base_dir)
+        compiled = _compiled(text, source)
+        meta = _resolve(compiled.meta, base_dir, source)  # builds new containers: the cached meta stays as parsed
         model = meta.get("model") or {}
         if not isinstance(model, dict):
             raise ConfigError(f"{source}: 'model' must be a mapping")
@@ -163,20 +262,12 @@ class Prompty:
         self.inputs: Dict[str, Dict[str, Any]] = self._input_specs(meta.get("inputs"), source)
         self.outputs: Dict[str, Any] = dict(meta.get("outputs") or {})
         self.sample: Any = meta.get("sample")
-        self.template_hash: str = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-        self.body = body
-        self._nonce = secrets.token_hex(8)
-        marked = _ROLE_LINE.sub(lambda m: f"\x00{self._nonce}:{m.group(1).lower()}\x00", body)
-        if marked == body:
-            raise ConfigError(
-                f"{source}: the template body has no role line; start each message with a line "
-                "'system:', 'developer:', 'user:' or 'assistant:'"
-            )
-        self._split = re.compile(f"\x00{self._nonce}:([a-z]+)\x00")
-        try:
-            self._template = _ENV.from_string(marked)
-        except TemplateSyntaxError as exc:
-            raise ConfigError(f"{source}: template syntax error on line {exc.lineno}: {exc.message}") from None
+        self.template_hash: str = compiled.digest[:16]
+        self.body = compiled.body
+        self._split = compiled.split
+        self._template = compiled.template
+        self._required = tuple(self.required_inputs)
+        self._defaults = {n: spec.get("default") for n, spec in self.inputs.items()}
 
     @staticmethod
     def _input_specs(raw: Any, source: str) -> Dict[str, Dict[str, Any]]:
@@ -211,10 +302,10 @@ class Prompty:
                     f"{self.source}: unknown template input(s) {unknown}; the template declares {sorted(self.inputs)}",
                     input_name=unknown[0],
                 )
-        missing = [n for n in self.required_inputs if given.get(n) is None]
+        missing = [n for n in self._required if given.get(n) is None]
         if missing:
             raise InputError(f"{self.source}: missing required template input(s) {missing}", input_name=missing[0])
-        values = {n: s.get("default") for n, s in self.inputs.items()}
+        values = dict(self._defaults)
         values.update({k: v for k, v in given.items() if v is not None or k not in values})
         return values
 

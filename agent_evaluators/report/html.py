@@ -13,6 +13,7 @@ import math
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .._safe_text import display_safe
 from .load import RunData, cell_status, row_key, row_label
 
 __all__ = ["render_report"]
@@ -22,7 +23,9 @@ _BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n
 
 
 def esc(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    """Every piece of text the page shows goes through here: controls and bidi overrides in the
+    data become visible ``\\uXXXX`` escapes (they could reorder what is displayed), then HTML-escaped."""
+    return html.escape(display_safe("" if value is None else value), quote=True)
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -33,13 +36,29 @@ def _num(value: Any, digits: int = 3) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
         return f"{value:.{digits}f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
     return str(value)
 
 
-def _json(value: Any) -> str:
+def _finite(value: Any) -> Any:
+    """``value`` with NaN/±inf floats as the strings ``"NaN"``/``"Infinity"``/``"-Infinity"``.
+
+    ``json.dumps`` would write them as bare ``NaN``/``Infinity`` tokens, which are not JSON.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json(value: Any, indent: Optional[int] = 2) -> str:
     try:
-        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+        return json.dumps(_finite(value), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
     except (TypeError, ValueError):
         return repr(value)
 
@@ -74,15 +93,19 @@ def histogram_svg(scores: Sequence[float], threshold: Optional[float], title: st
     for i, (label, count) in enumerate(bars):
         bh = (h - pad_b - pad_t) * count / peak
         x = i * bw
-        parts.append(f'<rect x="{x + 2:.1f}" y="{h - pad_b - bh:.1f}" width="{bw - 4:.1f}" height="{bh:.1f}"><title>'
-                     f'{esc(label)}: {count}</title></rect>')
+        parts.append(
+            f'<rect x="{x + 2:.1f}" y="{h - pad_b - bh:.1f}" width="{bw - 4:.1f}" height="{bh:.1f}"><title>'
+            f"{esc(label)}: {count}</title></rect>"
+        )
         if count:
             parts.append(f'<text x="{x + bw / 2:.1f}" y="{h - pad_b - bh - 3:.1f}" class="cnt">{count}</text>')
         parts.append(f'<text x="{x + bw / 2:.1f}" y="{h - 6}" class="lbl">{esc(label)}</text>')
     if isinstance(threshold, (int, float)) and lo <= threshold <= hi:
         tx = (threshold - lo) / (hi - lo) * w
-        parts.append(f'<line x1="{tx:.1f}" x2="{tx:.1f}" y1="{pad_t - 4}" y2="{h - pad_b}" class="thr">'
-                     f'<title>threshold {esc(_num(threshold))}</title></line>')
+        parts.append(
+            f'<line x1="{tx:.1f}" x2="{tx:.1f}" y1="{pad_t - 4}" y2="{h - pad_b}" class="thr">'
+            f"<title>threshold {esc(_num(threshold))}</title></line>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -92,7 +115,8 @@ def _summary_section(run: RunData) -> str:
     s = run.summary
     cfg = s.get("config") or {}
     code = run.checks.get("exit_code")
-    verdict = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors")}.get(code)
+    verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors")}
+    verdict = verdicts.get(code) if isinstance(code, int) else None
     items = [
         ("Data", cfg.get("data")),
         ("Rows", s.get("rows", len(run.rows))),
@@ -115,15 +139,23 @@ def _checks_section(run: RunData) -> str:
         return ""
     rows = "".join(
         f'<tr><td><span class="badge {esc(c.get("status"))}">{esc(_BADGE.get(c.get("status"), c.get("status")))}</span></td>'
-        f'<td><code>{esc(c.get("check"))}</code></td><td>{esc(_num(c.get("value")))}</td><td>{esc(c.get("note"))}</td></tr>'
+        f"<td><code>{esc(c.get('check'))}</code></td><td>{esc(_num(c.get('value')))}</td><td>{esc(c.get('note'))}</td></tr>"
         for c in checks
     )
-    table = (f'<table><thead><tr><th>status</th><th>threshold</th><th>actual</th><th>note</th></tr></thead>'
-             f'<tbody>{rows}</tbody></table>') if checks else ""
+    table = (
+        (
+            f"<table><thead><tr><th>status</th><th>threshold</th><th>actual</th><th>note</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+        if checks
+        else ""
+    )
     note = ""
     if skipped:
-        note = (f'<p class="skipnote">Skipped (no judge configured): {esc(", ".join(skipped))}. '
-                f'To run them, {esc(run.checks.get("judge_howto") or "configure a judge model")}.</p>')
+        note = (
+            f'<p class="skipnote">Skipped (no judge configured): {esc(", ".join(skipped))}. '
+            f"To run them, {esc(run.checks.get('judge_howto') or 'configure a judge model')}.</p>"
+        )
     return f'<section id="thresholds"><h2>Run thresholds</h2>{table}{note}</section>'
 
 
@@ -144,37 +176,55 @@ def _evaluators_section(run: RunData) -> str:
     for alias in run.aliases:
         key = run.result_key(alias)
         if alias in run.skipped:
-            cards.append(f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3>'
-                         f'<p><span class="badge skipped">skipped</span> {esc(run.skipped[alias])}</p></div>')
+            cards.append(
+                f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3>'
+                f'<p><span class="badge skipped">skipped</span> {esc(run.skipped[alias])}</p></div>'
+            )
             continue
         desc = ((run.summary.get("config") or {}).get("evaluators") or {}).get(alias) or {}
         scores, thresholds = [], []
+        non_finite = 0
         for row in run.rows:
             v = row.get(f"outputs.{alias}.{key}") if key else None
             if isinstance(v, (int, float)) and not isinstance(v, bool) and cell_status(row, alias) in ("pass", "fail"):
+                if not math.isfinite(v):  # NaN / inf: shown per row, kept out of the histogram and the mean
+                    non_finite += 1
+                    continue
                 scores.append(float(v))
                 t = row.get(f"outputs.{alias}.{key}_threshold")
                 if isinstance(t, (int, float)):
                     thresholds.append(float(t))
         threshold = thresholds[0] if thresholds and len(set(thresholds)) == 1 else None
         rate = m.get(f"{alias}.pass_rate")
+        mean = m.get(f"{alias}.{key}") if key else None
+        shown_mean = _num(mean) if key else None
+        if isinstance(mean, float) and not math.isfinite(mean) and scores:
+            shown_mean = f"{_num(mean)} (finite scores only: {_num(sum(scores) / len(scores))})"
         stats = [
             ("class", desc.get("class")),
             ("key", key),
-            ("mean", _num(m.get(f"{alias}.{key}")) if key else None),
+            ("mean", shown_mean),
             ("pass rate", f"{100 * rate:.1f}%" if isinstance(rate, (int, float)) else None),
             ("threshold", _num(threshold) if threshold is not None else None),
             ("scored", m.get(f"{alias}.n")),
             ("errors", m.get(f"{alias}.error_count")),
             ("not applicable", m.get(f"{alias}.not_applicable_count")),
+            ("NaN/inf scores", f"{non_finite} (not in the histogram)" if non_finite else None),
             ("judge usage", _tokens(usage.get(alias)) if usage.get(alias) else None),
         ]
         dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in stats if v not in (None, ""))
-        other = sorted(k for k in m if k.startswith(alias + ".") and k not in {
-            f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count"})
-        extra = "".join(f"<dt>{esc(k[len(alias) + 1:])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
-        cards.append(f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3><dl class="kv">{dl}{extra}</dl>'
-                     f'{histogram_svg(scores, threshold, f"{alias} score distribution")}</div>')
+        other = sorted(
+            k
+            for k in m
+            if k.startswith(alias + ".")
+            and k
+            not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count"}
+        )
+        extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
+        cards.append(
+            f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3><dl class="kv">{dl}{extra}</dl>'
+            f"{histogram_svg(scores, threshold, f'{alias} score distribution')}</div>"
+        )
     return f'<section id="evaluators"><h2>Evaluators</h2><div class="cards">{"".join(cards)}</div></section>'
 
 
@@ -187,10 +237,15 @@ def _errors_section(run: RunData) -> str:
         for e in errors[:1000]
     )
     more = f'<p class="muted">{len(errors) - 1000} more in summary.json.</p>' if len(errors) > 1000 else ""
-    trunc = '<p class="muted">summary.json kept only the first errors; rows.jsonl has all.</p>' if run.summary.get(
-        "errors_truncated") else ""
-    return (f'<section id="errors"><h2>Errors ({len(errors)})</h2><table><thead><tr><th>row</th><th>evaluator</th>'
-            f'<th>message</th></tr></thead><tbody>{items}</tbody></table>{more}{trunc}</section>')
+    trunc = (
+        '<p class="muted">summary.json kept only the first errors; rows.jsonl has all.</p>'
+        if run.summary.get("errors_truncated")
+        else ""
+    )
+    return (
+        f'<section id="errors"><h2>Errors ({len(errors)})</h2><table><thead><tr><th>row</th><th>evaluator</th>'
+        f"<th>message</th></tr></thead><tbody>{items}</tbody></table>{more}{trunc}</section>"
+    )
 
 
 def compare_runs(current: RunData, previous: RunData) -> Dict[str, Any]:
@@ -214,8 +269,9 @@ def compare_runs(current: RunData, previous: RunData) -> Dict[str, Any]:
         for alias in aliases:
             before, after = cell_status(old, alias), cell_status(row, alias)
             if before != after and "none" not in (before, after):
-                flips.append({"row": row_key(row), "line": row.get("line_number"), "alias": alias,
-                              "before": before, "after": after})
+                flips.append(
+                    {"row": row_key(row), "line": row.get("line_number"), "alias": alias, "before": before, "after": after}
+                )
     return {"deltas": deltas, "flips": flips, "previous": str(previous.path)}
 
 
@@ -227,34 +283,52 @@ def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
         delta = d["delta"]
         cls = "" if not delta else ("up" if delta > 0 else "down")
         sign = "" if delta is None else ("+" if delta > 0 else "")
-        rows.append(f'<tr><td><code>{esc(d["metric"])}</code></td><td>{esc(_num(d["previous"]))}</td>'
-                    f'<td>{esc(_num(d["current"]))}</td><td class="{cls}">{esc(sign + _num(delta)) if delta is not None else "–"}</td></tr>')
+        shown_delta = esc(sign + _num(delta)) if delta is not None else "–"
+        rows.append(
+            f"<tr><td><code>{esc(d['metric'])}</code></td><td>{esc(_num(d['previous']))}</td>"
+            f'<td>{esc(_num(d["current"]))}</td><td class="{cls}">{shown_delta}</td></tr>'
+        )
     flips = "".join(
         f'<tr class="flip"><td>{esc(f["row"])}</td><td>{esc(f["alias"])}</td>'
         f'<td><span class="badge {esc(f["before"])}">{esc(_BADGE.get(f["before"], f["before"]))}</span> → '
         f'<span class="badge {esc(f["after"])}">{esc(_BADGE.get(f["after"], f["after"]))}</span></td></tr>'
         for f in cmp["flips"]
     )
-    flip_table = (f'<h3>Rows that flipped ({len(cmp["flips"])})</h3><table><thead><tr><th>row</th><th>evaluator</th>'
-                  f'<th>previous → current</th></tr></thead><tbody>{flips}</tbody></table>') if cmp["flips"] else \
-        '<p class="muted">No row changed its verdict.</p>'
-    return (f'<section id="compare"><h2>Compared with {esc(cmp["previous"])}</h2><table><thead><tr><th>metric</th>'
-            f'<th>previous</th><th>current</th><th>delta</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-            f'{flip_table}</section>')
+    flip_table = (
+        (
+            f"<h3>Rows that flipped ({len(cmp['flips'])})</h3><table><thead><tr><th>row</th><th>evaluator</th>"
+            f"<th>previous → current</th></tr></thead><tbody>{flips}</tbody></table>"
+        )
+        if cmp["flips"]
+        else '<p class="muted">No row changed its verdict.</p>'
+    )
+    return (
+        f'<section id="compare"><h2>Compared with {esc(cmp["previous"])}</h2><table><thead><tr><th>metric</th>'
+        f"<th>previous</th><th>current</th><th>delta</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"{flip_table}</section>"
+    )
 
 
 def _cell_block(row: Mapping[str, Any], alias: str, key: Optional[str], status: str) -> str:
     prefix = f"outputs.{alias}."
-    fields = {k[len(prefix):]: v for k, v in row.items() if k.startswith(prefix)}
+    fields = {k[len(prefix) :]: v for k, v in row.items() if k.startswith(prefix)}
     parts = [f'<h4>{esc(alias)} <span class="badge {esc(status)}">{esc(_BADGE.get(status, status))}</span></h4><dl class="kv">']
     if key:
-        for label, k in (("score", key), ("threshold", f"{key}_threshold"), ("reason", f"{key}_reason"),
-                         ("error", f"{key}_error")):
+        for label, k in (
+            ("score", key),
+            ("threshold", f"{key}_threshold"),
+            ("reason", f"{key}_reason"),
+            ("error", f"{key}_error"),
+        ):
             if fields.get(k) not in (None, ""):
-                parts.append(f"<dt>{esc(label)}</dt><dd>{esc(_num(fields[k]) if label != 'reason' and label != 'error' else fields[k])}</dd>")
+                value = fields[k] if label in ("reason", "error") else _num(fields[k])
+                parts.append(f"<dt>{esc(label)}</dt><dd>{esc(value)}</dd>")
     parts.append("</dl>")
-    rest = {k: v for k, v in fields.items()
-            if not key or k not in (key, f"{key}_threshold", f"{key}_reason", f"{key}_error", f"{key}_result")}
+    rest = {
+        k: v
+        for k, v in fields.items()
+        if not key or k not in (key, f"{key}_threshold", f"{key}_reason", f"{key}_error", f"{key}_result")
+    }
     if rest:
         parts.append(f"<details><summary>details</summary><pre>{esc(_json(rest))}</pre></details>")
     return "".join(parts)
@@ -285,10 +359,13 @@ def _rows_section(run: RunData, max_rows: int) -> str:
             shown_score = f" {_num(score, 2)}" if isinstance(score, (int, float)) and not isinstance(score, bool) else ""
             badges.append(f'<span class="badge {esc(st)}" title="{esc(alias)}">{esc(alias)}{esc(shown_score)}</span>')
         inputs = {k[7:]: v for k, v in row.items() if k.startswith("inputs.")}
-        target = {k[8:]: v for k, v in row.items() if k.startswith("outputs.")
-                  and not any(k.startswith(f"outputs.{a}.") for a in run.aliases)}
+        target = {
+            k[8:]: v
+            for k, v in row.items()
+            if k.startswith("outputs.") and not any(k.startswith(f"outputs.{a}.") for a in run.aliases)
+        }
         attrs = "".join(f' data-{s.replace("_", "")}="{esc(json.dumps(by_status[s]))}"' for s in STATUSES)
-        search = esc(json.dumps(inputs, ensure_ascii=False, default=str)[:4000].lower())
+        search = esc(_json(inputs, indent=None)[:4000].lower())
         label = row_label(row)
         problems = "".join(f'<p class="rowerr">{esc(k)}: {esc(row[k])}</p>' for k in ("row_error", "target_error") if row.get(k))
         cells = "".join(_cell_block(row, a, keys[a], cell_status(row, a)) for a in aliases)
@@ -300,8 +377,14 @@ def _rows_section(run: RunData, max_rows: int) -> str:
             f"<h4>inputs</h4><pre>{esc(_json(inputs))}</pre>{target_block}</div></details>"
         )
     options = "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in aliases)
-    note = (f'<p class="muted">Showing {len(shown)} of {len(rows)} rows (failing and erroring rows first); '
-            f"rows.jsonl has them all.</p>") if len(shown) < len(rows) else ""
+    note = (
+        (
+            f'<p class="muted">Showing {len(shown)} of {len(rows)} rows (failing and erroring rows first); '
+            f"rows.jsonl has them all.</p>"
+        )
+        if len(shown) < len(rows)
+        else ""
+    )
     controls = (
         '<div class="controls"><label>Status <select id="f-status">'
         '<option value="all">all</option><option value="failing">failing</option><option value="erroring">erroring</option>'
@@ -316,30 +399,39 @@ def _rows_section(run: RunData, max_rows: int) -> str:
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1d2430;color:#fff;padding:14px 24px}header h1{margin:0;font-size:20px}header p{margin:2px 0 0;opacity:.8}
-main{padding:8px 24px 40px;max-width:1200px}section{background:#fff;border:1px solid #dde1e7;border-radius:8px;padding:12px 16px;margin:14px 0}
+main{padding:8px 24px 40px;max-width:1200px}section{background:#fff;border:1px solid #dde1e7;border-radius:8px;
+padding:12px 16px;margin:14px 0}
 h2{font-size:17px;margin:4px 0 10px}h3{font-size:15px;margin:4px 0}h4{margin:10px 0 4px;font-size:13px}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eceef2;vertical-align:top}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eceef2;
+vertical-align:top}
 th{font-weight:600;background:#f1f3f6}.msg{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap}
-dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}dl.kv dt{color:#5a6372}dl.kv dd{margin:0;white-space:pre-wrap;word-break:break-word}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px}.card{border:1px solid #e3e6eb;border-radius:6px;padding:8px 10px}
+dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}dl.kv dt{color:#5a6372}
+dl.kv dd{margin:0;white-space:pre-wrap;word-break:break-word}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px}.card{border:1px solid #e3e6eb;
+border-radius:6px;padding:8px 10px}
 .badge{display:inline-block;border-radius:10px;padding:0 8px;margin:1px 3px 1px 0;font-size:12px;background:#e8eaee;color:#333}
-.badge.pass{background:#dff3e4;color:#145c2c}.badge.fail{background:#fde2e1;color:#8a1c13}.badge.error{background:#7a1010;color:#fff}
+.badge.pass{background:#dff3e4;color:#145c2c}.badge.fail{background:#fde2e1;color:#8a1c13}
+.badge.error{background:#7a1010;color:#fff}
 .badge.not_applicable,.badge.skipped{background:#eef0f3;color:#666}
-.verdict{font-weight:700;font-size:16px;margin:0 0 6px}.verdict.pass{color:#145c2c}.verdict.fail{color:#8a1c13}.verdict.error{color:#7a1010}
+.verdict{font-weight:700;font-size:16px;margin:0 0 6px}.verdict.pass{color:#145c2c}.verdict.fail{color:#8a1c13}
+.verdict.error{color:#7a1010}
 .muted{color:#6b7380}.skipnote{background:#fff8e1;border:1px solid #f0e0a0;padding:6px 10px;border-radius:6px}
-.hist rect{fill:#5b7bd5}.hist .cnt{font-size:10px;text-anchor:middle;fill:#333}.hist .lbl{font-size:10px;text-anchor:middle;fill:#666}
+.hist rect{fill:#5b7bd5}.hist .cnt{font-size:10px;text-anchor:middle;fill:#333}.hist .lbl{font-size:10px;
+text-anchor:middle;fill:#666}
 .hist .thr{stroke:#c0392b;stroke-width:2;stroke-dasharray:4 3}
 .controls{display:flex;gap:14px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
 details.row{border-bottom:1px solid #eceef2;padding:4px 2px}details.row>summary{cursor:pointer}details.row[hidden]{display:none}
 .line{color:#6b7380;font-family:ui-monospace,monospace}.rid{font-weight:600;margin-right:8px}
-.drill{padding:4px 14px 10px}pre{background:#f6f7f9;border:1px solid #e3e6eb;padding:8px;overflow:auto;max-height:420px;font-size:12px;white-space:pre-wrap;word-break:break-word}
+.drill{padding:4px 14px 10px}pre{background:#f6f7f9;border:1px solid #e3e6eb;padding:8px;overflow:auto;max-height:420px;
+font-size:12px;white-space:pre-wrap;word-break:break-word}
 .rowerr{color:#8a1c13}.up{color:#145c2c}.down{color:#8a1c13}
 """
 
 # Filtering: rows carry JSON lists of aliases per status (data-pass/-fail/-error/-notapplicable).
 JS = """
 (function(){
-  var statusSel=document.getElementById('f-status'),evalSel=document.getElementById('f-evaluator'),q=document.getElementById('f-q');
+  var statusSel=document.getElementById('f-status'),evalSel=document.getElementById('f-evaluator'),
+  q=document.getElementById('f-q');
   if(!statusSel){return;}
   var rows=Array.prototype.slice.call(document.querySelectorAll('details.row'));
   function list(el,name){try{return JSON.parse(el.getAttribute('data-'+name)||'[]');}catch(e){return [];}}
@@ -349,10 +441,12 @@ JS = """
     if(st==='failing'){return has(el,'fail',ev);}
     if(st==='erroring'){return has(el,'error',ev);}
     if(st==='na'){return has(el,'notapplicable',ev);}
-    if(st==='passing'){return ev==='all'?(list(el,'fail').length===0&&list(el,'error').length===0&&list(el,'pass').length>0):has(el,'pass',ev);}
+    if(st==='passing'){return ev==='all'?(list(el,'fail').length===0&&list(el,'error').length===0&&list(el,
+    'pass').length>0):has(el,'pass',ev);}
     return ev==='all'||['pass','fail','error','notapplicable'].some(function(n){return has(el,n,ev);});
   }
-  function setSelect(sel,v){for(var i=0;i<sel.options.length;i++){if(sel.options[i].value===v){sel.value=v;return;}}sel.value='all';}
+  function setSelect(sel,v){for(var i=0;i<sel.options.length;i++){if(sel.options[i].value===v){sel.value=v;return;}}
+  sel.value='all';}
   function apply(){
     var st=statusSel.value,ev=evalSel.value,text=(q.value||'').toLowerCase(),n=0;
     rows.forEach(function(el){var ok=matches(el,st,ev,text);el.hidden=!ok;if(ok){n++;}});
@@ -382,20 +476,22 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
     cmp = compare_runs(run, compare) if compare is not None else None
     name = (run.summary.get("config") or {}).get("evaluation_name") or run.path.name
     when = run.summary.get("finished_at") or run.summary.get("started_at") or datetime.now().isoformat()
-    body = "".join([
-        _summary_section(run),
-        _checks_section(run),
-        _evaluators_section(run),
-        _compare_section(cmp),
-        _errors_section(run),
-        _usage_section(run),
-        _rows_section(run, max_rows),
-    ])
+    body = "".join(
+        [
+            _summary_section(run),
+            _checks_section(run),
+            _evaluators_section(run),
+            _compare_section(cmp),
+            _errors_section(run),
+            _usage_section(run),
+            _rows_section(run, max_rows),
+        ]
+    )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
         "script-src 'unsafe-inline'; img-src data:\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>agent-eval report: {esc(name)}</title><style>{CSS}</style></head>"
         f"<body><header><h1>agent-eval report: {esc(name)}</h1><p>{esc(when)} · {esc(run.path)}</p></header>"
         f"<main>{body}</main><script>{JS}</script></body></html>\n"
@@ -407,5 +503,7 @@ def _usage_section(run: RunData) -> str:
     rows = "".join(f"<tr><td>{esc(a)}</td><td>{esc(_tokens(u))}</td></tr>" for a, u in usage.items() if u)
     if not rows:
         return '<section id="usage"><h2>Judge usage</h2><p class="muted">No judge calls in this run.</p></section>'
-    return (f'<section id="usage"><h2>Judge usage</h2><table><thead><tr><th>evaluator</th><th>usage</th></tr></thead>'
-            f"<tbody>{rows}</tbody></table></section>")
+    return (
+        f'<section id="usage"><h2>Judge usage</h2><table><thead><tr><th>evaluator</th><th>usage</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></section>"
+    )

@@ -3,12 +3,18 @@
 A failing cell is a ``<failure>`` (score, threshold, reason), an errored cell an
 ``<error>``, a not-applicable cell or an evaluator skipped for want of a judge a
 ``<skipped>``.
+
+Every text and attribute value passes through :func:`display_safe` first: data can hold
+control characters that XML 1.0 forbids even as character references (a single ESC in a
+reason would make the whole file unparseable for the CI), and bidi overrides that would
+spoof the displayed test names.
 """
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping
 
+from .._safe_text import display_safe
 from .load import cell_status, row_label
 
 __all__ = ["write_junit"]
@@ -16,6 +22,15 @@ __all__ = ["write_junit"]
 
 def _num(value: Any) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _clean(element: ET.Element) -> None:
+    """Make every attribute value and text under ``element`` legal, unspoofable XML text."""
+    for node in element.iter():
+        for name, value in list(node.attrib.items()):
+            node.set(name, display_safe(value))
+        if node.text is not None:
+            node.text = display_safe(node.text)
 
 
 def write_junit(path: Path, rows: Iterable[Mapping[str, Any]], outcome: Any) -> Path:
@@ -78,6 +93,7 @@ def write_junit(path: Path, rows: Iterable[Mapping[str, Any]], outcome: Any) -> 
     totals = {k: sum(int(s.get(k, 0)) for s in root) for k in ("tests", "failures", "errors", "skipped")}
     for k, v in totals.items():
         root.set(k, str(v))
+    _clean(root)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
