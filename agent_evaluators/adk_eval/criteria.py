@@ -28,10 +28,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
+from ..adk.convert import InvocationLike, add_rubric, as_invocations, final_response_text
+from ..adk.eval_config import Criterion, parse_criterion
+from ..adk.models import Invocation
 from ..errors import ConfigError, JudgeError
-from .config import Criterion, parse_criterion
-from .convert import InvocationLike, as_invocations, final_response_text
-from .models import Invocation
 
 __all__ = [
     "PASSED",
@@ -120,6 +120,8 @@ class MetricSpec:
     invocation pair (constructed as ``Class(threshold=..., **options(criterion))``, plus
     ``model_config=`` when ``uses_judge``). ``reference_based`` metrics need expected
     invocations; ``default_threshold=None`` means a threshold must be configured.
+    ``reads_rubrics`` metrics read rubrics off the actual invocations, where the expected
+    invocations' rubrics are copied first (as ADK's ``LocalEvalService`` does).
     """
 
     name: str
@@ -129,6 +131,7 @@ class MetricSpec:
     uses_judge: bool = False
     default_threshold: Optional[float] = None
     options: Options = _no_options
+    reads_rubrics: bool = False
 
     def evaluator_class(self) -> type:
         module_name, _, attr = self.evaluator.partition(":")
@@ -151,7 +154,8 @@ class MetricSpec:
 
 def _trajectory_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
     # single-invocation lists: the evaluator scores the pair 1/0 exactly as ADK does per invocation
-    return {"response": [actual.to_json_dict()], "ground_truth": [expected.to_json_dict()]}  # type: ignore[union-attr]
+    assert expected is not None  # reference_based: checked before any pair is scored
+    return {"response": [actual.to_json_dict()], "ground_truth": [expected.to_json_dict()]}
 
 
 def _trajectory_options(crit: Criterion) -> Dict[str, Any]:
@@ -159,8 +163,11 @@ def _trajectory_options(crit: Criterion) -> Dict[str, Any]:
 
 
 def _response_match_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
-    # ROUGE-1 reads only final responses (ADK ignores include_intermediate_responses_in_final here)
-    return {"response": final_response_text(actual), "ground_truth": final_response_text(expected)}  # type: ignore[arg-type]
+    # ROUGE-1 reads only final responses (ADK ignores include_intermediate_responses_in_final here),
+    # with every text part as ADK reads it, thoughts included (this is not a judge input)
+    assert expected is not None  # reference_based: checked before any pair is scored
+    return {"response": final_response_text(actual, include_thoughts=True),
+            "ground_truth": final_response_text(expected, include_thoughts=True)}
 
 
 def _judge(attr: str) -> str:
@@ -177,9 +184,9 @@ METRICS: Dict[str, MetricSpec] = {
                    _response_match_inputs, default_threshold=0.8),
         MetricSpec("final_response_match_v2", _judge("FinalResponseMatchEvaluator"), uses_judge=True),
         MetricSpec("rubric_based_final_response_quality_v1", _judge("RubricBasedFinalResponseQualityEvaluator"),
-                   reference_based=False, uses_judge=True),
+                   reference_based=False, uses_judge=True, reads_rubrics=True),
         MetricSpec("rubric_based_tool_use_quality_v1", _judge("RubricBasedToolUseQualityEvaluator"),
-                   reference_based=False, uses_judge=True),
+                   reference_based=False, uses_judge=True, reads_rubrics=True),
         MetricSpec("hallucinations_v1", _judge("HallucinationEvaluator"), reference_based=False, uses_judge=True),
         MetricSpec("safety_v1", _judge("SafetyEvaluator"), reference_based=False, uses_judge=True),
     )
@@ -260,6 +267,11 @@ async def aevaluate_invocations(
                               f"{metric_name} compares with expected invocations, and none were given")
     if not actual_invs:
         return _not_evaluated(spec.name, crit, 0, "there are no invocations to evaluate")
+    if spec.reads_rubrics and expected_invs is not None:
+        try:
+            actual_invs = _with_expected_rubrics(actual_invs, expected_invs)
+        except ValueError as exc:  # the same rubric id with other content: ADK fails the metric
+            return _not_evaluated(spec.name, crit, len(actual_invs), str(exc))
     cls = spec.evaluator_class()
     if spec.inputs is None:
         case = await cls.evaluate_adk_case(actual_invs, expected_invs, crit, model_config)  # type: ignore[attr-defined]
@@ -279,6 +291,20 @@ async def aevaluate_invocations(
         details["usage"] = usage
     return InvocationsResult(spec.name, score, status_for(score, threshold), [p.score for p in per], threshold,
                              crit, per, details)
+
+
+def _with_expected_rubrics(actual: List[Invocation], expected: List[Invocation]) -> List[Invocation]:
+    """Copies of ``actual`` carrying each expected invocation's rubrics (the caller's objects
+    stay untouched). Actual invocations read back from an ADK result file already hold them;
+    identical copies are skipped rather than counted twice."""
+    out = []
+    for act, exp in zip(actual, expected):
+        if exp.rubrics:
+            act = act.model_copy(deep=True)
+            for rubric in exp.rubrics:
+                add_rubric(act, rubric)
+        out.append(act)
+    return out
 
 
 def _construct(spec: MetricSpec, cls: type, crit: Criterion, model_config: Any) -> Any:
