@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "else the eval-set file's folder)")
     parser.add_argument("--print_detailed_results", "--print-detailed-results", action="store_true",
                         help="print every case's metrics and invocations")
+    parser.add_argument("--num_runs", "--num-runs", type=int, default=1,
+                        help="run each case this many times, each run with its own result (default 1)")
     parser.add_argument("--max_concurrency", "--max-concurrency", type=int, default=10,
                         help="judge calls in flight at once (default 10)")
     return parser
@@ -65,7 +67,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
         if args.max_concurrency < 1:
             raise ConfigError("--max_concurrency must be at least 1")
         plan = prepare_run(args.eval_sets, config=args.config, actual=args.actual, target=target,
-                           app_name=args.app_name)
+                           app_name=args.app_name, num_runs=args.num_runs)
     except AgentEvalError as exc:
         print(f"agent-eval adk: error: {exc}", file=sys.stderr)
         return 2

@@ -64,8 +64,9 @@ def run_eval_sets(
     max_concurrency: int = 10,
     producer: Optional[Producer] = None,
     app_name: Optional[str] = None,
+    num_runs: int = 1,
 ) -> List[EvalCaseResult]:
-    """Evaluate eval-set files; returns one :class:`EvalCaseResult` per case, in file order.
+    """Evaluate eval-set files; returns one :class:`EvalCaseResult` per case (and run), in file order.
 
     Args:
         paths: eval-set files (``.evalset.json`` / ``.test.json``, any ADK shape); a
@@ -82,6 +83,8 @@ def run_eval_sets(
             agent runner's hook, see :mod:`.producers`).
         app_name: the app name in result file names (default: the cases' ``session_input.app_name``,
             else the eval-set file's folder, which ADK names after the agent).
+        num_runs: how many times each case runs (ADK's ``AgentEvaluator`` ``num_runs``): the producer
+            is asked once per run, and each run gets its own result, runs of a case together.
 
     Raises:
         ConfigError / InputError: bad config, unreadable eval set, not exactly one of
@@ -92,7 +95,7 @@ def run_eval_sets(
     return run_sync(
         arun_eval_sets(paths, config=config, actual=actual, target=target, output_dir=output_dir,
                        model_config=model_config, max_concurrency=max_concurrency, producer=producer,
-                       app_name=app_name)
+                       app_name=app_name, num_runs=num_runs)
     )
 
 
@@ -107,10 +110,11 @@ async def arun_eval_sets(
     max_concurrency: int = 10,
     producer: Optional[Producer] = None,
     app_name: Optional[str] = None,
+    num_runs: int = 1,
 ) -> List[EvalCaseResult]:
     """Async twin of :func:`run_eval_sets`."""
     plan = prepare_run(paths, config=config, actual=actual, target=target, model_config=model_config,
-                       producer=producer, app_name=app_name)
+                       producer=producer, app_name=app_name, num_runs=num_runs)
     return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency)
 
 
@@ -136,6 +140,7 @@ class RunPlan:
     """Everything checked before any case runs: files, configs, metrics, the source of invocations."""
 
     jobs: List[EvalSetJob]
+    num_runs: int = 1
     written: List[Path] = field(default_factory=list)
 
     async def run(self, *, output_dir: Union[None, str, Path], model_config: Any,
@@ -143,23 +148,26 @@ class RunPlan:
         """Run every case on the shared engine, then rebuild ADK's results from the rows."""
         slots: Dict[str, CaseSlot] = {}
         producers: Dict[str, Tuple[EvalSetJob, CaseSlot]] = {}
+        runs = range(self.num_runs)
         for j, job in enumerate(self.jobs):
             for c, case in enumerate(job.cases):
                 if case.eval_id in job.skipped:
                     continue
-                key = f"{j}:{c}"
-                slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
-                producers[key] = (job, slots[key])
+                for r in runs:
+                    key = f"{j}:{c}:{r}"  # a row per case and run
+                    slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
+                    producers[key] = (job, slots[key])
         rows = await _run_rows(slots, producers, model_config, max_concurrency)
         results: List[EvalCaseResult] = []
         for j, job in enumerate(self.jobs):
             case_results = []
             for c, case in enumerate(job.cases):
-                key = f"{j}:{c}"
-                if key in slots:
-                    case_results.append(case_result_from_row(slots[key], rows[key], list(job.config.criteria)))
-                else:
-                    case_results.append(job.skipped[case.eval_id])
+                for r in runs:
+                    key = f"{j}:{c}:{r}"
+                    if key in slots:
+                        case_results.append(case_result_from_row(slots[key], rows[key], list(job.config.criteria)))
+                    else:
+                        case_results.append(job.skipped[case.eval_id].model_copy(deep=True))
             results.extend(case_results)
             if output_dir is not None:
                 path = new_eval_set_result(job.eval_set.eval_set_id, case_results, app_name=job.app_name).write(output_dir)
@@ -219,11 +227,14 @@ def prepare_run(
     model_config: Any = None,
     producer: Optional[Producer] = None,
     app_name: Optional[str] = None,
+    num_runs: int = 1,
 ) -> RunPlan:
     """Load and check everything up front, so that bad input fails before any judge call:
     files, configs, metric names, judge metrics being installed, a judge being configured."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
+        raise ConfigError(f"num_runs must be a whole number of at least 1, got {num_runs!r}")
     if not paths:
         raise InputError("no eval-set file given", input_name="paths")
     given = [n for n, v in (("actual", actual), ("target", target), ("producer", producer)) if v is not None]
@@ -275,7 +286,7 @@ def prepare_run(
                 slot = CaseSlot("", set_id, case, dict(cfg.criteria))
                 job.skipped[case.eval_id] = case_result(slot, EvalStatus.NOT_EVALUATED, [SCENARIO_NOTE])
         jobs.append(job)
-    return RunPlan(jobs)
+    return RunPlan(jobs, num_runs)
 
 
 def _check_judge(model_config: Any, crit: Any) -> None:

@@ -8,6 +8,7 @@ from agent_evaluators.adk.eval_config import load_eval_config
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
 from agent_evaluators.adk_eval.cli import main
 from agent_evaluators.adk_eval.runner import run_eval_sets
+from agent_evaluators.errors import ConfigError
 from agent_evaluators.evaluators.adk_judges.safety import HARM_CATEGORIES
 from agent_evaluators.testing import JudgeServer
 
@@ -162,3 +163,23 @@ def test_eval_status_prints_its_name_and_is_stored_as_adks_int():
     assert [str(s) for s in EvalStatus] == ["PASSED", "FAILED", "NOT_EVALUATED", "INFORMATIONAL"]
     assert f"{EvalStatus.FAILED}" == "FAILED" and f"{EvalStatus.PASSED:>8}" == "  PASSED"
     assert EvalStatus.parse("passed") == EvalStatus.PASSED == 1
+
+
+def test_num_runs_asks_the_producer_once_per_run_and_keeps_each_runs_result(capsys):
+    calls = []
+
+    async def producer(case, config):
+        calls.append(case.eval_id)
+        n = len(calls)
+        # the agent acts differently each run: only the first run makes no tool call, as expected
+        extra = {} if n == 1 else {"intermediate_data": {"tool_uses": [{"name": "index_documents", "args": {}}]}}
+        return [dict(turn(inv.user_content.parts[0].text, "ok"), **extra) for inv in case.conversation]
+
+    results = run_eval_sets(f"{require_fixtures() / LIVE}:{SCRIPTED}", producer=producer, num_runs=3,
+                            config={"criteria": {"tool_trajectory_avg_score": 1.0}})
+    assert calls == [SCRIPTED] * 3
+    assert [r.eval_id for r in results] == [SCRIPTED] * 3
+    assert sorted(r.overall_eval_metric_results[0].score for r in results) == [0.0, 0.0, 1.0]
+    with pytest.raises(ConfigError, match="num_runs"):
+        run_eval_sets(require_fixtures() / LIVE, producer=producer, num_runs=0)
+    assert main([str(require_fixtures() / LIVE), "--actual", "x.jsonl", "--num_runs", "0"]) == 2
