@@ -1,8 +1,10 @@
 """ADK's criteria by name, and ``evaluate_invocations``: ADK's own evaluator entry shape.
 
 A metric is one :class:`MetricSpec` line in :data:`METRICS`: the ADK name, the
-evaluator class that scores it (``"module:Class"``, imported on first use) and
-whether it needs expected invocations. Two kinds of class plug in:
+evaluator class that scores it and whether it needs expected invocations. The
+built-in criteria name their class by the ADK metric name in the one evaluator
+registry (:data:`agent_evaluators.config.EVALUATORS`, imported on first use); a
+custom metric may give ``"module:Class"`` instead. Two kinds of class plug in:
 
 * a class with an ``evaluate_adk_case(actual, expected, criterion, model_config)``
   classmethod coroutine scores a whole case itself, in ADK's terms (the judge metrics
@@ -115,8 +117,9 @@ def _no_options(criterion: Criterion) -> Dict[str, Any]:
 class MetricSpec:
     """How to score one ADK metric with one of our evaluator classes.
 
-    ``evaluator`` is ``"module:Class"``, imported on first use. Without ``inputs`` the
-    class must provide ``evaluate_adk_case``; with ``inputs`` it is called per
+    ``evaluator`` is a name in the shared evaluator registry or ``"module:Class"``,
+    imported on first use. Without ``inputs`` the class must provide
+    ``evaluate_adk_case``; with ``inputs`` it is called per
     invocation pair (constructed as ``Class(threshold=..., **options(criterion))``, plus
     ``model_config=`` when ``uses_judge``). ``reference_based`` metrics need expected
     invocations; ``default_threshold=None`` means a threshold must be configured.
@@ -134,6 +137,17 @@ class MetricSpec:
     reads_rubrics: bool = False
 
     def evaluator_class(self) -> type:
+        if ":" not in self.evaluator:  # a name in the shared evaluator registry
+            from ..config import evaluator_class
+
+            try:
+                cls = evaluator_class(self.evaluator)
+            except ImportError as exc:
+                raise ConfigError(
+                    f"ADK metric {self.name!r} is not available yet: its evaluator is not part of this installation ({exc})"
+                ) from exc
+            self._check_case_entry(cls)
+            return cls
         module_name, _, attr = self.evaluator.partition(":")
         try:
             module = importlib.import_module(module_name)
@@ -144,12 +158,15 @@ class MetricSpec:
                     f"is not part of this installation ({exc})"
                 ) from exc
             raise
-        cls = getattr(module, attr, None)
-        if cls is None:
-            raise ConfigError(f"ADK metric {self.name!r} is not available yet: {module_name} has no {attr}")
+        found = getattr(module, attr, None)
+        if not isinstance(found, type):
+            raise ConfigError(f"ADK metric {self.name!r} is not available yet: {module_name} has no class {attr}")
+        self._check_case_entry(found)
+        return found
+
+    def _check_case_entry(self, cls: type) -> None:
         if self.inputs is None and not callable(getattr(cls, "evaluate_adk_case", None)):
             raise ConfigError(f"ADK metric {self.name!r}: {self.evaluator} has no evaluate_adk_case and no inputs were given")
-        return cls
 
 
 def _trajectory_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
@@ -170,25 +187,21 @@ def _response_match_inputs(actual: Invocation, expected: Optional[Invocation], c
             "ground_truth": final_response_text(expected, include_thoughts=True)}
 
 
-def _judge(attr: str) -> str:
-    return f"{JUDGES_MODULE}:{attr}"
-
-
-#: ADK metric name → how to score it. A new metric is one line here (or :func:`register_metric`).
+#: ADK metric name → how to score it. A new metric is one line here (or :func:`register_metric`);
+#: each class comes from the shared evaluator registry under the ADK metric name.
 METRICS: Dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
-        MetricSpec("tool_trajectory_avg_score", "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator",
-                   _trajectory_inputs, default_threshold=1.0, options=_trajectory_options),
-        MetricSpec("response_match_score", "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator",
-                   _response_match_inputs, default_threshold=0.8),
-        MetricSpec("final_response_match_v2", _judge("FinalResponseMatchEvaluator"), uses_judge=True),
-        MetricSpec("rubric_based_final_response_quality_v1", _judge("RubricBasedFinalResponseQualityEvaluator"),
+        MetricSpec("tool_trajectory_avg_score", "tool_trajectory_avg_score", _trajectory_inputs,
+                   default_threshold=1.0, options=_trajectory_options),
+        MetricSpec("response_match_score", "response_match_score", _response_match_inputs, default_threshold=0.8),
+        MetricSpec("final_response_match_v2", "final_response_match_v2", uses_judge=True),
+        MetricSpec("rubric_based_final_response_quality_v1", "rubric_based_final_response_quality_v1",
                    reference_based=False, uses_judge=True, reads_rubrics=True),
-        MetricSpec("rubric_based_tool_use_quality_v1", _judge("RubricBasedToolUseQualityEvaluator"),
+        MetricSpec("rubric_based_tool_use_quality_v1", "rubric_based_tool_use_quality_v1",
                    reference_based=False, uses_judge=True, reads_rubrics=True),
-        MetricSpec("hallucinations_v1", _judge("HallucinationEvaluator"), reference_based=False, uses_judge=True),
-        MetricSpec("safety_v1", _judge("SafetyEvaluator"), reference_based=False, uses_judge=True),
+        MetricSpec("hallucinations_v1", "hallucinations_v1", reference_based=False, uses_judge=True),
+        MetricSpec("safety_v1", "safety_v1", reference_based=False, uses_judge=True),
     )
 }
 
