@@ -275,3 +275,20 @@ def test_config_as_object_or_dict_is_accepted(tmp_path):
     (r2,) = run_eval_sets([Path(require_fixtures() / DEPENDENT)], actual=actual,
                           config={"criteria": {"response_match_score": 0.99}})
     assert r1.overall_eval_metric_results[0].threshold == r2.overall_eval_metric_results[0].threshold == 0.99
+
+
+def test_eval_sets_with_different_criteria_run_together(tmp_path):
+    # one engine run holds every case; each case is scored by its own eval set's criteria only
+    root = require_fixtures()
+    trip = root / "trip_planner_agent/trip_inquiry.test.json"
+    turns = json.loads(trip.read_text())
+    invocations = [{"user_content": {"parts": [{"text": t["query"]}]},
+                    "final_response": {"parts": [{"text": t["reference"]}]}} for t in turns]
+    alone = tmp_path / "alone.evalset.json"
+    alone.write_text((root / DEPENDENT).read_text())
+    results = run_eval_sets([trip, alone], actual={str(trip): invocations, DEPENDENT_ID: _expected()},
+                            output_dir=tmp_path / "out")
+    assert [[m.metric_name for m in r.overall_eval_metric_results] for r in results] == [
+        ["response_match_score"], ["tool_trajectory_avg_score", "response_match_score"]]
+    assert [r.final_eval_status for r in results] == [EvalStatus.PASSED, EvalStatus.PASSED]
+    assert len(list((tmp_path / "out").glob("*.evalset_result.json"))) == 2
