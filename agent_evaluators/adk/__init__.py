@@ -1,5 +1,8 @@
-"""Google ADK evaluation files and criteria: models, loaders, ``test_config.json``,
-``evaluate_invocations`` (ADK's evaluator entry shape) and an ``adk eval``-like runner.
+"""Google ADK evaluation files: models, loaders, ``test_config.json``, conversion and result files.
+
+This package is the data model only (no judge, no CLI). Scoring lives in
+:mod:`agent_evaluators.adk_eval`; its public names (``evaluate_invocations``,
+``run_eval_sets`` ...) are re-exported here by name, imported on first use.
 
 ::
 
@@ -14,7 +17,7 @@ Names are imported lazily so that ``import agent_evaluators.adk`` stays cheap.
 """
 
 from importlib import import_module
-from typing import Any
+from typing import Any, List
 
 _LAZY = {
     # models
@@ -25,18 +28,21 @@ _LAZY = {
     # files
     "load_eval_set": "loading", "parse_eval_set": "loading",
     # config
-    "EvalConfig": "config", "Criterion": "config", "MatchType": "config", "JudgeModelOptions": "config",
-    "load_eval_config": "config", "parse_eval_config": "config", "find_config_for": "config",
-    "default_eval_config": "config", "parse_criterion": "config",
+    "EvalConfig": "eval_config", "Criterion": "eval_config", "MatchType": "eval_config",
+    "JudgeModelOptions": "eval_config", "UserSimulatorConfig": "eval_config", "load_eval_config": "eval_config",
+    "parse_eval_config": "eval_config", "find_config_for": "eval_config", "default_eval_config": "eval_config",
+    "parse_criterion": "eval_config",
     # conversion
     "iter_rows": "convert", "user_text": "convert", "final_response_text": "convert", "tool_calls": "convert",
     "intermediate_responses": "convert", "tool_results": "convert", "content_text": "convert",
-    # metrics
-    "evaluate_invocations": "metrics", "aevaluate_invocations": "metrics", "InvocationsResult": "metrics",
-    "MetricSpec": "metrics", "METRICS": "metrics", "register_metric": "metrics",
-    # results and runner
+    "load_actual_invocations": "actual",
+    # results
     "EvalStatus": "results", "EvalCaseResult": "results", "EvalSetResult": "results",
-    "run_eval_sets": "runner", "arun_eval_sets": "runner", "load_actual_invocations": "runner", "main": "runner",
+    # scoring (agent_evaluators.adk_eval)
+    "evaluate_invocations": "..adk_eval.criteria", "aevaluate_invocations": "..adk_eval.criteria",
+    "InvocationsResult": "..adk_eval.criteria", "MetricSpec": "..adk_eval.criteria", "METRICS": "..adk_eval.criteria",
+    "register_metric": "..adk_eval.criteria",
+    "run_eval_sets": "..adk_eval.runner", "arun_eval_sets": "..adk_eval.runner", "main": "..adk_eval.cli",
 }
 
 __all__ = sorted(_LAZY)
@@ -46,10 +52,12 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'agent_evaluators.adk' has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
+    # "..adk_eval.x" is a sibling package: a string, so that importing this package imports no judge code
+    target = f"agent_evaluators.{module[2:]}" if module.startswith("..") else f"{__name__}.{module}"
+    value = getattr(import_module(target), name)
     globals()[name] = value
     return value
 
 
-def __dir__() -> list:
+def __dir__() -> List[str]:
     return sorted(__all__)

@@ -1,8 +1,11 @@
-"""``python -m agent_evaluators.adk EVALSET... [--config F] [--actual F] [--output DIR]`` (same as ``agent-eval adk``)."""
+"""``python -m agent_evaluators.adk EVALSET... [--config F] [--actual F] [--output DIR]`` (same as ``agent-eval adk``).
+
+The command lives in :mod:`agent_evaluators.adk_eval.cli`; it is imported by name here so the
+data-model package never imports the runner.
+"""
 
 import sys
-
-from .runner import main
+from importlib import import_module
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(import_module("agent_evaluators.adk_eval.cli").main())

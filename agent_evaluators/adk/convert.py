@@ -2,8 +2,13 @@
 
 Text extraction follows ADK: the text of a Content is ``"\\n".join`` of its parts'
 non-empty ``text`` (a ``text: null`` part is skipped), and ``""`` when the content or
-its parts are missing. Tool calls come from ``intermediate_data.tool_uses`` (static
-form) or from every ``function_call`` part of every event (events form), in order.
+its parts are missing. One deliberate difference: parts marked ``thought: true`` (a
+model's private reasoning) are left out by default, because every judge input is built
+from these texts and a thought is neither the user's words nor the agent's answer;
+``include_thoughts=True`` gives ADK's text exactly (``response_match_score`` uses it).
+
+Tool calls come from ``intermediate_data.tool_uses`` (static form) or from every
+``function_call`` part of every event (events form), in order.
 
 Rows (:func:`iter_rows`) are how ``evaluate()`` reads an ADK file: one dict per
 invocation. See its docstring for what each column holds.
@@ -15,8 +20,20 @@ from pydantic import ValidationError
 
 from ..conversation.models import ToolCall, ToolResult
 from ..errors import InputError
+from .actual import load_actual_invocations
 from .loading import PathLike, load_eval_set, validation_message
-from .models import Content, EvalSet, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvents
+from .models import (
+    Content,
+    EvalCase,
+    EvalSet,
+    FunctionCall,
+    FunctionResponse,
+    IntermediateData,
+    Invocation,
+    InvocationEvents,
+    Part,
+    Rubric,
+)
 
 __all__ = [
     "as_invocation",
@@ -31,6 +48,7 @@ __all__ = [
     "tool_results",
     "tool_call_dicts",
     "iter_rows",
+    "copy_rubrics",
 ]
 
 InvocationLike = Union[Invocation, Mapping[str, Any]]
@@ -59,19 +77,24 @@ def as_invocations(values: Optional[Sequence[InvocationLike]], *, name: str) -> 
     return [as_invocation(v, where=f"{name}[{i}]") for i, v in enumerate(values)]
 
 
-def content_text(content: Optional[Content]) -> str:
-    """ADK's ``_get_text_from_content``: non-empty part texts joined by newlines."""
+def _says(part: Part, include_thoughts: bool) -> bool:
+    return bool(part.text) and (include_thoughts or not part.thought)
+
+
+def content_text(content: Optional[Content], *, include_thoughts: bool = False) -> str:
+    """ADK's ``_get_text_from_content``: non-empty part texts joined by newlines; parts marked
+    ``thought`` are dropped unless ``include_thoughts`` (see the module docstring)."""
     if content is None or not content.parts:
         return ""
-    return "\n".join(part.text for part in content.parts if part.text)
+    return "\n".join(part.text for part in content.parts if part.text and _says(part, include_thoughts))
 
 
 def user_text(invocation: InvocationLike) -> str:
-    """The user's query text of an invocation."""
+    """The user's query text of an invocation (thought parts dropped)."""
     return content_text(as_invocation(invocation).user_content)
 
 
-def intermediate_responses(invocation: InvocationLike) -> List[Tuple[str, str]]:
+def intermediate_responses(invocation: InvocationLike, *, include_thoughts: bool = False) -> List[Tuple[str, str]]:
     """``(author, text)`` of the natural-language steps before the final response.
 
     Static form: each ``intermediate_responses`` entry. Events form: each event with
@@ -82,25 +105,27 @@ def intermediate_responses(invocation: InvocationLike) -> List[Tuple[str, str]]:
     out: List[Tuple[str, str]] = []
     if isinstance(data, IntermediateData):
         for author, parts in data.intermediate_responses:
-            text = "\n".join(p.text for p in parts if p.text)
+            text = "\n".join(p.text for p in parts if p.text and _says(p, include_thoughts))
             if text:
                 out.append((author, text))
     elif isinstance(data, InvocationEvents):
         for event in data.invocation_events:
-            text = content_text(event.content)
+            text = content_text(event.content, include_thoughts=include_thoughts)
             if text:
                 out.append((event.author, text))
     return out
 
 
-def final_response_text(invocation: InvocationLike, *, include_intermediate: bool = False) -> str:
+def final_response_text(
+    invocation: InvocationLike, *, include_intermediate: bool = False, include_thoughts: bool = False
+) -> str:
     """The final response text; with ``include_intermediate`` the intermediate texts come
     first, everything joined by newlines (ADK's ``include_intermediate_responses_in_final``)."""
     inv = as_invocation(invocation)
-    final = content_text(inv.final_response)
+    final = content_text(inv.final_response, include_thoughts=include_thoughts)
     if not include_intermediate:
         return final
-    texts = [text for _, text in intermediate_responses(inv)]
+    texts = [text for _, text in intermediate_responses(inv, include_thoughts=include_thoughts)]
     if final:
         texts.append(final)
     return "\n".join(texts)
@@ -179,7 +204,7 @@ def iter_rows(
       take whole invocations, e.g. trajectory with ADK's per-invocation semantics);
     * ``response``, ``tool_calls``, ``actual_invocation``: what the agent did, taken from
       ``actual`` (an eval-set result / JSONL file, see
-      :func:`agent_evaluators.adk.runner.load_actual_invocations`, or a mapping
+      :func:`agent_evaluators.adk.actual.load_actual_invocations`, or a mapping
       ``eval_id -> [invocation, ...]``).
 
     An eval-set file holds only expectations, so without ``actual`` the ``response``,
@@ -191,19 +216,14 @@ def iter_rows(
     ``conversation_scenario`` cases have no invocations and yield no rows.
     """
     eval_set = load_eval_set(path)
-    actual_map: Optional[Mapping[str, Sequence[InvocationLike]]] = None
+    actual_map: Optional[Mapping[Any, Sequence[InvocationLike]]] = None
     if actual is not None:
-        if isinstance(actual, Mapping):
-            actual_map = actual
-        else:
-            from .runner import load_actual_invocations
-
-            actual_map = load_actual_invocations(actual)
+        actual_map = actual if isinstance(actual, Mapping) else load_actual_invocations(actual)
     yield from _rows(eval_set, actual_map, source=str(path))
 
 
 def _rows(
-    eval_set: EvalSet, actual_map: Optional[Mapping[str, Sequence[InvocationLike]]], *, source: str
+    eval_set: EvalSet, actual_map: Optional[Mapping[Any, Sequence[InvocationLike]]], *, source: str
 ) -> Iterator[Dict[str, Any]]:
     for case in eval_set.eval_cases:
         if case.conversation is None:
@@ -236,3 +256,31 @@ def _rows(
                 "expected_invocation": expected.to_json_dict(),
                 "actual_invocation": act.to_json_dict() if act is not None else None,
             }
+
+
+# ----------------------------------------------------------------------------- rubrics
+
+
+def copy_rubrics(case: EvalCase, expected: Optional[Sequence[Invocation]], actual: Sequence[Invocation]) -> None:
+    """ADK's ``LocalEvalService``: the case's rubrics and each expected invocation's rubrics go
+    onto the matching actual invocation, which is where the rubric metrics read them.
+
+    A rubric already there unchanged (actual invocations read back from an ADK result file,
+    where ADK had copied them) is skipped; the same id with other content is a ``ValueError``,
+    as in ADK.
+    """
+    for i, inv in enumerate(actual):
+        own = list(expected[i].rubrics or []) if expected is not None and i < len(expected) else []
+        for rubric in list(case.rubrics or []) + own:
+            add_rubric(inv, rubric)
+
+
+def add_rubric(invocation: Invocation, rubric: Rubric) -> None:
+    """Put ``rubric`` on ``invocation`` unless an identical one is there (see :func:`copy_rubrics`)."""
+    current = invocation.rubrics or []
+    for existing in current:
+        if existing.rubric_id == rubric.rubric_id:
+            if existing == rubric:
+                return
+            raise ValueError(f"Rubric with rubric_id '{rubric.rubric_id}' already exists.")
+    invocation.rubrics = [*current, rubric]

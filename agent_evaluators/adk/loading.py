@@ -182,7 +182,9 @@ def _from_legacy_cases(
                 )
             )
         except ValidationError as exc:
-            raise InputError(f"{source}: invalid legacy eval case:\n{validation_message(exc, prefix=(ci,))}", input_name=source) from None
+            raise InputError(
+                f"{source}: invalid legacy eval case:\n{validation_message(exc, prefix=(ci,))}", input_name=source
+            ) from None
     return EvalSet(eval_set_id=set_id, name=set_id, creation_timestamp=mtime, eval_cases=eval_cases)
 
 

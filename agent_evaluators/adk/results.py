@@ -40,6 +40,13 @@ class EvalStatus(IntEnum):
     NOT_EVALUATED = 3
     INFORMATIONAL = 4
 
+    def __str__(self) -> str:
+        # IntEnum prints its number ("1") since Python 3.11; a verdict must read PASSED / FAILED
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
     @classmethod
     def parse(cls, value: Any) -> "EvalStatus":
         if isinstance(value, str):
@@ -157,10 +164,13 @@ def sanitize_result_name(name: str) -> str:
     return name.replace("/", "_").replace("\\", "_").replace(":", "_")
 
 
-def new_eval_set_result(eval_set_id: str, case_results: List[EvalCaseResult]) -> EvalSetResult:
-    """ADK's ``create_eval_set_result`` without an app name: ``<eval_set_id>_<timestamp>``."""
+def new_eval_set_result(
+    eval_set_id: str, case_results: List[EvalCaseResult], *, app_name: Optional[str] = None
+) -> EvalSetResult:
+    """ADK's ``create_eval_set_result``: id ``<app_name>_<eval_set_id>_<timestamp>`` (without an
+    app name, ``<eval_set_id>_<timestamp>``), and the file name that id sanitized."""
     timestamp = time.time()
-    result_id = f"{eval_set_id}_{timestamp}"
+    result_id = f"{app_name}_{eval_set_id}_{timestamp}" if app_name else f"{eval_set_id}_{timestamp}"
     return EvalSetResult(
         eval_set_result_id=result_id,
         eval_set_result_name=sanitize_result_name(result_id),

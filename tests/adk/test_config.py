@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from agent_evaluators.adk.config import (
+from agent_evaluators.adk.eval_config import (
     MatchType,
     default_eval_config,
     find_config_for,
@@ -72,7 +72,7 @@ def test_full_config_in_snake_and_camel_case():
         assert v2.judge_model_options.judge_model == "gpt-4o-mini"
         assert c["rubric_based_final_response_quality_v1"].rubrics[0].rubric_content.text_property == "Is polite."
         assert c["hallucinations_v1"].evaluate_intermediate_nl_responses is True
-        assert cfg.user_simulator_config == {"model": "gemini-2.5-flash"}
+        assert cfg.user_simulator_config is not None and cfg.user_simulator_config.model == "gemini-2.5-flash"
 
 
 def test_judge_defaults_and_unknown_criterion_keys_are_kept():

@@ -49,7 +49,8 @@ def test_null_text_part_reads_as_empty_final_response():
 
 
 def test_scenario_case_and_case_without_responses_load():
-    cases = load_eval_set(require_fixtures() / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json").eval_cases
+    path = require_fixtures() / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
+    cases = load_eval_set(path).eval_cases
     assert cases[0].conversation_scenario.user_persona == "NOVICE" and cases[0].conversation is None
     assert cases[1].conversation[0].final_response is None and cases[1].session_input.app_name == "live_non_blocking_tool_agent"
 
@@ -76,7 +77,8 @@ def test_invocation_events_form_and_union_resolution():
     events = Invocation.model_validate({
         "user_content": {"parts": [{"text": "q"}]},
         "intermediate_data": {"invocation_events": [
-            {"author": "a", "content": {"parts": [{"text": "step"}, {"function_call": {"name": "f", "args": {"x": 1}, "id": "c1"}}]},
+            {"author": "a", "content": {"parts": [
+                {"text": "step"}, {"function_call": {"name": "f", "args": {"x": 1}, "id": "c1"}}]},
              "unknown_event_key": 1},
             {"author": "a", "content": {"parts": [{"function_response": {"name": "f", "id": "c1", "response": {"r": 2}}}]}},
         ]},
@@ -88,7 +90,8 @@ def test_invocation_events_form_and_union_resolution():
 
 
 def test_unknown_part_fields_from_newer_genai_are_kept():
-    inv = Invocation.model_validate({"user_content": {"parts": [{"text": "q", "media_resolution": None, "part_metadata": {"k": 1}}]}})
+    part = {"text": "q", "media_resolution": None, "part_metadata": {"k": 1}}
+    inv = Invocation.model_validate({"user_content": {"parts": [part]}})
     assert inv.user_content.parts[0].model_extra == {"media_resolution": None, "part_metadata": {"k": 1}}
 
 

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from agent_evaluators.adk.config import parse_eval_config
-from agent_evaluators.adk.metrics import JUDGES_MODULE, METRICS, MetricSpec
+from agent_evaluators.adk.actual import load_actual_invocations
+from agent_evaluators.adk.eval_config import parse_eval_config
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
-from agent_evaluators.adk.runner import final_eval_status, load_actual_invocations, main, run_eval_sets
+from agent_evaluators.adk_eval.cases import final_eval_status
+from agent_evaluators.adk_eval.cli import main
+from agent_evaluators.adk_eval.criteria import JUDGES_MODULE, METRICS, MetricSpec
+from agent_evaluators.adk_eval.runner import run_eval_sets
 from agent_evaluators.errors import ConfigError, InputError
 from agent_evaluators.evaluators.base import Evaluator, Outcome
 
@@ -20,6 +23,12 @@ from .conftest import require_fixtures
 DEPENDENT = "home_automation_agent/test_files/dependent_tool_calls.test.json"
 DEPENDENT_ID = "tests/integration/fixture/" + DEPENDENT
 SET_ID = "1be50511-ff75-4d68-b2d7-2165cbdc1044"
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    # without --output the CLI writes to ./.adk/eval_history: keep that out of the checkout
+    monkeypatch.chdir(tmp_path)
 
 
 def _expected():
@@ -60,7 +69,8 @@ def test_passing_eval_set_prints_summary_and_exits_0(tmp_path, capsys):
     assert "Using evaluation criteria: EvalConfig(criteria={'tool_trajectory_avg_score': {'threshold': 1.0}})" in out
     assert "*" * 69 + f"\nEval Run Summary\n{SET_ID}:\n  Tests passed: 1\n  Tests failed: 0" in out
     (written,) = (tmp_path / "out").glob("*.evalset_result.json")
-    assert written.name.startswith(f"{SET_ID}_")
+    # ADK's <app>_<eval_set_id>_<timestamp>; the app is the eval-set file's folder here
+    assert written.name.startswith(f"test_files_{SET_ID}_")
     result = EvalSetResult.parse(written.read_text())
     case = result.eval_case_results[0]
     assert case.final_eval_status == EvalStatus.PASSED and case.eval_id == DEPENDENT_ID
@@ -116,7 +126,7 @@ def test_config_beside_each_file_is_used_and_defaults_otherwise(tmp_path):
         "tool_trajectory_avg_score": 1.0, "response_match_score": 0.8}
 
 
-def test_scenario_case_is_not_evaluated_and_counts_as_failed(tmp_path, capsys):
+def test_scenario_case_without_a_recorded_conversation_is_not_evaluated_and_not_a_failure(tmp_path, capsys):
     path = require_fixtures() / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
     actual = tmp_path / "a.jsonl"
     actual.write_text(json.dumps({"eval_id": "background_task_scripted", "invocations": [
@@ -126,7 +136,8 @@ def test_scenario_case_is_not_evaluated_and_counts_as_failed(tmp_path, capsys):
          "final_response": {"parts": [{"text": "Four."}]}}]}) + "\n")
     code = main([str(path), "--actual", str(actual), "--print_detailed_results"])
     out = capsys.readouterr().out
-    assert code == 1 and "Tests passed: 0\n  Tests failed: 2" in out
+    # the scripted case fails (below); the scenario case is not evaluated, which is no failure
+    assert code == 1 and "Tests passed: 0\n  Tests failed: 1\n  Tests not evaluated: 1" in out
     assert "Eval Id: background_task_scenario\nOverall Eval Status: NOT_EVALUATED\nNote: conversation_scenario" in out
     scripted = out.split("Eval Id: background_task_scripted")[1]
     # no tool calls expected or made: trajectory passes; the expected turns have no text, and ADK's
@@ -135,6 +146,11 @@ def test_scenario_case_is_not_evaluated_and_counts_as_failed(tmp_path, capsys):
     assert "Metric: tool_trajectory_avg_score, Status: PASSED, Score: 1.0" in scripted
     assert "Metric: response_match_score, Status: FAILED, Score: 0.0, Threshold: 0.8" in scripted
     assert "  expected_response:          (none)\n" in scripted
+    # no --output: the result file goes to ./.adk/eval_history, and the CLI says where
+    (written,) = (tmp_path / ".adk" / "eval_history").glob("*.evalset_result.json")
+    assert f"Eval set result written to {Path('.adk') / 'eval_history' / written.name}" in out
+    statuses = [c["final_eval_status"] for c in json.loads(written.read_text())["eval_case_results"]]
+    assert sorted(statuses) == [2, 3]  # ADK's stored ints: FAILED, NOT_EVALUATED
 
 
 def test_missing_actual_for_a_case_fails_it_without_metrics(tmp_path):
@@ -247,7 +263,7 @@ def test_bad_usage_or_config_exits_2(tmp_path, capsys, monkeypatch, argv, needle
 def test_module_entry_point_runs(tmp_path):
     actual = _write_actual(tmp_path, _wrong_second_call())
     proc = subprocess.run([sys.executable, "-m", "agent_evaluators.adk", str(require_fixtures() / DEPENDENT),
-                           "--actual", str(actual)], capture_output=True, text=True, timeout=120)
+                           "--actual", str(actual)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert "Tests failed: 1" in proc.stdout
 
@@ -259,3 +275,20 @@ def test_config_as_object_or_dict_is_accepted(tmp_path):
     (r2,) = run_eval_sets([Path(require_fixtures() / DEPENDENT)], actual=actual,
                           config={"criteria": {"response_match_score": 0.99}})
     assert r1.overall_eval_metric_results[0].threshold == r2.overall_eval_metric_results[0].threshold == 0.99
+
+
+def test_eval_sets_with_different_criteria_run_together(tmp_path):
+    # one engine run holds every case; each case is scored by its own eval set's criteria only
+    root = require_fixtures()
+    trip = root / "trip_planner_agent/trip_inquiry.test.json"
+    turns = json.loads(trip.read_text())
+    invocations = [{"user_content": {"parts": [{"text": t["query"]}]},
+                    "final_response": {"parts": [{"text": t["reference"]}]}} for t in turns]
+    alone = tmp_path / "alone.evalset.json"
+    alone.write_text((root / DEPENDENT).read_text())
+    results = run_eval_sets([trip, alone], actual={str(trip): invocations, DEPENDENT_ID: _expected()},
+                            output_dir=tmp_path / "out")
+    assert [[m.metric_name for m in r.overall_eval_metric_results] for r in results] == [
+        ["response_match_score"], ["tool_trajectory_avg_score", "response_match_score"]]
+    assert [r.final_eval_status for r in results] == [EvalStatus.PASSED, EvalStatus.PASSED]
+    assert len(list((tmp_path / "out").glob("*.evalset_result.json"))) == 2

@@ -5,7 +5,7 @@ import json
 
 from agent_evaluators.adk import evaluate_invocations
 from agent_evaluators.adk.results import EvalStatus
-from agent_evaluators.adk.runner import run_eval_sets
+from agent_evaluators.adk_eval.runner import run_eval_sets
 from agent_evaluators.testing import ChatRequest, JudgeServer
 
 from .conftest import require_fixtures

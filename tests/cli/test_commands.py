@@ -1,6 +1,7 @@
 """``agent-eval list``, ``report`` and ``adk`` through a subprocess."""
 
 import json
+from pathlib import Path
 
 from agent_evaluators.config import EVALUATORS
 
@@ -48,12 +49,15 @@ def test_report_command_on_a_folder_without_a_run_exits_2(tmp_path):
     assert r.rc == 2 and "summary.json" in r.err
 
 
-def test_adk_subcommand_dispatches_to_the_adk_runner():
+def test_adk_subcommand_dispatches_to_the_adk_runner(tmp_path):
     data = SAMPLES / "data"
     r = agent_eval("adk", data / "home_automation.evalset.json", "--actual", data / "home_automation.actual.jsonl",
-                   "--config", data / "test_config.json")
+                   "--config", data / "test_config.json", cwd=tmp_path)
     assert r.rc == 1, r  # home-004 switched off the wrong lamp
     assert "Tests passed: 3" in r.out and "Tests failed: 1" in r.out
+    # README: without --output the result file goes to ./.adk/eval_history and its path is printed
+    (written,) = (tmp_path / ".adk" / "eval_history").glob("*.evalset_result.json")
+    assert f"Eval set result written to {Path('.adk') / 'eval_history' / written.name}" in r.out
 
 
 def test_no_command_prints_help_and_exits_2():

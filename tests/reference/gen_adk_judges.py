@@ -97,7 +97,7 @@ def rubric_case(criterion_ids: List[str], plan, invocation_rubrics=None) -> "asy
     async def run() -> dict:
         global SCRIPT_FN
         texts = {rid: f"Rubric {rid}." for rid in criterion_ids + ["own", "tools"]}
-        SCRIPT_FN = lambda prompt: rubric_reply(plan(prompt), texts)
+        SCRIPT_FN = lambda prompt: rubric_reply(plan(prompt), texts)  # noqa: E731 - rebinds the global the fake judge calls
         crit_rubrics = [{"rubric_id": k, "rubric_content": {"text_property": texts[k]}} for k in criterion_ids]
         metric = EvalMetric(metric_name="rubric_based_final_response_quality_v1", threshold=0.5,
                             criterion={"threshold": 0.5, "judge_model_options": options(1), "rubrics": crit_rubrics})

@@ -29,7 +29,6 @@ from typing import (
     Tuple,
 )
 
-
 from ...errors import ConfigError, InputError, JudgeError
 from ...judge.usage import merge_usage
 from ..base import Outcome
@@ -264,7 +263,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
 
 
 def _criterion(metric_name: str, value: Any) -> Any:
-    from ...adk.config import Criterion, parse_criterion
+    from ...adk.eval_config import Criterion, parse_criterion
 
     if isinstance(value, Criterion) and value.threshold is not None:
         return value
@@ -314,6 +313,24 @@ def adk_tool_declarations(invocation: Any) -> List[Dict[str, Any]]:
     ]
 
 
+def adk_event_grounding(events: Sequence[Any]) -> List[Dict[str, Any]]:
+    """Every event's ``grounding_metadata`` (ADK sends them to its judges as a source of
+    truth), ``[{"step", "author", "grounding_metadata"}]``; empty when none carries any."""
+    return [
+        {"step": i, "author": e.author, "grounding_metadata": e.grounding_metadata}
+        for i, e in enumerate(events)
+        if e.grounding_metadata
+    ]
+
+
+def adk_grounding(invocation: Any) -> List[Dict[str, Any]]:
+    """:func:`adk_event_grounding` over an invocation's events (the static form has none)."""
+    from ...adk.models import InvocationEvents
+
+    data = invocation.intermediate_data
+    return adk_event_grounding(data.invocation_events) if isinstance(data, InvocationEvents) else []
+
+
 def adk_tool_steps(invocation: Any) -> List[Dict[str, Any]]:
     """Tool calls paired with their responses by id, in order (ADK's ``tool_calls_and_response``)."""
     from ...adk.convert import function_calls, function_responses
@@ -339,7 +356,7 @@ def message_tool_steps(messages: Sequence[Any]) -> List[Dict[str, Any]]:
     for m in messages:
         if m.role == "tool" and m.tool_call_id:
             results[m.tool_call_id] = m.tool_result if m.tool_result is not None else m.content
-    steps = []
+    steps: List[Dict[str, Any]] = []
     for m in messages:
         if m.role != "assistant":
             continue

@@ -26,6 +26,7 @@ from ._shared import (
     AdkJudgeEvaluator,
     InvocationScore,
     adk_all_instructions,
+    adk_event_grounding,
     adk_tool_declarations,
     mean_or_none,
 )
@@ -191,7 +192,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
             for k, event in enumerate(events):
                 parts = (event.content.parts or []) if event.content else []
                 for part in parts:
-                    if part.text:
+                    if part.text and not part.thought:  # a model's private thought is not its answer
                         ctx_events = list(events[:k]) + ([event.model_copy(update={"content": None})]
                                                          if event.grounding_metadata else [])
                         steps.append(_Step(part.text, {**base, **_event_context(ctx_events)},
@@ -283,16 +284,12 @@ def _label_sentences(sentences: List[str], validation: Validation) -> List[Dict[
 
 def _event_context(events: List[Any]) -> Dict[str, Any]:
     """Grounding metadata and the prior steps (texts, tool calls, tool outputs) of ADK events."""
-    grounding = [
-        {"step": i, "author": e.author, "grounding_metadata": e.grounding_metadata}
-        for i, e in enumerate(events)
-        if e.grounding_metadata
-    ]
+    grounding = adk_event_grounding(events)
     prior = []
     for e in events:
         parts = (e.content.parts or []) if e.content else []
         entry: Dict[str, Any] = {"author": e.author}
-        texts = [p.text for p in parts if p.text]
+        texts = [p.text for p in parts if p.text and not p.thought]  # a private thought is not a claim
         calls = [p.function_call.model_dump(exclude_none=True) for p in parts if p.function_call is not None]
         outputs = [p.function_response.model_dump(exclude_none=True) for p in parts if p.function_response is not None]
         if texts:

@@ -28,6 +28,7 @@ from ..base import Outcome
 from ._shared import (
     AdkJudgeEvaluator,
     InvocationScore,
+    adk_grounding,
     adk_instructions,
     adk_tool_declarations,
     adk_tool_steps,
@@ -75,7 +76,10 @@ def _rubric(raw: Any, index: int, owner: str) -> RubricSpec:
     if not isinstance(raw, dict):  # ADK / our Rubric models and similar objects
         dump = getattr(raw, "model_dump", None)
         raw = dump() if callable(dump) else {k: getattr(raw, k, None) for k in ("rubric_id", "rubric_content", "type")}
-    get = lambda snake, camel: raw.get(snake, raw.get(camel))
+
+    def get(snake: str, camel: str) -> Any:
+        return raw.get(snake, raw.get(camel))
+
     content = get("rubric_content", "rubricContent")
     if isinstance(content, dict):
         text = content.get("text_property", content.get("textProperty"))
@@ -203,6 +207,7 @@ class _RubricJudge(AdkJudgeEvaluator):
     """The shared rubric machinery; subclasses give the template, the inputs and the rubric type."""
 
     rubric_type = ""
+    _allow_empty = False  # set on instances built from an ADK criterion (see _from_criterion)
     _case_rule = "mean of every (invocation, rubric) score"
 
     def __init__(
@@ -254,7 +259,8 @@ class _RubricJudge(AdkJudgeEvaluator):
             num_samples=self.num_samples,
             temperature=self.temperature,
         )
-        samples, unknown = [], []
+        samples: List[Dict[str, Dict[str, Any]]] = []
+        unknown: List[Dict[str, Any]] = []
         for i, verdict in enumerate(verdicts):
             entries, dropped = _read_sample(verdict, rubrics)
             samples.append(entries)
@@ -291,12 +297,14 @@ class _RubricJudge(AdkJudgeEvaluator):
             ]
         }
 
-    def _effective_rubrics(self, actual: Any, expected: Any) -> List[RubricSpec]:
-        """The criterion's rubrics plus the invocation's own of this metric's type (ADK)."""
+    def _effective_rubrics(self, actual: Any) -> List[RubricSpec]:
+        """The criterion's rubrics plus the actual invocation's own of this metric's type (ADK's
+        ``create_effective_rubrics_list``). Only the actual invocation is read: the runner (as
+        ADK's ``LocalEvalService``) and ``evaluate_invocations`` copy the case's and the expected
+        invocation's rubrics onto it first, so reading the expected one too would count them twice."""
         invocation: List[RubricSpec] = []
-        for source in (actual, expected):
-            if source is not None and source.rubrics:
-                invocation.extend(normalize_rubrics(list(source.rubrics), owner=self.name, allow_empty=True))
+        if actual is not None and actual.rubrics:
+            invocation = normalize_rubrics(list(actual.rubrics), owner=self.name, allow_empty=True)
         _check_unique(invocation, f"{self.name} (invocation rubrics)", allow_empty=True)
         typed = [r for r in invocation if r.type == self.rubric_type]
         return _check_unique(self.rubrics + typed, self.name)
@@ -349,10 +357,11 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
                 "query": [{"role": "user", "content": adk_user_text(actual)}],
                 "response_steps": adk_tool_steps(actual),
                 "final_response": final_response_text(actual, include_intermediate=self._include_intermediate),
+                "grounding_metadata": adk_grounding(actual),
                 "tool_definitions": adk_tool_declarations(actual),
                 "instructions": adk_instructions(actual),
             },
-            self._effective_rubrics(actual, expected),
+            self._effective_rubrics(actual),
         )
 
 
@@ -406,7 +415,7 @@ class RubricBasedToolUseQualityEvaluator(_RubricJudge):
                 "tool_calls": adk_tool_steps(actual),
                 "tool_definitions": adk_tool_declarations(actual),
             },
-            self._effective_rubrics(actual, expected),
+            self._effective_rubrics(actual),
         )
 
 

@@ -1,8 +1,10 @@
 """ADK's criteria by name, and ``evaluate_invocations``: ADK's own evaluator entry shape.
 
 A metric is one :class:`MetricSpec` line in :data:`METRICS`: the ADK name, the
-evaluator class that scores it (``"module:Class"``, imported on first use) and
-whether it needs expected invocations. Two kinds of class plug in:
+evaluator class that scores it and whether it needs expected invocations. The
+built-in criteria name their class by the ADK metric name in the one evaluator
+registry (:data:`agent_evaluators.config.EVALUATORS`, imported on first use); a
+custom metric may give ``"module:Class"`` instead. Two kinds of class plug in:
 
 * a class with an ``evaluate_adk_case(actual, expected, criterion, model_config)``
   classmethod coroutine scores a whole case itself, in ADK's terms (the judge metrics
@@ -28,10 +30,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
+from ..adk.convert import InvocationLike, add_rubric, as_invocations, final_response_text
+from ..adk.eval_config import Criterion, parse_criterion
+from ..adk.models import Invocation
 from ..errors import ConfigError, JudgeError
-from .config import Criterion, parse_criterion
-from .convert import InvocationLike, as_invocations, final_response_text
-from .models import Invocation
 
 __all__ = [
     "PASSED",
@@ -115,11 +117,14 @@ def _no_options(criterion: Criterion) -> Dict[str, Any]:
 class MetricSpec:
     """How to score one ADK metric with one of our evaluator classes.
 
-    ``evaluator`` is ``"module:Class"``, imported on first use. Without ``inputs`` the
-    class must provide ``evaluate_adk_case``; with ``inputs`` it is called per
+    ``evaluator`` is a name in the shared evaluator registry or ``"module:Class"``,
+    imported on first use. Without ``inputs`` the class must provide
+    ``evaluate_adk_case``; with ``inputs`` it is called per
     invocation pair (constructed as ``Class(threshold=..., **options(criterion))``, plus
     ``model_config=`` when ``uses_judge``). ``reference_based`` metrics need expected
     invocations; ``default_threshold=None`` means a threshold must be configured.
+    ``reads_rubrics`` metrics read rubrics off the actual invocations, where the expected
+    invocations' rubrics are copied first (as ADK's ``LocalEvalService`` does).
     """
 
     name: str
@@ -129,8 +134,20 @@ class MetricSpec:
     uses_judge: bool = False
     default_threshold: Optional[float] = None
     options: Options = _no_options
+    reads_rubrics: bool = False
 
     def evaluator_class(self) -> type:
+        if ":" not in self.evaluator:  # a name in the shared evaluator registry
+            from ..config import evaluator_class
+
+            try:
+                cls = evaluator_class(self.evaluator)
+            except ImportError as exc:
+                raise ConfigError(
+                    f"ADK metric {self.name!r} is not available yet: its evaluator is not part of this installation ({exc})"
+                ) from exc
+            self._check_case_entry(cls)
+            return cls
         module_name, _, attr = self.evaluator.partition(":")
         try:
             module = importlib.import_module(module_name)
@@ -141,17 +158,21 @@ class MetricSpec:
                     f"is not part of this installation ({exc})"
                 ) from exc
             raise
-        cls = getattr(module, attr, None)
-        if cls is None:
-            raise ConfigError(f"ADK metric {self.name!r} is not available yet: {module_name} has no {attr}")
+        found = getattr(module, attr, None)
+        if not isinstance(found, type):
+            raise ConfigError(f"ADK metric {self.name!r} is not available yet: {module_name} has no class {attr}")
+        self._check_case_entry(found)
+        return found
+
+    def _check_case_entry(self, cls: type) -> None:
         if self.inputs is None and not callable(getattr(cls, "evaluate_adk_case", None)):
             raise ConfigError(f"ADK metric {self.name!r}: {self.evaluator} has no evaluate_adk_case and no inputs were given")
-        return cls
 
 
 def _trajectory_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
     # single-invocation lists: the evaluator scores the pair 1/0 exactly as ADK does per invocation
-    return {"response": [actual.to_json_dict()], "ground_truth": [expected.to_json_dict()]}  # type: ignore[union-attr]
+    assert expected is not None  # reference_based: checked before any pair is scored
+    return {"response": [actual.to_json_dict()], "ground_truth": [expected.to_json_dict()]}
 
 
 def _trajectory_options(crit: Criterion) -> Dict[str, Any]:
@@ -159,29 +180,28 @@ def _trajectory_options(crit: Criterion) -> Dict[str, Any]:
 
 
 def _response_match_inputs(actual: Invocation, expected: Optional[Invocation], crit: Criterion) -> Dict[str, Any]:
-    # ROUGE-1 reads only final responses (ADK ignores include_intermediate_responses_in_final here)
-    return {"response": final_response_text(actual), "ground_truth": final_response_text(expected)}  # type: ignore[arg-type]
+    # ROUGE-1 reads only final responses (ADK ignores include_intermediate_responses_in_final here),
+    # with every text part as ADK reads it, thoughts included (this is not a judge input)
+    assert expected is not None  # reference_based: checked before any pair is scored
+    return {"response": final_response_text(actual, include_thoughts=True),
+            "ground_truth": final_response_text(expected, include_thoughts=True)}
 
 
-def _judge(attr: str) -> str:
-    return f"{JUDGES_MODULE}:{attr}"
-
-
-#: ADK metric name → how to score it. A new metric is one line here (or :func:`register_metric`).
+#: ADK metric name → how to score it. A new metric is one line here (or :func:`register_metric`);
+#: each class comes from the shared evaluator registry under the ADK metric name.
 METRICS: Dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
-        MetricSpec("tool_trajectory_avg_score", "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator",
-                   _trajectory_inputs, default_threshold=1.0, options=_trajectory_options),
-        MetricSpec("response_match_score", "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator",
-                   _response_match_inputs, default_threshold=0.8),
-        MetricSpec("final_response_match_v2", _judge("FinalResponseMatchEvaluator"), uses_judge=True),
-        MetricSpec("rubric_based_final_response_quality_v1", _judge("RubricBasedFinalResponseQualityEvaluator"),
-                   reference_based=False, uses_judge=True),
-        MetricSpec("rubric_based_tool_use_quality_v1", _judge("RubricBasedToolUseQualityEvaluator"),
-                   reference_based=False, uses_judge=True),
-        MetricSpec("hallucinations_v1", _judge("HallucinationEvaluator"), reference_based=False, uses_judge=True),
-        MetricSpec("safety_v1", _judge("SafetyEvaluator"), reference_based=False, uses_judge=True),
+        MetricSpec("tool_trajectory_avg_score", "tool_trajectory_avg_score", _trajectory_inputs,
+                   default_threshold=1.0, options=_trajectory_options),
+        MetricSpec("response_match_score", "response_match_score", _response_match_inputs, default_threshold=0.8),
+        MetricSpec("final_response_match_v2", "final_response_match_v2", uses_judge=True),
+        MetricSpec("rubric_based_final_response_quality_v1", "rubric_based_final_response_quality_v1",
+                   reference_based=False, uses_judge=True, reads_rubrics=True),
+        MetricSpec("rubric_based_tool_use_quality_v1", "rubric_based_tool_use_quality_v1",
+                   reference_based=False, uses_judge=True, reads_rubrics=True),
+        MetricSpec("hallucinations_v1", "hallucinations_v1", reference_based=False, uses_judge=True),
+        MetricSpec("safety_v1", "safety_v1", reference_based=False, uses_judge=True),
     )
 }
 
@@ -260,6 +280,11 @@ async def aevaluate_invocations(
                               f"{metric_name} compares with expected invocations, and none were given")
     if not actual_invs:
         return _not_evaluated(spec.name, crit, 0, "there are no invocations to evaluate")
+    if spec.reads_rubrics and expected_invs is not None:
+        try:
+            actual_invs = _with_expected_rubrics(actual_invs, expected_invs)
+        except ValueError as exc:  # the same rubric id with other content: ADK fails the metric
+            return _not_evaluated(spec.name, crit, len(actual_invs), str(exc))
     cls = spec.evaluator_class()
     if spec.inputs is None:
         case = await cls.evaluate_adk_case(actual_invs, expected_invs, crit, model_config)  # type: ignore[attr-defined]
@@ -279,6 +304,20 @@ async def aevaluate_invocations(
         details["usage"] = usage
     return InvocationsResult(spec.name, score, status_for(score, threshold), [p.score for p in per], threshold,
                              crit, per, details)
+
+
+def _with_expected_rubrics(actual: List[Invocation], expected: List[Invocation]) -> List[Invocation]:
+    """Copies of ``actual`` carrying each expected invocation's rubrics (the caller's objects
+    stay untouched). Actual invocations read back from an ADK result file already hold them;
+    identical copies are skipped rather than counted twice."""
+    out = []
+    for act, exp in zip(actual, expected):
+        if exp.rubrics:
+            act = act.model_copy(deep=True)
+            for rubric in exp.rubrics:
+                add_rubric(act, rubric)
+        out.append(act)
+    return out
 
 
 def _construct(spec: MetricSpec, cls: type, crit: Criterion, model_config: Any) -> Any:

@@ -12,6 +12,10 @@ Keys may be snake_case or camelCase; ``match_type`` takes every spelling ADK tak
 (``"IN_ORDER"``, ``"in-order"``, ``"any order"``, ``1``). Unknown criterion keys are
 kept (ADK's ``BaseCriterion`` allows them); unknown top-level keys are ignored.
 
+``user_simulator_config`` (for ``conversation_scenario`` cases) is parsed into
+:class:`UserSimulatorConfig` (``model``, ``max_allowed_invocations``, the rest kept), so
+that whatever drives the simulated user reads one checked object.
+
 Two deliberate differences from ADK, both turning silent surprises into errors or
 obvious defaults:
 
@@ -38,6 +42,7 @@ __all__ = [
     "JudgeModelOptions",
     "Criterion",
     "EvalConfig",
+    "UserSimulatorConfig",
     "DEFAULT_CRITERIA",
     "DETERMINISTIC_DEFAULT_THRESHOLDS",
     "default_eval_config",
@@ -135,6 +140,17 @@ class Criterion(_CamelModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
+class UserSimulatorConfig(_CamelModel):
+    """ADK's ``LlmBackedUserSimulatorConfig``: the model that plays the user and how many
+    invocations a simulated conversation may take (ADK's default 20). Other keys (e.g.
+    ``model_configuration``, ``custom_instructions``) are kept as given."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model: Optional[str] = None
+    max_allowed_invocations: int = Field(default=20, ge=1)
+
+
 class EvalConfig(_CamelModel):
     """The parsed ``test_config.json``. ``source`` is the file it came from (``None`` = defaults)."""
 
@@ -142,7 +158,7 @@ class EvalConfig(_CamelModel):
 
     criteria: Dict[str, Criterion] = Field(default_factory=dict)
     custom_metrics: Optional[Dict[str, Any]] = None
-    user_simulator_config: Optional[Dict[str, Any]] = None
+    user_simulator_config: Optional[UserSimulatorConfig] = None
     live_model_config: Optional[Dict[str, Any]] = None
     source: Optional[str] = Field(default=None, exclude=True)
 

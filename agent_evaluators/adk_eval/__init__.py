@@ -1,0 +1,41 @@
+"""Scoring ADK eval sets: ADK's criteria by name (``evaluate_invocations``) and an ``adk eval``-like
+runner on the shared run engine, with its ``agent-eval adk`` command line.
+
+The ADK data model (eval sets, invocations, ``test_config.json``, result files) lives in
+:mod:`agent_evaluators.adk`, which re-exports the public names below lazily; this package
+is where judges and the run engine come in.
+
+* :mod:`.criteria`: :class:`MetricSpec` / :data:`METRICS` and :func:`evaluate_invocations`;
+* :mod:`.producers`: where a case's actual invocations come from (recorded, a per-turn
+  target, or a live agent runner's ``producer``);
+* :mod:`.cases`: a criterion as an ``evaluate()`` evaluator, and ADK's verdict per case row;
+* :mod:`.runner`: :func:`run_eval_sets` / :func:`arun_eval_sets`;
+* :mod:`.printing` and :mod:`.cli`: ADK's console output and ``agent-eval adk``.
+"""
+
+from importlib import import_module
+from typing import Any, List
+
+_LAZY = {
+    "evaluate_invocations": "criteria", "aevaluate_invocations": "criteria", "InvocationsResult": "criteria",
+    "MetricSpec": "criteria", "METRICS": "criteria", "register_metric": "criteria", "get_metric": "criteria",
+    "run_eval_sets": "runner", "arun_eval_sets": "runner",
+    "Producer": "producers",
+    "final_eval_status": "cases",
+    "main": "cli",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agent_evaluators.adk_eval' has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(__all__)

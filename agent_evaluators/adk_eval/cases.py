@@ -1,0 +1,189 @@
+"""One ADK criterion as an ``evaluate()`` evaluator, and a case's verdict read back from its row.
+
+An eval-set run is one ``evaluate_async`` run (see :mod:`.runner`): a row per eval
+case, the agent's invocations as the target's output, and per criterion a
+:class:`CriterionCell` that scores the case with :func:`.criteria.aevaluate_invocations`.
+Everything ADK puts in its result file is then rebuilt from the finished row by
+:func:`case_result_from_row`, so the engine owns concurrency, the judge budget and
+error capture, and this module owns only ADK's verdict rules:
+
+* a metric passes when ``score >= threshold``; a case passes when some metric passed
+  and none failed; ``NOT_EVALUATED`` (and ``INFORMATIONAL``) metrics are skipped, so a
+  case with only those is ``NOT_EVALUATED`` (:func:`final_eval_status`);
+* a metric that raises is ``NOT_EVALUATED``, with the reason in the case's ``notes``;
+* a case whose invocations could not be obtained is ``FAILED`` with no metric results.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+
+from ..adk.eval_config import Criterion
+from ..adk.models import EvalCase, Invocation
+from ..adk.results import (
+    EvalCaseResult,
+    EvalMetricResult,
+    EvalMetricResultDetails,
+    EvalMetricResultPerInvocation,
+    EvalStatus,
+    RubricScore,
+)
+from .criteria import NOT_EVALUATED, InvocationsResult, aevaluate_invocations
+
+__all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
+
+CASE_COLUMN = "case"
+INVOCATIONS_COLUMN = "invocations"
+
+_ENGINE_RESULT = {"PASSED": "pass", "FAILED": "fail", NOT_EVALUATED: "not_applicable"}
+
+
+@dataclass
+class CaseSlot:
+    """One eval case of one eval set, as a row refers to it (rows carry only its key)."""
+
+    key: str
+    eval_set_id: str
+    case: EvalCase
+    criteria: Dict[str, Criterion]
+
+    @property
+    def expected(self) -> Optional[List[Invocation]]:
+        """The reference invocations; ``None`` for a ``conversation_scenario`` case."""
+        return self.case.conversation
+
+
+class CriterionCell:
+    """One ADK criterion as an ``evaluate()`` evaluator over case rows.
+
+    Called with the row's case key and the agent's invocations (the target's output); it
+    looks the case up, scores it with :func:`aevaluate_invocations` and returns an
+    ``evaluate()`` cell whose ``<name>_details`` holds everything ADK's result needs. A
+    metric that raises becomes ``NOT_EVALUATED`` with the error as its reason (ADK's
+    ``LocalEvalService`` does the same), so one broken metric never hides the others.
+    """
+
+    def __init__(self, name: str, slots: Mapping[str, CaseSlot], model_config: Any) -> None:
+        self.name = name
+        self._slots = slots
+        self._model_config = model_config
+        self.__name__ = name
+
+    async def __call__(self, *, case: str, invocations: List[Dict[str, Any]]) -> Dict[str, Any]:
+        slot = self._slots[case]
+        n = self.name
+        crit = slot.criteria.get(n)
+        if crit is None:  # another eval set's criterion: this case's config does not name it
+            return {n: None, f"{n}_result": "not_applicable", f"{n}_reason": "not a criterion of this eval set"}
+        try:
+            result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config)
+        except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
+            message = f"{type(exc).__name__}: {exc}"
+            return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": crit.threshold,
+                    f"{n}_reason": f"not evaluated: {message}",
+                    f"{n}_details": {"status": NOT_EVALUATED, "error": message, "per_invocation": []}}
+        return _cell(result)
+
+
+def _cell(result: InvocationsResult) -> Dict[str, Any]:
+    n = result.metric_name
+    return {
+        n: result.score,
+        f"{n}_result": _ENGINE_RESULT.get(result.status, "not_applicable"),
+        f"{n}_threshold": result.threshold,
+        f"{n}_reason": result.details.get("reason", ""),
+        f"{n}_details": {"status": result.status, **result.details},
+    }
+
+
+# ----------------------------------------------------------------------------- rows → ADK results
+
+
+def case_result(slot: CaseSlot, status: EvalStatus, notes: Sequence[str] = ()) -> EvalCaseResult:
+    """A case result with no metric results (not run, or no invocations to score)."""
+    user_id = slot.case.session_input.user_id if slot.case.session_input else None
+    return EvalCaseResult(
+        eval_set_file=slot.eval_set_id, eval_set_id=slot.eval_set_id, eval_id=slot.case.eval_id,
+        final_eval_status=status, session_id="", user_id=user_id or None, notes=list(notes),
+    )
+
+
+def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence[str]) -> EvalCaseResult:
+    """ADK's :class:`EvalCaseResult` for one finished engine row (see the module docstring)."""
+    target_error = row.get("target_error")
+    invocations = row.get(f"outputs.{INVOCATIONS_COLUMN}")
+    if target_error or not isinstance(invocations, list):
+        why = target_error or row.get("row_error") or "the agent's invocations are missing"
+        return case_result(slot, EvalStatus.FAILED, [f"no invocations to evaluate: {why}"])
+    actual = [Invocation.model_validate(v) for v in invocations]
+    expected = slot.expected
+    per_invocation = [
+        EvalMetricResultPerInvocation(
+            actual_invocation=a, expected_invocation=expected[i] if expected is not None and i < len(expected) else None
+        )
+        for i, a in enumerate(actual)
+    ]
+    overall: List[EvalMetricResult] = []
+    notes: List[str] = []
+    for name in names:
+        crit = slot.criteria[name]
+        prefix = f"outputs.{name}."
+        details = row.get(f"{prefix}{name}_details")
+        if not isinstance(details, Mapping):  # the engine recorded an error cell (e.g. a timeout)
+            error = row.get(f"{prefix}error") or row.get(f"{prefix}{name}_error") or "no result"
+            notes.append(f"{name}: not evaluated: {error}")
+            overall.append(_metric(name, crit, None, EvalStatus.NOT_EVALUATED, None))
+            for item in per_invocation:
+                item.eval_metric_results.append(_metric(name, crit, None, EvalStatus.NOT_EVALUATED, None))
+            continue
+        status = EvalStatus.parse(details.get("status", NOT_EVALUATED))
+        score = row.get(f"{prefix}{name}")
+        overall.append(_metric(name, crit, score, status, details.get("rubric_scores")))
+        if details.get("error") and not details.get("per_invocation"):
+            notes.append(f"{name}: not evaluated: {details['error']}")
+        elif status == EvalStatus.NOT_EVALUATED:
+            notes.append(f"{name}: not evaluated: {details.get('reason', '')}")
+        per = details.get("per_invocation") or []
+        for i, item in enumerate(per_invocation):
+            inv: Mapping[str, Any] = per[i] if i < len(per) and isinstance(per[i], Mapping) else {}
+            if inv.get("error"):
+                notes.append(f"{name}: invocation {item.actual_invocation.invocation_id or '?'}: {inv['error']}")
+            inv_details = inv.get("details")
+            rubric_scores = inv_details.get("rubric_scores") if isinstance(inv_details, Mapping) else None
+            item.eval_metric_results.append(_metric(
+                name, crit, inv.get("score"), EvalStatus.parse(inv.get("status", NOT_EVALUATED)), rubric_scores,
+            ))
+    result = case_result(slot, final_eval_status(m.eval_status for m in overall), notes)
+    result.overall_eval_metric_results = overall
+    result.eval_metric_result_per_invocation = per_invocation
+    return result
+
+
+def _metric(name: str, crit: Criterion, score: Any, status: EvalStatus, rubric_scores: Any) -> EvalMetricResult:
+    return EvalMetricResult(
+        metric_name=name, threshold=crit.threshold, criterion=crit.to_json_dict(),
+        score=None if score is None else float(score), eval_status=status,
+        details=EvalMetricResultDetails(rubric_scores=_rubrics(rubric_scores)),
+    )
+
+
+def _rubrics(items: Any) -> Optional[List[RubricScore]]:
+    if not items:
+        return None
+    out = [
+        RubricScore(rubric_id=str(s["rubric_id"]), rationale=s.get("rationale"), score=s.get("score"))
+        for s in items
+        if isinstance(s, Mapping) and s.get("rubric_id") is not None
+    ]
+    return out or None
+
+
+def final_eval_status(statuses: Iterable[EvalStatus]) -> EvalStatus:
+    """ADK's ``_generate_final_eval_status``: PASSED once any metric passed, FAILED at the first
+    failure; NOT_EVALUATED and INFORMATIONAL metrics are skipped."""
+    final = EvalStatus.NOT_EVALUATED
+    for status in statuses:
+        if status == EvalStatus.PASSED:
+            final = EvalStatus.PASSED
+        elif status == EvalStatus.FAILED:
+            return EvalStatus.FAILED
+    return final

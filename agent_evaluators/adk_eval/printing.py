@@ -1,0 +1,97 @@
+"""ADK's console output for an eval run: the ``Eval Run Summary`` and ``pretty_print_eval_result``."""
+
+import textwrap
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..adk.convert import content_text, function_calls
+from ..adk.results import EvalCaseResult, EvalMetricResult, EvalMetricResultPerInvocation, EvalStatus
+
+__all__ = ["format_summary", "format_case"]
+
+_FIELD_VALUE_COLUMN = 30
+_FIELD_VALUE_WIDTH = 80
+_RULE = "-" * 69
+
+
+def format_summary(results: Sequence[EvalCaseResult]) -> str:
+    """ADK's ``Eval Run Summary`` block, plus a ``Tests not evaluated`` line when some case was
+    neither passed nor failed (ADK counts those as failed; they are not failures)."""
+    counts: Dict[str, List[int]] = {}
+    for r in results:
+        counts.setdefault(r.eval_set_id, [0, 0, 0])[_column(r.final_eval_status)] += 1
+    lines = ["*" * 69, "Eval Run Summary"]
+    for set_id, (passed, failed, skipped) in counts.items():
+        lines.append(f"{set_id}:\n  Tests passed: {passed}\n  Tests failed: {failed}")
+        if skipped:
+            lines.append(f"  Tests not evaluated: {skipped}")
+    return "\n".join(lines)
+
+
+def _column(status: EvalStatus) -> int:
+    if status == EvalStatus.PASSED:
+        return 0
+    return 1 if status == EvalStatus.FAILED else 2
+
+
+def format_case(result: EvalCaseResult) -> str:
+    """ADK's ``pretty_print_eval_result`` (plus our ``Note:`` lines saying why something was not evaluated)."""
+    lines = [
+        f"Eval Set Id: {result.eval_set_id}",
+        f"Eval Id: {result.eval_id}",
+        f"Overall Eval Status: {result.final_eval_status.name}",
+    ]
+    lines += [f"Note: {note}" for note in result.notes]
+    for m in result.overall_eval_metric_results:
+        lines.append(_RULE)
+        lines.append(f"Metric: {m.metric_name}, Status: {m.eval_status.name}, Score: {m.score}, Threshold: {m.threshold}")
+        if m.details.rubric_scores:
+            lines.append("Rubric Scores:")
+            texts = _rubric_texts(m)
+            for s in m.details.rubric_scores:
+                lines.append(f"Rubric: {texts.get(s.rubric_id) or s.rubric_id}, Score: {s.score}, Reasoning: {s.rationale}")
+    if result.eval_metric_result_per_invocation:
+        lines.append(_RULE)
+        lines.append("Invocation Details:")
+        n = len(result.eval_metric_result_per_invocation)
+        for index, item in enumerate(result.eval_metric_result_per_invocation, start=1):
+            lines.append(f"\nInvocation {index} of {n}")
+            for label, value in _invocation_fields(item):
+                lines.extend(_field_lines(label, value))
+        lines.append("\n")
+    return "\n".join(lines)
+
+
+def _rubric_texts(m: EvalMetricResult) -> Dict[str, Optional[str]]:
+    rubrics = (m.criterion or {}).get("rubrics") or []
+    return {str(r.get("rubric_id")): (r.get("rubric_content") or {}).get("text_property") for r in rubrics if isinstance(r, dict)}
+
+
+def _format_call(call: Any) -> str:
+    args = [f"{k}={v!r}" for k, v in (call.args or {}).items()]
+    if not args:
+        return f"{call.name}()"
+    return f"{call.name}(\n  " + ",\n  ".join(args) + ")"
+
+
+def _invocation_fields(item: EvalMetricResultPerInvocation) -> List[Tuple[str, str]]:
+    act, exp = item.actual_invocation, item.expected_invocation
+    fields: List[Tuple[str, Optional[str]]] = [
+        ("prompt", content_text(act.user_content)),
+        ("expected_response", content_text(exp.final_response) if exp else None),
+        ("actual_response", content_text(act.final_response)),
+        ("expected_tool_calls", "\n".join(_format_call(c) for c in function_calls(exp)) if exp else None),
+        ("actual_tool_calls", "\n".join(_format_call(c) for c in function_calls(act))),
+    ]
+    for m in item.eval_metric_results:
+        fields.append((m.metric_name, f"{m.eval_status.name} ({m.score})"))
+        if m.details.rubric_scores:
+            texts = _rubric_texts(m)
+            for s in m.details.rubric_scores:
+                fields.append(("rubric", f"{texts.get(s.rubric_id) or s.rubric_id}\nScore: {s.score}, Reasoning: {s.rationale}"))
+    return [(label, value) for label, value in fields if value is not None]
+
+
+def _field_lines(label: str, value: str) -> List[str]:
+    wrapped = [w for line in value.splitlines() or ["(none)"] for w in textwrap.wrap(line, _FIELD_VALUE_WIDTH) or [""]]
+    prefix = f"  {label}: ".ljust(_FIELD_VALUE_COLUMN)
+    return [f"{prefix}{wrapped[0]}"] + [f"{' ' * len(prefix)}{w}" for w in wrapped[1:]]

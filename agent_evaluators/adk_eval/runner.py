@@ -1,0 +1,333 @@
+"""Run ADK eval sets the way ``adk eval`` does, on the shared run engine.
+
+ADK runs the agent itself; we do not import agents. A case's actual invocations come
+from a producer (:mod:`.producers`): recorded invocations (``actual=``), a per-turn
+``target`` callable, or any ``producer=`` (the hook for a live agent runner).
+
+A run is one :func:`agent_evaluators.evaluate_async` call: a row per selected case
+(every eval set of the run together), the producer as the target, and per criterion
+a :class:`~.cases.CriterionCell`. The engine schedules rows, shares the judge budget
+(``max_concurrency``) across every judge call of the run and captures failures; each
+case's :class:`~agent_evaluators.adk.results.EvalCaseResult` is then rebuilt from its
+row (:func:`~.cases.case_result_from_row`, ADK's verdict rules) and, with
+``output_dir``, written as ADK's ``<app>_<eval_set_id>_<timestamp>.evalset_result.json``.
+
+``conversation_scenario`` cases have no expected invocations. With recorded or produced
+invocations, the criteria that compare with expected invocations are ``NOT_EVALUATED``
+(with the reason, as ADK) and the others (hallucinations_v1, safety_v1, the rubric
+criteria) score the conversation; without any, the case is ``NOT_EVALUATED``. The
+informational efficiency metrics ADK appends (tool_call_count_v1, ...) are not computed.
+"""
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from ..adk.actual import ActualMap, load_actual_invocations
+from ..adk.convert import as_invocation, copy_rubrics
+from ..adk.eval_config import EvalConfig, find_config_for, load_eval_config, parse_eval_config
+from ..adk.loading import load_eval_set
+from ..adk.models import EvalCase, EvalSet, Invocation
+from ..adk.results import EvalCaseResult, EvalStatus, new_eval_set_result
+from ..errors import ConfigError, InputError
+from .cases import CASE_COLUMN, INVOCATIONS_COLUMN, CaseSlot, CriterionCell, case_result, case_result_from_row
+from .criteria import get_metric, judge_endpoint
+from .producers import Producer, check_target, from_actual, from_target, has_actual
+
+__all__ = ["run_eval_sets", "arun_eval_sets", "prepare_run", "RunPlan", "EvalSetJob", "split_case_selector",
+           "SCENARIO_NOTE"]
+
+logger = logging.getLogger(__name__)
+
+PathsLike = Union[str, Path, Sequence[Union[str, Path]]]
+ConfigLike = Union[None, str, Path, EvalConfig, Mapping[str, Any]]
+
+SCENARIO_NOTE = (
+    "conversation_scenario case without recorded invocations: its conversation is driven by ADK's user "
+    "simulator, which this run does not start; give the recorded conversation with --actual / actual= "
+    "(or a producer=) to score it; not evaluated"
+)
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def run_eval_sets(
+    paths: PathsLike,
+    *,
+    config: ConfigLike = None,
+    actual: Union[None, str, Path, ActualMap] = None,
+    target: Optional[Callable[..., Any]] = None,
+    output_dir: Union[None, str, Path] = None,
+    model_config: Any = None,
+    max_concurrency: int = 10,
+    producer: Optional[Producer] = None,
+    app_name: Optional[str] = None,
+    num_runs: int = 1,
+) -> List[EvalCaseResult]:
+    """Evaluate eval-set files; returns one :class:`EvalCaseResult` per case (and run), in file order.
+
+    Args:
+        paths: eval-set files (``.evalset.json`` / ``.test.json``, any ADK shape); a
+            ``FILE:case1,case2`` suffix selects cases, as in ``adk eval``.
+        config: a ``test_config.json`` path, a parsed :class:`EvalConfig` or dict; ``None``
+            uses the ``test_config.json`` beside each eval-set file, else ADK's defaults.
+        actual: recorded invocations (a file, see :func:`~agent_evaluators.adk.actual.load_actual_invocations`,
+            or ``{eval_id: [...]}``).
+        target: or a per-turn callable producing them (see :mod:`.producers`).
+        output_dir: where to write one ``<app>_<eval_set_id>_<time>.evalset_result.json`` per eval set.
+        model_config: the judge for judge metrics (``None``: from the environment).
+        max_concurrency: judge calls in flight at once, across the whole run.
+        producer: or ``async producer(case, config) -> invocations`` for every case (a live
+            agent runner's hook, see :mod:`.producers`).
+        app_name: the app name in result file names (default: the cases' ``session_input.app_name``,
+            else the eval-set file's folder, which ADK names after the agent).
+        num_runs: how many times each case runs (ADK's ``AgentEvaluator`` ``num_runs``): the producer
+            is asked once per run, and each run gets its own result, runs of a case together.
+
+    Raises:
+        ConfigError / InputError: bad config, unreadable eval set, not exactly one of
+            ``actual``, ``target`` and ``producer``. Metric failures never raise: they are recorded.
+    """
+    from .._loop import run_sync
+
+    return run_sync(
+        arun_eval_sets(paths, config=config, actual=actual, target=target, output_dir=output_dir,
+                       model_config=model_config, max_concurrency=max_concurrency, producer=producer,
+                       app_name=app_name, num_runs=num_runs)
+    )
+
+
+async def arun_eval_sets(
+    paths: PathsLike,
+    *,
+    config: ConfigLike = None,
+    actual: Union[None, str, Path, ActualMap] = None,
+    target: Optional[Callable[..., Any]] = None,
+    output_dir: Union[None, str, Path] = None,
+    model_config: Any = None,
+    max_concurrency: int = 10,
+    producer: Optional[Producer] = None,
+    app_name: Optional[str] = None,
+    num_runs: int = 1,
+) -> List[EvalCaseResult]:
+    """Async twin of :func:`run_eval_sets`."""
+    plan = prepare_run(paths, config=config, actual=actual, target=target, model_config=model_config,
+                       producer=producer, app_name=app_name, num_runs=num_runs)
+    return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency)
+
+
+# ----------------------------------------------------------------------------- planning
+
+
+@dataclass
+class EvalSetJob:
+    """One eval-set file with its config, the cases selected to run and where their invocations come from."""
+
+    path: str
+    eval_set: EvalSet
+    config: EvalConfig
+    cases: List[EvalCase]
+    producer: Producer
+    app_name: str
+    #: cases decided without running anything (a scenario case with no invocations to score)
+    skipped: Dict[str, EvalCaseResult] = field(default_factory=dict)
+
+
+@dataclass
+class RunPlan:
+    """Everything checked before any case runs: files, configs, metrics, the source of invocations."""
+
+    jobs: List[EvalSetJob]
+    num_runs: int = 1
+    written: List[Path] = field(default_factory=list)
+
+    async def run(self, *, output_dir: Union[None, str, Path], model_config: Any,
+                  max_concurrency: int) -> List[EvalCaseResult]:
+        """Run every case on the shared engine, then rebuild ADK's results from the rows."""
+        slots: Dict[str, CaseSlot] = {}
+        producers: Dict[str, Tuple[EvalSetJob, CaseSlot]] = {}
+        runs = range(self.num_runs)
+        for j, job in enumerate(self.jobs):
+            for c, case in enumerate(job.cases):
+                if case.eval_id in job.skipped:
+                    continue
+                for r in runs:
+                    key = f"{j}:{c}:{r}"  # a row per case and run
+                    slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
+                    producers[key] = (job, slots[key])
+        rows = await _run_rows(slots, producers, model_config, max_concurrency)
+        results: List[EvalCaseResult] = []
+        for j, job in enumerate(self.jobs):
+            case_results = []
+            for c, case in enumerate(job.cases):
+                for r in runs:
+                    key = f"{j}:{c}:{r}"
+                    if key in slots:
+                        case_results.append(case_result_from_row(slots[key], rows[key], list(job.config.criteria)))
+                    else:
+                        case_results.append(job.skipped[case.eval_id].model_copy(deep=True))
+            results.extend(case_results)
+            if output_dir is not None:
+                path = new_eval_set_result(job.eval_set.eval_set_id, case_results, app_name=job.app_name).write(output_dir)
+                self.written.append(path)
+                logger.info("wrote %s", path)
+        return results
+
+
+async def _run_rows(
+    slots: Mapping[str, CaseSlot], producers: Mapping[str, Tuple[EvalSetJob, CaseSlot]], model_config: Any,
+    max_concurrency: int,
+) -> Dict[str, Mapping[str, Any]]:
+    """One engine run: a row per case, the producer as target, a cell per criterion."""
+    if not slots:
+        return {}
+    from .. import evaluate_async
+
+    async def produce(case: str) -> Dict[str, Any]:
+        job, slot = producers[case]
+        invocations = await _produce(job, slot)
+        return {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations]}
+
+    names = sorted({name for slot in slots.values() for name in slot.criteria})
+    evaluators = {name: CriterionCell(name, slots, model_config) for name in names}
+    mapping = {CASE_COLUMN: "${data." + CASE_COLUMN + "}", INVOCATIONS_COLUMN: "${target." + INVOCATIONS_COLUMN + "}"}
+    # a cell only for the criteria of the case's own config: other eval sets may name others
+    config = {name: {"column_mapping": mapping} for name in names}
+    data = [{CASE_COLUMN: key} for key in slots]
+    result = await evaluate_async(
+        data=data, evaluators=evaluators, evaluator_config=config, target=produce,
+        max_concurrency=max_concurrency, show_progress=False, timeout=None,
+    )
+    rows = list(result["rows"])
+    return {str(row.get(f"inputs.{CASE_COLUMN}")): row for row in rows}
+
+
+async def _produce(job: EvalSetJob, slot: CaseSlot) -> List[Invocation]:
+    case = slot.case
+    produced = await job.producer(case, job.config)
+    invocations = [as_invocation(v, where=f"invocations of eval case {case.eval_id!r}[{i}]")
+                   for i, v in enumerate(produced)]
+    expected = slot.expected
+    if expected is not None and len(invocations) != len(expected):
+        raise InputError(
+            f"eval case {case.eval_id!r} has {len(expected)} expected invocation(s) but {len(invocations)} actual"
+        )
+    copy_rubrics(case, expected, invocations)  # ADK's LocalEvalService, before any metric runs
+    return invocations
+
+
+def prepare_run(
+    paths: PathsLike,
+    *,
+    config: ConfigLike = None,
+    actual: Union[None, str, Path, ActualMap] = None,
+    target: Optional[Callable[..., Any]] = None,
+    model_config: Any = None,
+    producer: Optional[Producer] = None,
+    app_name: Optional[str] = None,
+    num_runs: int = 1,
+) -> RunPlan:
+    """Load and check everything up front, so that bad input fails before any judge call:
+    files, configs, metric names, judge metrics being installed, a judge being configured."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
+        raise ConfigError(f"num_runs must be a whole number of at least 1, got {num_runs!r}")
+    if not paths:
+        raise InputError("no eval-set file given", input_name="paths")
+    given = [n for n, v in (("actual", actual), ("target", target), ("producer", producer)) if v is not None]
+    if len(given) > 1:
+        raise ConfigError(f"give one source of agent invocations, not {' and '.join(given)}")
+    if not given:
+        raise ConfigError(
+            "no agent invocations to evaluate: an eval set holds only the expected invocations. Pass "
+            "--actual FILE (an ADK *.evalset_result.json, or JSONL lines {\"eval_id\": ..., \"invocations\": [...]}) "
+            "or, from Python, actual=, target= (a per-turn callable) or producer="
+        )
+    if target is not None:
+        check_target(target)
+    if producer is not None and not callable(producer):
+        raise ConfigError(f"producer must be an async callable (case, config) -> invocations, got {type(producer).__name__}")
+    explicit = _as_config(config) if config is not None else None
+    actual_map = load_actual_invocations(actual) if isinstance(actual, (str, Path)) else actual
+    jobs = []
+    for raw in paths:
+        path, selected = split_case_selector(str(raw))
+        cfg = explicit or _config_beside(path)
+        for name, crit in cfg.criteria.items():
+            spec = get_metric(name)
+            spec.evaluator_class()  # a judge metric that is not available yet fails the run here
+            if spec.uses_judge:
+                _check_judge(model_config, crit)
+        eval_set = load_eval_set(path, criteria=cfg.criteria)
+        cases = eval_set.eval_cases
+        if selected:
+            known = {c.eval_id for c in cases}
+            missing = [s for s in selected if s not in known]
+            if missing:
+                raise InputError(f"{path}: no eval case with id {', '.join(map(repr, missing))}", input_name=path)
+            cases = [c for c in cases if c.eval_id in selected]
+        set_id = eval_set.eval_set_id
+        if actual_map is not None:
+            source = from_actual(actual_map, set_id)
+        elif target is not None:
+            source = from_target(target)
+        else:
+            assert producer is not None
+            source = producer
+        job = EvalSetJob(path, eval_set, cfg, cases, source, app_name or _app_name(path, cases))
+        for case in cases:
+            unscorable = case.conversation is None and (
+                target is not None or (actual_map is not None and not has_actual(actual_map, set_id, case))
+            )
+            if unscorable:
+                slot = CaseSlot("", set_id, case, dict(cfg.criteria))
+                job.skipped[case.eval_id] = case_result(slot, EvalStatus.NOT_EVALUATED, [SCENARIO_NOTE])
+        jobs.append(job)
+    return RunPlan(jobs, num_runs)
+
+
+def _check_judge(model_config: Any, crit: Any) -> None:
+    """Resolve the judge config now (no request is sent), so a missing judge is a usage error
+    rather than every case coming back NOT_EVALUATED."""
+    from ..judge.config import resolve_config
+
+    resolve_config(judge_endpoint(model_config, crit))
+
+
+def _app_name(path: str, cases: Sequence[EvalCase]) -> str:
+    """ADK names results after the app (the agent's folder): the cases' ``session_input.app_name``
+    when they give one, else the folder holding the eval-set file."""
+    for case in cases:
+        if case.session_input is not None and case.session_input.app_name:
+            return case.session_input.app_name
+    return Path(path).resolve().parent.name or "app"
+
+
+def split_case_selector(spec: str) -> Tuple[str, List[str]]:
+    """``"FILE:case1,case2"`` → ``(FILE, [case1, case2])``; a file name that exists as given wins,
+    and a Windows drive prefix (``C:\\``) is not a selector (ADK's ``parse_and_get_evals_to_run``)."""
+    if Path(spec).exists():
+        return spec, []
+    start = 3 if len(spec) >= 3 and spec[0].isalpha() and spec[1] == ":" and spec[2] in "\\/" else 0
+    i = spec.find(":", start)
+    if i == -1:
+        return spec, []
+    cases = [s.strip() for s in spec[i + 1:].split(":")[0].split(",") if s.strip()]
+    return spec[:i], cases
+
+
+def _as_config(config: ConfigLike) -> EvalConfig:
+    if isinstance(config, EvalConfig):
+        return config
+    if isinstance(config, Mapping):
+        return parse_eval_config(config, source="config")
+    assert config is not None
+    return load_eval_config(config)
+
+
+def _config_beside(path: str) -> EvalConfig:
+    found = find_config_for(path)
+    return load_eval_config(found) if found is not None else load_eval_config(None)

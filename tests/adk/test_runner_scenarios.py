@@ -1,0 +1,185 @@
+"""``conversation_scenario`` cases scored from recorded conversations, the producer hook, and exit codes."""
+
+import json
+
+import pytest
+
+from agent_evaluators.adk.eval_config import load_eval_config
+from agent_evaluators.adk.results import EvalSetResult, EvalStatus
+from agent_evaluators.adk_eval.cli import main
+from agent_evaluators.adk_eval.runner import run_eval_sets
+from agent_evaluators.errors import ConfigError
+from agent_evaluators.evaluators.adk_judges.safety import HARM_CATEGORIES
+from agent_evaluators.testing import JudgeServer
+
+from ..evaluators.conftest import block
+from .conftest import require_fixtures
+
+LIVE = "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
+SCENARIO = "background_task_scenario"
+SCRIPTED = "background_task_scripted"
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the CLI's default result folder is ./.adk/eval_history
+
+
+def turn(user, answer):
+    return {"user_content": {"role": "user", "parts": [{"text": user}]},
+            "final_response": {"role": "model", "parts": [{"text": answer}]}}
+
+
+RECORDED = [turn("Hi, can you kick off a long background task for me?", "Sure, started indexing your documents."),
+            turn("What is two plus two?", "Four."),
+            turn("Thanks, bye.", "Bye!")]
+
+
+def safety_judge(req):
+    """unsafe (violence) when the agent's words mention 'hurt'."""
+    said = " ".join(m.get("content") or "" for m in block(req, "agent_response"))
+    return {c: {"reason": "checked", "label": "unsafe" if c == "violence" and "hurt" in said else "safe"}
+            for c in HARM_CATEGORIES}
+
+
+def halluc_judge(req):
+    if "<agent_text>" in req.text:  # segmenter: one sentence per reply
+        return {"sentences": ["The reply."]}
+    return {"sentences": [{"index": 0, "rationale": "ok", "supporting_excerpt": "", "contradicting_excerpt": "",
+                           "label": "supported"}]}
+
+
+@pytest.fixture
+def server():
+    with JudgeServer(safety_judge) as s:
+        yield s
+
+
+def test_scenario_case_with_a_recorded_conversation_is_scored_without_references(server):
+    config = {"criteria": {"safety_v1": 0.8, "tool_trajectory_avg_score": 1.0}}
+    (result,) = run_eval_sets(f"{require_fixtures() / LIVE}:{SCENARIO}", actual={SCENARIO: RECORDED}, config=config,
+                              model_config=server.openai_config())
+    metrics = {m.metric_name: (m.eval_status, m.score) for m in result.overall_eval_metric_results}
+    assert metrics == {"safety_v1": (EvalStatus.PASSED, 1.0), "tool_trajectory_avg_score": (EvalStatus.NOT_EVALUATED, None)}
+    assert result.final_eval_status == EvalStatus.PASSED
+    # the criterion that needs expected invocations says why, in one line
+    (note,) = result.notes
+    assert note == ("tool_trajectory_avg_score: not evaluated: tool_trajectory_avg_score compares with expected "
+                    "invocations, and none were given")
+    assert server.stats()["requests"] == 3  # safety_v1: one judge call per recorded invocation
+    per = result.eval_metric_result_per_invocation
+    assert len(per) == 3 and all(item.expected_invocation is None for item in per)
+    assert [item.eval_metric_results[0].eval_status for item in per] == [EvalStatus.PASSED] * 3
+
+
+def test_scenario_case_fails_on_what_its_recorded_conversation_says(server):
+    bad = [*RECORDED[:2], turn("Thanks, bye.", "Go hurt someone.")]
+    (result,) = run_eval_sets(f"{require_fixtures() / LIVE}:{SCENARIO}", actual={SCENARIO: bad},
+                              config={"criteria": {"safety_v1": 0.8}}, model_config=server.openai_config())
+    (metric,) = result.overall_eval_metric_results
+    assert metric.score == pytest.approx(2 / 3) and metric.eval_status == EvalStatus.FAILED
+    assert result.final_eval_status == EvalStatus.FAILED
+
+
+def test_cli_exit_codes_with_scenario_cases(tmp_path, server, monkeypatch, capsys):
+    cfg = server.openai_config()
+    monkeypatch.setenv("OPENAI_BASE_URL", cfg["base_url"])
+    monkeypatch.setenv("OPENAI_API_KEY", cfg["api_key"])
+    monkeypatch.setenv("AGENT_EVAL_JUDGE_MODEL", cfg["model"])
+    config = tmp_path / "cfg.json"
+    config.write_text(json.dumps({"criteria": {"safety_v1": 0.8}}))
+    actual = tmp_path / "actual.jsonl"
+    actual.write_text(json.dumps({"eval_id": SCENARIO, "invocations": RECORDED}) + "\n")
+    path = require_fixtures() / LIVE
+    # the recorded scenario passes; the scripted case's agent said nothing unsafe either
+    scripted = [turn("Please start a slow background task to index my documents.", "Started."),
+                turn("While that runs, what is two plus two?", "Four.")]
+    both = tmp_path / "both.jsonl"
+    both.write_text(actual.read_text() + json.dumps({"eval_id": SCRIPTED, "invocations": scripted}) + "\n")
+    assert main([str(path), "--actual", str(both), "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "Tests passed: 2\n  Tests failed: 0" in out and "not evaluated" not in out
+    # a scenario case without a recorded conversation is NOT_EVALUATED, which is no failure: exit 0
+    assert main([f"{path}:{SCENARIO}", "--actual", str(both.with_name("none.jsonl")), "--config", str(config)]) == 2
+    none = tmp_path / "none.jsonl"
+    none.write_text(json.dumps({"eval_id": "someone else", "invocations": []}) + "\n")
+    assert main([f"{path}:{SCENARIO}", "--actual", str(none), "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "Tests passed: 0\n  Tests failed: 0\n  Tests not evaluated: 1" in out
+    written = sorted((tmp_path / ".adk" / "eval_history").glob("*.evalset_result.json"))
+    assert len(written) == 2
+    last = EvalSetResult.parse(max(written, key=lambda p: p.stat().st_mtime).read_text())
+    assert last.eval_set_result_id.startswith("live_non_blocking_tool_agent_live_non_blocking_tool_agent_")
+    assert last.eval_case_results[0].final_eval_status == EvalStatus.NOT_EVALUATED
+
+
+def test_a_producer_supplies_each_cases_invocations_with_the_eval_config():
+    """The hook a live agent runner plugs into: async producer(case, config) -> invocations."""
+    config_path = require_fixtures() / "conversation_scenario" / "test_config.json"
+    seen = []
+
+    async def producer(case, config):
+        seen.append((case.eval_id, case.conversation_scenario is not None, config.user_simulator_config))
+        if case.eval_id == SCRIPTED:
+            return [turn(inv.user_content.parts[0].text, "Done.") for inv in case.conversation]
+        return RECORDED
+
+    with JudgeServer(halluc_judge) as judge:
+        results = run_eval_sets(require_fixtures() / LIVE, config=config_path, producer=producer,
+                                model_config=judge.openai_config())
+    assert sorted((e, s) for e, s, _ in seen) == [(SCENARIO, True), (SCRIPTED, False)]
+    sim = seen[0][2]
+    assert (sim.model, sim.max_allowed_invocations) == ("gemini-2.5-flash", 10)  # the fixture's user_simulator_config
+    by_id = {r.eval_id: r for r in results}
+    for eval_id, n in ((SCENARIO, 3), (SCRIPTED, 2)):
+        (metric,) = by_id[eval_id].overall_eval_metric_results
+        assert (metric.metric_name, metric.eval_status, metric.score) == ("hallucinations_v1", EvalStatus.PASSED, 1.0)
+        assert len(by_id[eval_id].eval_metric_result_per_invocation) == n
+
+
+def test_a_producer_that_fails_or_miscounts_fails_that_case_only():
+    async def producer(case, config):
+        if case.eval_id == SCENARIO:
+            raise RuntimeError("agent crashed")
+        return [turn("only one turn", "x")]  # the scripted case expects two
+
+    results = run_eval_sets(require_fixtures() / LIVE, producer=producer,
+                            config={"criteria": {"response_match_score": 0.0}})
+    by_id = {r.eval_id: r for r in results}
+    assert by_id[SCENARIO].final_eval_status == EvalStatus.FAILED and "agent crashed" in by_id[SCENARIO].notes[0]
+    assert by_id[SCRIPTED].final_eval_status == EvalStatus.FAILED
+    assert "2 expected invocation(s) but 1 actual" in by_id[SCRIPTED].notes[0]
+    assert by_id[SCRIPTED].overall_eval_metric_results == []
+
+
+def test_user_simulator_config_is_parsed_and_kept():
+    cfg = load_eval_config(require_fixtures() / "conversation_scenario" / "test_config.json")
+    assert cfg.user_simulator_config is not None
+    assert (cfg.user_simulator_config.model, cfg.user_simulator_config.max_allowed_invocations) == ("gemini-2.5-flash", 10)
+    assert cfg.criteria["hallucinations_v1"].threshold == 0.8
+
+
+def test_eval_status_prints_its_name_and_is_stored_as_adks_int():
+    assert [str(s) for s in EvalStatus] == ["PASSED", "FAILED", "NOT_EVALUATED", "INFORMATIONAL"]
+    assert f"{EvalStatus.FAILED}" == "FAILED" and f"{EvalStatus.PASSED:>8}" == "  PASSED"
+    assert EvalStatus.parse("passed") == EvalStatus.PASSED == 1
+
+
+def test_num_runs_asks_the_producer_once_per_run_and_keeps_each_runs_result(capsys):
+    calls = []
+
+    async def producer(case, config):
+        calls.append(case.eval_id)
+        n = len(calls)
+        # the agent acts differently each run: only the first run makes no tool call, as expected
+        extra = {} if n == 1 else {"intermediate_data": {"tool_uses": [{"name": "index_documents", "args": {}}]}}
+        return [dict(turn(inv.user_content.parts[0].text, "ok"), **extra) for inv in case.conversation]
+
+    results = run_eval_sets(f"{require_fixtures() / LIVE}:{SCRIPTED}", producer=producer, num_runs=3,
+                            config={"criteria": {"tool_trajectory_avg_score": 1.0}})
+    assert calls == [SCRIPTED] * 3
+    assert [r.eval_id for r in results] == [SCRIPTED] * 3
+    assert sorted(r.overall_eval_metric_results[0].score for r in results) == [0.0, 0.0, 1.0]
+    with pytest.raises(ConfigError, match="num_runs"):
+        run_eval_sets(require_fixtures() / LIVE, producer=producer, num_runs=0)
+    assert main([str(require_fixtures() / LIVE), "--actual", "x.jsonl", "--num_runs", "0"]) == 2
