@@ -110,7 +110,8 @@ def _to_invocation(invocation_id: str, user_content: Any, events: List[Any], det
     """ADK's ``convert_events_to_eval_invocations`` for one invocation, into our models."""
     from ..adk.models import Invocation
 
-    final, final_event = None, None
+    final: Any = None
+    final_event: Any = None
     kept = []
     for event in events:
         content = event.content

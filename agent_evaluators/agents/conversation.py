@@ -117,7 +117,7 @@ async def _call_agent(agent: Callable[..., Any], messages: List[Dict[str, Any]])
 def _is_async(fn: Any) -> bool:
     if inspect.iscoroutinefunction(fn):
         return True
-    call = getattr(type(fn), "__call__", None)
+    call = getattr(type(fn), "__call__", None)  # noqa: B004  (an instance whose __call__ is async)
     return not inspect.isfunction(fn) and call is not None and inspect.iscoroutinefunction(call)
 
 

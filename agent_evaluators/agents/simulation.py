@@ -215,8 +215,8 @@ class LlmSimulatedUser:
         limit = get("max_allowed_invocations", "maxAllowedInvocations")
         data = scenario.model_dump() if hasattr(scenario, "model_dump") else dict(scenario)
         return cls(
-            data.get("starting_prompt") or data.get("startingPrompt"),
-            data.get("conversation_plan") or data.get("conversationPlan"),
+            str(data.get("starting_prompt") or data.get("startingPrompt") or ""),
+            str(data.get("conversation_plan") or data.get("conversationPlan") or ""),
             persona=data.get("user_persona", data.get("userPersona")),
             model_config=model_config,
             model=config.get("model"),

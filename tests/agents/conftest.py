@@ -1,11 +1,10 @@
 """Fixtures for the agents tests: the real local judge server (see tests/evaluators/conftest.py)."""
 
-from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
-
-
 import asyncio  # noqa: E402
 import functools  # noqa: E402
 from typing import Any, Callable, Coroutine  # noqa: E402
+
+from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
 
 
 def aio(fn: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Any]:

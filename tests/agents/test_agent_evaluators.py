@@ -8,8 +8,8 @@ from agent_evaluators.evaluators.response_evaluation import ResponseEvaluationEv
 from agent_evaluators.evaluators.user_simulator_quality import PerTurnUserSimulatorQualityEvaluator
 from agent_evaluators.testing import Faults, schema_reply
 
+from ..adk_judges.conftest import Script
 from .conftest import aio, block
-from ..adk_judges.conftest import script  # noqa: F401  (fixture)
 
 CONVERSATION = [
     {"role": "user", "content": "Book a table"},
@@ -52,8 +52,8 @@ def test_wrong_starting_prompt_and_a_premature_stop(judge_server):
     assert out["per_turn_user_simulator_quality_v1_result"] == "fail"
 
 
-def test_majority_vote_over_samples(judge_server, script):
-    labels = script([True, False, True])
+def test_majority_vote_over_samples(judge_server):
+    labels = Script([True, False, True])
     server = judge_server(lambda req: verdict(labels.next()))
     ev = PerTurnUserSimulatorQualityEvaluator(server.openai_config(), num_samples=3)
     out = ev(messages=CONVERSATION[:2], starting_prompt="Book a table", conversation_plan=PLAN)
