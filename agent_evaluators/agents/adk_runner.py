@@ -25,7 +25,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 from ..errors import ConfigError
 from .simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
 
-__all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "DEFAULT_APP_NAME", "DEFAULT_USER_ID"]
+__all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "CaseRun", "DEFAULT_APP_NAME",
+           "DEFAULT_USER_ID"]
 
 DEFAULT_APP_NAME = "EvaluationGenerator"  # ADK's defaults when a case has no session_input
 DEFAULT_USER_ID = "test_user_id"
@@ -77,6 +78,16 @@ def load_agent(agent: Union[str, Path, ModuleType, Any]) -> Tuple[Any, Any]:
     if root is None:
         raise ConfigError(f"{module.__name__}: no root_agent in {holder.__name__} (ADK loads <package>.agent.root_agent)")
     return root, None
+
+
+class CaseRun(list):  # type: ignore[type-arg]
+    """One run of a case: its invocations (it *is* that list), plus ``simulator_records``: what the
+    simulated user did per turn (text, source, stop status, judge usage; empty for a static case),
+    so a result file or report can show the whole simulated conversation and its cost."""
+
+    def __init__(self, invocations: List[Any], simulator_records: Optional[List[Dict[str, Any]]] = None) -> None:
+        super().__init__(invocations)
+        self.simulator_records: List[Dict[str, Any]] = list(simulator_records or [])
 
 
 def _plain(value: Any) -> Any:
@@ -161,9 +172,9 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
                                             state=dict(session_data.get("state") or {}),
                                             session_id=session_data.get("session_id"))
     plugin = _details_plugin()
-    if app is not None:
-        app = app.model_copy(update={"plugins": list(app.plugins or []) + [plugin]})
-        runner = Runner(app=app, session_service=sessions)
+    if app is not None:  # as ADK: a copy of the App (its plugins and settings kept) running root_agent
+        app = app.model_copy(update={"plugins": list(app.plugins or []) + [plugin], "root_agent": root_agent})
+        runner = Runner(app=app, app_name=app_name, session_service=sessions)
     else:
         runner = Runner(app_name=app_name, agent=root_agent, session_service=sessions, plugins=[plugin])
     invocations: List[Any] = []
@@ -183,8 +194,9 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
 
 
 async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
-                   user_simulator_config: Optional[Mapping[str, Any]] = None, num_runs: int = 1) -> List[List[Any]]:
-    """What the agent does for ``case``, ``num_runs`` times: a list of runs, each a list of invocations.
+                   user_simulator_config: Optional[Mapping[str, Any]] = None, num_runs: int = 1) -> List[CaseRun]:
+    """What the agent does for ``case``, ``num_runs`` times: a list of runs, each a list of invocations
+    (a :class:`CaseRun`, which also carries the simulated user's per-turn records).
 
     ``agent``: anything :func:`load_agent` takes, or a ``(root_agent, app)`` pair. A static case
     sends its conversation's user turns in order; a ``conversation_scenario`` case is driven by
@@ -204,5 +216,6 @@ async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
             from ..adk.convert import user_text
 
             user = ScriptedUser([user_text(inv) for inv in case.conversation])
-        runs.append(await run_invocations(root, user, session_input=case.session_input, app=app))
+        invocations = await run_invocations(root, user, session_input=case.session_input, app=app)
+        runs.append(CaseRun(invocations, getattr(user, "records", None)))
     return runs
