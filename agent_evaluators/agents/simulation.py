@@ -232,17 +232,10 @@ class LlmSimulatedUser:
         return self._invocations
 
     def persona_text(self) -> str:
-        persona = self.persona
-        if persona is None:
-            return ""
-        if isinstance(persona, str):
-            return persona
-        if isinstance(persona, Mapping):
-            lines = [str(persona.get("description") or persona.get("id") or "")]
-            for b in persona.get("behaviors") or []:
-                lines.append(f"- {b.get('description', b) if isinstance(b, Mapping) else b}")
-            return "\n".join(line for line in lines if line)
-        return str(persona)
+        """The persona for the prompt (ADK's pre-built ids such as ``"NOVICE"`` are expanded)."""
+        from ..evaluators.user_simulator_quality import describe_persona
+
+        return describe_persona(self.persona)
 
     async def next_turn(self, history: Sequence[Mapping[str, Any]]) -> UserTurn:
         if 0 <= self.max_invocations <= self._invocations:

@@ -15,7 +15,7 @@ A judge failure leaves the metric unscored: :class:`JudgeError` from the evaluat
 exception of a metric the same way).
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,9 +34,36 @@ from .adk_judges._shared import (
 from .base import Outcome
 from .judge_base import JudgeEvaluator
 
-__all__ = ["PerTurnUserSimulatorQualityEvaluator", "DEFAULT_STOP_SIGNAL"]
+__all__ = ["PerTurnUserSimulatorQualityEvaluator", "DEFAULT_STOP_SIGNAL", "PERSONAS", "describe_persona"]
 
 DEFAULT_STOP_SIGNAL = "</finished>"
+
+#: ADK's pre-built persona ids (a scenario's ``user_persona`` may name one), described in our words.
+PERSONAS = {
+    "EXPERT": ("An expert who knows exactly what they want and uses the agent as a tool: gives precise details, "
+               "answers only what is relevant, corrects the agent, tries again once after an error and then gives "
+               "up, and keeps a brisk, professional tone with no chit-chat."),
+    "NOVICE": ("A novice who does not fully understand their problem and leans on the agent for guidance: "
+               "works toward the goal step by step, answers every question patiently, does not notice or correct "
+               "the agent's mistakes, gives up instead of troubleshooting, and talks casually."),
+    "EVALUATOR": ("Someone assessing whether the agent can reach the goals of the plan: gives precise details, "
+                  "answers only what is relevant, does not correct the agent or troubleshoot, and talks casually."),
+}
+
+
+def describe_persona(persona: Any) -> str:
+    """The persona as text for a prompt: a pre-built id (``"NOVICE"``) is expanded, any other string is
+    used as given, a dict shows its ``description`` and ``behaviors``; ``None`` gives ``""``."""
+    if persona is None:
+        return ""
+    if isinstance(persona, str):
+        return PERSONAS.get(persona.strip().upper(), persona)
+    if isinstance(persona, Mapping):
+        lines = [str(persona.get("description") or PERSONAS.get(str(persona.get("id", "")).upper(), ""))]
+        for b in persona.get("behaviors") or []:
+            lines.append(f"- {b.get('description', b) if isinstance(b, Mapping) else b}")
+        return "\n".join(line for line in lines if line)
+    return str(persona)
 
 
 class CriterionCheck(BaseModel):
@@ -83,7 +110,8 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
     async def _evaluate(self, *, messages: List[Any], starting_prompt: str, conversation_plan: str,
                         persona: Optional[str] = None) -> Outcome:
         pairs = message_pairs(self, messages)
-        score, turns, usage = await self._score_turns(pairs, starting_prompt, conversation_plan, persona or "")
+        score, turns, usage = await self._score_turns(pairs, starting_prompt, conversation_plan,
+                                                      describe_persona(persona))
         passed = sum(1 for t in turns if t["status"] == "PASSED")
         return Outcome(score, f"{passed} of {len(turns)} simulated user turn(s) passed", {"turns": turns}, usage)
 
@@ -153,12 +181,11 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
         if not invocations:
             return _unscored(evaluator, 0, "there are no invocations to evaluate")
         data = scenario.model_dump() if hasattr(scenario, "model_dump") else dict(scenario)
-        persona = data.get("user_persona")
         pairs = [(user_text(inv), final_response_text(inv)) for inv in invocations]
         try:
             score, turns, usage = await evaluator._score_turns(pairs, data["starting_prompt"],
                                                                data["conversation_plan"],
-                                                               persona if isinstance(persona, str) else "")
+                                                               describe_persona(data.get("user_persona")))
         except JudgeError as exc:
             return _unscored(evaluator, len(invocations), f"the judge failed: {exc}")
         per = [{"invocation_id": inv.invocation_id, "score": t["score"], "status": t["status"], "reason": t["reason"],

@@ -143,3 +143,12 @@ def test_bad_configuration_is_a_config_error():
         LlmSimulatedUser("a", "b", max_invocations=0)
     with pytest.raises(ConfigError, match="conversation_plan"):
         LlmSimulatedUser("a", "")
+
+
+@aio
+async def test_adk_prebuilt_persona_ids_are_described(judge_server):
+    server = judge_server(lambda req: {"message": "ok"})
+    user = LlmSimulatedUser("a", "b", persona="NOVICE", model_config=server.openai_config())
+    await user.next_turn([])
+    await user.next_turn(HISTORY)
+    assert "novice who does not fully understand" in server.requests[0].system_text
