@@ -258,9 +258,8 @@ class LlmSimulatedUser:
 
     async def _ask(self, turn: int, history: Sequence[Mapping[str, Any]]) -> Any:
         from ..judge import get_judge_client
-        from ..templates import find_template, load_prompty
 
-        prompty = load_prompty(find_template(TEMPLATE))
+        prompty = _template()
         messages = prompty.render(
             conversation_plan=self.conversation_plan,
             conversation_history=history_for_prompt(history, self.include_function_calls),
@@ -287,6 +286,18 @@ class LlmSimulatedUser:
                              "(ADK treats this as a failed simulation, not the end of the conversation)",
                              raw_text=reply.text, usage=reply.usage)
         return text, reply.usage
+
+
+_TEMPLATE: List[Any] = []
+
+
+def _template() -> Any:
+    """The simulator's template, loaded once per process (every turn of every conversation renders it)."""
+    if not _TEMPLATE:
+        from ..templates import find_template, load_prompty
+
+        _TEMPLATE.append(load_prompty(find_template(TEMPLATE)))
+    return _TEMPLATE[0]
 
 
 def _with_model(model_config: Any, model: Optional[str]) -> Any:

@@ -121,3 +121,25 @@ def test_evaluate_over_scenario_rows_with_the_fake_judge(judge_server, tmp_path)
     # the whole simulated conversation is in the row record on disk (what the HTML report reads)
     record = json.loads((tmp_path / "rows.jsonl").read_text().splitlines()[0])
     assert "outputs.simulation" in json.dumps(record)
+
+
+def test_a_user_factory_builds_the_user_from_the_row():
+    seen = []
+
+    def factory(**row):
+        seen.append(row)
+        return ScriptedUser([row["starting_prompt"], "thanks"])
+
+    target = simulated_conversation_target(async_agent, user_factory=factory)
+    out = target_output(target, starting_prompt="hello there", conversation_plan="greet")
+    assert [m["content"] for m in out["conversation"]] == ["hello there", "echo hello there", "thanks", "echo thanks"]
+    assert seen == [{"starting_prompt": "hello there", "conversation_plan": "greet", "persona": None,
+                     "user_turns": None}]
+    with pytest.raises(Exception, match="needs starting_prompt and conversation_plan"):
+        target_output(simulated_conversation_target(async_agent), starting_prompt="only a prompt")
+
+
+def target_output(target, **row):
+    import asyncio
+
+    return asyncio.run(target(**row))
