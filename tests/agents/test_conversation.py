@@ -143,3 +143,17 @@ def target_output(target, **row):
     import asyncio
 
     return asyncio.run(target(**row))
+
+
+def test_simulated_turns_share_the_run_judge_budget(judge_server):
+    server = judge_server(schema_reply, delay_s=0.05)
+    target = simulated_conversation_target(async_agent, model_config=server.openai_config())
+    rows = [{"starting_prompt": f"question {i}", "conversation_plan": "ask, then stop"} for i in range(4)]
+
+    def turns(conversation):
+        return {"turns": sum(1 for m in conversation if m["role"] == "user")}
+
+    result = evaluate(data=rows, target=target, evaluators={"turns": turns}, max_concurrency=1,
+                      evaluator_config={"turns": {"column_mapping": {"conversation": "${target.conversation}"}}})
+    assert [r["outputs.turns.turns"] for r in result.rows] == [3, 3, 3, 3]
+    assert server.stats()["requests"] == 12 and server.stats()["max_in_flight"] == 1
