@@ -25,6 +25,8 @@ EVALUATOR_MODULES = (
     "agent_evaluators.evaluators.trajectory_judge",
     "agent_evaluators.evaluators.answer_similarity",
     "agent_evaluators.evaluators.rubric",
+    "agent_evaluators.evaluators.response_evaluation",
+    "agent_evaluators.evaluators.user_simulator_quality",
 )
 
 FINAL_RESPONSE_RUBRICS = (
@@ -129,6 +131,11 @@ _METRICS: Tuple[JudgeMetric, ...] = (
     JudgeMetric("answer_similarity", "agent_evaluators.evaluators.answer_similarity:AnswerSimilarityEvaluator", (0, 1)),
     JudgeMetric("rubric_score", "agent_evaluators.evaluators.rubric:RubricEvaluator", (0, 1),
                 kwargs={"rubrics": RESPONSE_RUBRICS}),
+    JudgeMetric("response_evaluation_score",
+                "agent_evaluators.evaluators.response_evaluation:ResponseEvaluationEvaluator", (1, 5)),
+    JudgeMetric("per_turn_user_simulator_quality_v1",
+                "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", (0, 1),
+                quick_kwargs=_SAMPLED),
 )
 
 

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from .requests import ChatRequest
 
-__all__ = ["schema_reply", "synthesize"]
+__all__ = ["schema_reply", "synthesize", "simulated_user_reply"]
 
 DEFAULT_SCORE = 4
 REASON = "synthetic verdict from the local judge server"
@@ -124,6 +124,8 @@ def schema_reply(req: ChatRequest, **overrides: Any) -> Dict[str, Any]:
     reply stays valid); other ``overrides`` replace top-level fields as given. For an
     out-of-range score on purpose, use ``{**schema_reply(req), "score": 9}``.
     """
+    if not overrides and _schema_name(req) == "SimulatedUserTurn":
+        return simulated_user_reply(req)
     score = overrides.get("score", DEFAULT_SCORE)
     schema = req.json_schema
     if schema is None:
@@ -136,3 +138,26 @@ def schema_reply(req: ChatRequest, **overrides: Any) -> Dict[str, Any]:
             continue  # already applied, clamped, by synthesize()
         out[key] = value
     return out
+
+
+# ---------------------------------------------------------------------------- the user simulator
+SIMULATED_TURNS = 2  # user turns the fake simulator writes before it stops (the starting prompt is not one)
+_STOP = re.compile(r'set "message" to exactly (\S+) and nothing else')
+
+
+def _schema_name(req: ChatRequest) -> Optional[str]:
+    rf = req.response_format or {}
+    js = rf.get("json_schema") if isinstance(rf, dict) else None
+    return js.get("name") if isinstance(js, dict) else None
+
+
+def simulated_user_reply(req: ChatRequest) -> Dict[str, Any]:
+    """A reply to the user simulator (``prompty/user_simulator.prompty``): a plausible user turn
+    naming how many agent replies it has seen, then, once the history holds more than
+    :data:`SIMULATED_TURNS` agent replies, the stop signal the prompt asks for. So a simulated
+    conversation against the fake judge ends on the stop signal, not on the turn limit."""
+    agent_turns = _data_text(req).count('"speaker": "agent", "text"')
+    if agent_turns > SIMULATED_TURNS:
+        found = _STOP.search(req.system_text)
+        return {"message": found.group(1) if found else "</finished>"}
+    return {"message": f"synthetic user turn after {agent_turns} agent replies"}

@@ -124,11 +124,32 @@ def rubric_score(s):
             "the response does not answer the question")
 
 
+def response_evaluation_score(s):
+    return ({"query": s["query"], "response": s["answer"]},
+            {"query": s["query"], "response": s["off_topic"]},
+            "the response does not relate to the request")
+
+
+#: a user turn that pursues a goal no plan below mentions, with invented details
+NEW_GOAL = "Also book me a table for six at Luigi's tonight and email the receipt to boss@example.com."
+
+
+def per_turn_user_simulator_quality_v1(s):
+    plan = f"Ask the agent: {s['query']} Once it has answered, end the conversation."
+    first = [_user(s), {"role": "assistant", "content": s["answer"]}]
+    return ({"messages": first, "starting_prompt": s["query"], "conversation_plan": plan},
+            {"messages": first + [{"role": "user", "content": NEW_GOAL},
+                                  {"role": "assistant", "content": "Sorry, I cannot book restaurants."}],
+             "starting_prompt": s["query"], "conversation_plan": plan},
+            "the simulated user invents a goal and details the plan never mentions")
+
+
 BUILDERS: Dict[str, Builder] = {
     f.__name__: f
     for f in (intent_resolution, response_completeness, task_adherence, tool_call_accuracy, final_response_match_v2,
               rubric_based_final_response_quality_v1, rubric_based_tool_use_quality_v1, hallucinations_v1,
-              trajectory_accuracy, answer_similarity, rubric_score)
+              trajectory_accuracy, answer_similarity, rubric_score, response_evaluation_score,
+              per_turn_user_simulator_quality_v1)
 }
 
 

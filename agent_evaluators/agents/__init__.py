@@ -1,0 +1,39 @@
+"""Agents in the loop: simulated users, conversations with any agent callable, and ADK agents
+run with ADK's own ``Runner`` (the ``adk`` extra).
+
+::
+
+    from agent_evaluators.agents import LlmSimulatedUser, ScriptedUser, simulate_conversation
+    from agent_evaluators.agents import simulated_conversation_target, AgentEvaluator
+
+Names are imported lazily so that ``import agent_evaluators.agents`` stays cheap and never
+needs google-adk.
+"""
+
+from importlib import import_module
+from typing import Any
+
+_LAZY = {
+    "UserTurn": "simulation", "SimulatedUser": "simulation", "ScriptedUser": "simulation",
+    "LlmSimulatedUser": "simulation", "DEFAULT_STOP_SIGNAL": "simulation",
+    "SimulatedConversation": "conversation", "simulate_conversation": "conversation",
+    "asimulate_conversation": "conversation", "simulated_conversation_target": "conversation",
+    "SimulatedConversationTarget": "conversation",
+    "load_agent": "adk_runner", "run_case": "adk_runner", "run_invocations": "adk_runner",
+    "AgentEvaluator": "agent_evaluator", "score_case": "case_scoring", "CaseScore": "case_scoring",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agent_evaluators.agents' has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(__all__)

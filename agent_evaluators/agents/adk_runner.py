@@ -1,0 +1,221 @@
+"""Run an ADK agent the way ``adk eval`` does, and record what it did as our ``Invocation`` models.
+
+* :func:`load_agent`: an agent package folder (``AGENT_DIR`` with ``__init__.py`` importing
+  ``agent``, whose ``root_agent`` is the agent), a dotted module name (``AgentEvaluator``'s
+  ``agent_module``), or a module object. An ``app`` (ADK ``App``) in the module wins, as in ADK.
+* :func:`run_invocations`: one session (ADK's ``Runner`` + ``InMemorySessionService``,
+  seeded with the case's ``session_input``: app name, user id, state), user turns from any
+  :class:`~agent_evaluators.agents.simulation.SimulatedUser`; each turn is recorded as an
+  ``Invocation`` with ``user_content``, ``final_response`` and ``invocation_events`` (tool
+  calls, tool responses and intermediate texts: ADK's own ``InvocationEvents`` form) and
+  ``app_details`` (each agent's instructions and tool declarations, as ADK's request interceptor).
+* :func:`run_case`: a static case's user turns (a :class:`ScriptedUser`) or a scenario case's
+  :class:`LlmSimulatedUser`, ``num_runs`` times: the hook ``run_eval_sets`` plugs in.
+
+google-adk is imported only inside these functions (the ``adk`` extra); without it a
+:class:`ConfigError` says how to install it.
+"""
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+
+from ..errors import ConfigError
+from .simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
+
+__all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "CaseRun", "DEFAULT_APP_NAME",
+           "DEFAULT_USER_ID"]
+
+DEFAULT_APP_NAME = "EvaluationGenerator"  # ADK's defaults when a case has no session_input
+DEFAULT_USER_ID = "test_user_id"
+INSTALL_HINT = "pip install 'agent-evaluators[adk]'"
+
+
+def require_adk() -> None:
+    """Raise :class:`ConfigError` with the install command when google-adk is missing."""
+    try:
+        importlib.import_module("google.adk.runners")
+    except ImportError as exc:
+        raise ConfigError(f"running ADK agents needs google-adk: {INSTALL_HINT} ({exc})") from None
+
+
+def load_agent(agent: Union[str, Path, ModuleType, Any]) -> Tuple[Any, Any]:
+    """(root agent, App or ``None``) from a package folder, a dotted module name, a module or an agent."""
+    require_adk()
+    from google.adk.agents import BaseAgent
+
+    if isinstance(agent, BaseAgent):
+        return agent, None
+    module: Any
+    if isinstance(agent, ModuleType):
+        module = agent
+    elif isinstance(agent, Path) or (isinstance(agent, str) and (Path(agent).is_dir() or "/" in agent)):
+        folder = Path(agent).resolve()
+        if not (folder / "__init__.py").is_file() and not (folder / "agent.py").is_file():
+            raise ConfigError(f"{folder}: not an ADK agent package (no __init__.py or agent.py); "
+                              "point at the folder whose agent.py defines root_agent")
+        if str(folder.parent) not in sys.path:
+            sys.path.insert(0, str(folder.parent))
+        module = importlib.import_module(folder.name)
+    elif isinstance(agent, str):
+        module = importlib.import_module(agent)
+    else:
+        raise ConfigError(f"agent must be an agent package folder, a module name or a module, got {type(agent).__name__}")
+    holder = getattr(module, "agent", None)
+    if not isinstance(holder, ModuleType):
+        try:
+            holder = importlib.import_module(f"{module.__name__}.agent")
+        except ImportError:
+            holder = module
+    app = getattr(holder, "app", None)
+    from google.adk.apps import App
+
+    if isinstance(app, App):
+        return app.root_agent, app
+    root = getattr(holder, "root_agent", None)
+    if root is None:
+        raise ConfigError(f"{module.__name__}: no root_agent in {holder.__name__} (ADK loads <package>.agent.root_agent)")
+    return root, None
+
+
+class CaseRun(list):  # type: ignore[type-arg]
+    """One run of a case: its invocations (it *is* that list), plus ``simulator_records``: what the
+    simulated user did per turn (text, source, stop status, judge usage; empty for a static case),
+    so a result file or report can show the whole simulated conversation and its cost."""
+
+    def __init__(self, invocations: List[Any], simulator_records: Optional[List[Dict[str, Any]]] = None) -> None:
+        super().__init__(invocations)
+        self.simulator_records: List[Dict[str, Any]] = list(simulator_records or [])
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(mode="json", exclude_none=True) if hasattr(value, "model_dump") else value
+
+
+def _details_plugin() -> Any:
+    """A plugin that records, per invocation, each agent's instructions and tool declarations."""
+    from google.adk.plugins.base_plugin import BasePlugin
+
+    class _AppDetailsPlugin(BasePlugin):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__(name="agent_evaluators_app_details")
+            self.by_invocation: Dict[str, Dict[str, Any]] = {}
+
+        async def before_model_callback(self, *, callback_context: Any, llm_request: Any) -> None:
+            agents = self.by_invocation.setdefault(callback_context.invocation_id, {})
+            name = callback_context.agent_name
+            if name not in agents:
+                instructions = llm_request.config.system_instruction if llm_request.config else None
+                if not isinstance(instructions, str):
+                    instructions = " ".join(p.text for p in getattr(instructions, "parts", None) or [] if p.text)
+                tools = [_plain(t) for t in (llm_request.config.tools or [])] if llm_request.config else []
+                agents[name] = {"name": name, "instructions": instructions or "", "tool_declarations": tools}
+            return None
+
+    return _AppDetailsPlugin()
+
+
+def _to_invocation(invocation_id: str, user_content: Any, events: List[Any], details: Optional[Dict[str, Any]]) -> Any:
+    """ADK's ``convert_events_to_eval_invocations`` for one invocation, into our models."""
+    from ..adk.models import Invocation
+
+    final: Any = None
+    final_event: Any = None
+    kept = []
+    for event in events:
+        content = event.content
+        if not content or not content.parts:
+            continue
+        if event.is_final_response():
+            final, final_event = content, event
+        if any(p.function_call or p.function_response or p.text for p in content.parts):
+            kept.append(event)
+    recorded = [{"author": e.author,
+                 "content": _plain(e.content) if e is not final_event or e.get_function_calls() else None}
+                for e in kept]
+    data: Dict[str, Any] = {
+        "invocation_id": invocation_id,
+        "user_content": _plain(user_content),
+        "final_response": _plain(final) if final is not None else None,
+        "intermediate_data": {"invocation_events": recorded},
+    }
+    if details:
+        data["app_details"] = {"agent_details": details}
+    return Invocation.model_validate(data)
+
+
+def _history(invocations: List[Any]) -> List[Dict[str, Any]]:
+    """The invocations so far as messages, for the simulated user."""
+    from ..adk.convert import final_response_text, user_text
+
+    out: List[Dict[str, Any]] = []
+    for inv in invocations:
+        out.append({"role": "user", "content": user_text(inv)})
+        out.append({"role": "assistant", "content": final_response_text(inv)})
+    return out
+
+
+async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input: Any = None, app: Any = None) -> List[Any]:
+    """Run ``root_agent`` with ADK's ``Runner`` for every turn ``user`` gives; one ``Invocation`` per turn."""
+    require_adk()
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    session_data: Mapping[str, Any] = _plain(session_input) if session_input is not None else {}
+    app_name = session_data.get("app_name") or DEFAULT_APP_NAME
+    user_id = session_data.get("user_id") or DEFAULT_USER_ID
+    sessions = InMemorySessionService()
+    session = await sessions.create_session(app_name=app_name, user_id=user_id,
+                                            state=dict(session_data.get("state") or {}),
+                                            session_id=session_data.get("session_id"))
+    plugin = _details_plugin()
+    if app is not None:  # as ADK: a copy of the App (its plugins and settings kept) running root_agent
+        app = app.model_copy(update={"plugins": list(app.plugins or []) + [plugin], "root_agent": root_agent})
+        runner = Runner(app=app, app_name=app_name, session_service=sessions)
+    else:
+        runner = Runner(app_name=app_name, agent=root_agent, session_service=sessions, plugins=[plugin])
+    invocations: List[Any] = []
+    async with runner:
+        while True:
+            turn = await user.next_turn(_history(invocations))
+            if not turn.is_message:
+                break
+            content = types.Content(role="user", parts=[types.Part(text=turn.text)])
+            events, invocation_id = [], None
+            async for event in runner.run_async(user_id=user_id, session_id=session.id, new_message=content):
+                invocation_id = invocation_id or event.invocation_id
+                events.append(event)
+            invocation_id = invocation_id or f"turn-{len(invocations) + 1}"
+            invocations.append(_to_invocation(invocation_id, content, events, plugin.by_invocation.get(invocation_id)))
+    return invocations
+
+
+async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
+                   user_simulator_config: Optional[Mapping[str, Any]] = None, num_runs: int = 1) -> List[CaseRun]:
+    """What the agent does for ``case``, ``num_runs`` times: a list of runs, each a list of invocations
+    (a :class:`CaseRun`, which also carries the simulated user's per-turn records).
+
+    ``agent``: anything :func:`load_agent` takes, or a ``(root_agent, app)`` pair. A static case
+    sends its conversation's user turns in order; a ``conversation_scenario`` case is driven by
+    an :class:`LlmSimulatedUser` on ``simulator_model_config`` with ``user_simulator_config``
+    (its ``model`` and ``max_allowed_invocations``). A failing agent or simulator turn raises.
+    """
+    if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
+        raise ConfigError(f"num_runs must be an integer >= 1, got {num_runs!r}")
+    root, app = agent if isinstance(agent, tuple) else load_agent(agent)
+    runs = []
+    for _ in range(num_runs):
+        user: SimulatedUser
+        if case.conversation_scenario is not None:
+            user = LlmSimulatedUser.from_scenario(case.conversation_scenario, model_config=simulator_model_config,
+                                                  user_simulator_config=user_simulator_config)
+        else:
+            from ..adk.convert import user_text
+
+            user = ScriptedUser([user_text(inv) for inv in case.conversation])
+        invocations = await run_invocations(root, user, session_input=case.session_input, app=app)
+        runs.append(CaseRun(invocations, getattr(user, "records", None)))
+    return runs
