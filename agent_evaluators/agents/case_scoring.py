@@ -40,7 +40,7 @@ class CaseScore:
 
 def register_agent_metrics() -> None:
     """Add ``response_evaluation_score`` to ADK's metric table (idempotent)."""
-    from ..adk.metrics import METRICS, MetricSpec, register_metric
+    from ..adk_eval.criteria import METRICS, MetricSpec, register_metric
 
     if "response_evaluation_score" not in METRICS:
         register_metric(MetricSpec("response_evaluation_score",
@@ -62,7 +62,7 @@ def final_status(statuses: Sequence[str]) -> str:
 async def score_case(case: Any, invocations: Sequence[Any], criteria: Mapping[str, Any],
                      model_config: Any = None) -> CaseScore:
     """Score ``invocations`` (what the agent did for ``case``) with every criterion of ``criteria``."""
-    from ..adk.metrics import aevaluate_invocations
+    from ..adk_eval.criteria import aevaluate_invocations
     from ..evaluators.user_simulator_quality import PerTurnUserSimulatorQualityEvaluator
 
     register_agent_metrics()
