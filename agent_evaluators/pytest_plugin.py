@@ -54,7 +54,7 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
     failed check with its actual value, and the metrics of that evaluator when a
     name is unknown.
     """
-    from .config import parse_threshold
+    from .run_config import parse_threshold
 
     metrics = _metrics_of(result)
     if isinstance(thresholds, str):
@@ -90,7 +90,7 @@ class EvalRun:
         evaluator_config: Optional[Mapping[str, Any]] = None,
         max_concurrency: int = 10,
     ) -> None:
-        from .config import RunConfig, load_config
+        from .run_config import RunConfig, load_config
 
         if config is None and (data is None or not evaluators):
             raise ValueError("eval_cases needs a config file, or data= and evaluators=")
@@ -142,7 +142,7 @@ class EvalRun:
         return self._result
 
     def _run(self) -> Any:
-        from .config import build_evaluators
+        from .run_config import build_evaluators
         from .evaluate import evaluate
 
         if self.config is not None:
