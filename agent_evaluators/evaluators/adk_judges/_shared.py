@@ -371,18 +371,6 @@ def text_input(evaluator: AdkJudgeEvaluator, value: Any, name: str, role: str) -
     return text
 
 
-def check_num_samples(evaluator: AdkJudgeEvaluator, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{evaluator.name}: num_samples must be an integer >= 1, got {value!r}")
-    return value
-
-
-def check_temperature(evaluator: AdkJudgeEvaluator, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 2:
-        raise ConfigError(f"{evaluator.name}: temperature must be a number in [0, 2], got {value!r}")
-    return float(value)
-
-
 def criterion_temperature(criterion: Any, default: float) -> float:
     """``judge_model_options.judge_model_config.temperature`` when the criterion sets one."""
     config = criterion.judge_model_options.judge_model_config or {}

@@ -6,16 +6,15 @@ asked for leaves that sample uncounted; majority vote, ties → invalid; no coun
 sample → not evaluated; a failed sample → the invocation is not evaluated.
 """
 
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Union, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import Outcome
+from ..judge_base import JudgeOptions, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
     InvocationScore,
-    check_num_samples,
-    check_temperature,
     criterion_temperature,
     majority_vote,
     text_input,
@@ -71,16 +70,11 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         *,
         num_samples: int = 5,
         temperature: float = 1.0,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
-        super().__init__(
-            model_config, threshold=threshold, is_reasoning_model=is_reasoning_model, credential=credential, cache=cache
-        )
-        self.num_samples = check_num_samples(self, num_samples)
-        self.temperature = check_temperature(self, temperature)
+        super().__init__(model_config, **judge)
+        self.num_samples = check_num_samples(self.name, num_samples)
+        self.temperature = check_temperature(self.name, temperature)
         self._include_intermediate = False
 
     @classmethod
@@ -89,10 +83,6 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
                  temperature=criterion_temperature(criterion, 1.0), threshold=criterion.threshold)
         ev._include_intermediate = criterion.include_intermediate_responses_in_final
         return ev
-
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {**super().judge_config, "num_samples": self.num_samples, "temperature": self.temperature}
 
     async def _evaluate(
         self, *, query: TextOrMessages, response: TextOrMessages, ground_truth: TextOrMessages

@@ -13,7 +13,7 @@ One segmenter and one validator call per step (``num_samples`` does not apply, a
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Union, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,7 +21,7 @@ from ...errors import InputError, JudgeError
 from ...judge.usage import merge_usage
 from ..agent import _definitions
 from ..base import Outcome
-from ..judge_base import JudgeEvaluator
+from ..judge_base import JudgeEvaluator, JudgeOptions
 from ._shared import (
     AdkJudgeEvaluator,
     InvocationScore,
@@ -108,31 +108,18 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         model_config: Any = None,
         *,
         evaluate_intermediate_nl_responses: bool = False,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
-        super().__init__(
-            model_config, threshold=threshold, is_reasoning_model=is_reasoning_model, credential=credential, cache=cache
-        )
+        super().__init__(model_config, **judge)
         self.evaluate_intermediate_nl_responses = bool(evaluate_intermediate_nl_responses)
         self._segmenter = _Segmenter(
-            self._model_config, is_reasoning_model=is_reasoning_model, cache=cache
+            self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache
         )
 
     @classmethod
     def _from_criterion(cls, criterion: Any, model_config: Any) -> "HallucinationEvaluator":
         return cls(model_config, threshold=criterion.threshold,
                    evaluate_intermediate_nl_responses=criterion.evaluate_intermediate_nl_responses)
-
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {
-            **super().judge_config,
-            "segmenter_template_hash": self._segmenter.prompty.template_hash,
-            "evaluate_intermediate_nl_responses": self.evaluate_intermediate_nl_responses,
-        }
 
     # -------------------------------------------------------------- class surface
     async def _evaluate(

@@ -18,13 +18,14 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import ConfigError, InputError
 from ..agent import _definitions, _json, _messages
 from ..base import Outcome
+from ..judge_base import JudgeOptions, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
     InvocationScore,
@@ -32,8 +33,6 @@ from ._shared import (
     adk_tool_declarations,
     adk_tool_steps,
     adk_user_text,
-    check_num_samples,
-    check_temperature,
     criterion_temperature,
     majority_vote,
     mean_or_none,
@@ -212,17 +211,12 @@ class _RubricJudge(AdkJudgeEvaluator):
         *,
         num_samples: int = 5,
         temperature: float = 1.0,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
-        super().__init__(
-            model_config, threshold=threshold, is_reasoning_model=is_reasoning_model, credential=credential, cache=cache
-        )
+        super().__init__(model_config, **judge)
         self.rubrics = normalize_rubrics(rubrics, owner=self.name, allow_empty=getattr(self, "_allow_empty", False))
-        self.num_samples = check_num_samples(self, num_samples)
-        self.temperature = check_temperature(self, temperature)
+        self.num_samples = check_num_samples(self.name, num_samples)
+        self.temperature = check_temperature(self.name, temperature)
         self._include_intermediate = False
 
     @classmethod
@@ -236,15 +230,6 @@ class _RubricJudge(AdkJudgeEvaluator):
         )
         ev._include_intermediate = criterion.include_intermediate_responses_in_final
         return ev
-
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {
-            **super().judge_config,
-            "num_samples": self.num_samples,
-            "temperature": self.temperature,
-            "rubrics": [(r.rubric_id, r.text) for r in self.rubrics],
-        }
 
     # -------------------------------------------------------------- scoring
     async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> InvocationScore:
