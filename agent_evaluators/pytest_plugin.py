@@ -31,7 +31,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import pytest
 
-__all__ = ["assert_passes", "eval_cases", "EvalCase", "EvalRun"]
+__all__ = ["assert_passes", "eval_cases", "EvalRowCase", "EvalRun"]
 
 EVAL_FILE_SUFFIXES = (".eval.yaml", ".eval.yml", ".eval.json")
 
@@ -162,7 +162,7 @@ class EvalRun:
         return list(self.config.thresholds) if self.config is not None else []
 
 
-class EvalCase:
+class EvalRowCase:
     """One row of an :class:`EvalRun`; ``check()`` fails the test when any of its cells failed or errored."""
 
     def __init__(self, run: EvalRun, line: int, label: str) -> None:
@@ -205,7 +205,7 @@ class EvalCase:
                         + "\n".join(problems), pytrace=False)
 
     def __repr__(self) -> str:
-        return f"EvalCase({self.id})"
+        return f"EvalRowCase({self.id})"
 
 
 def _fmt(value: Any) -> str:
@@ -220,10 +220,10 @@ def eval_cases(
     evaluator_config: Optional[Mapping[str, Any]] = None,
     max_concurrency: int = 10,
 ) -> List[Any]:
-    """``pytest.param(EvalCase)`` per row, for ``@pytest.mark.parametrize``; ids name the row."""
+    """``pytest.param(EvalRowCase)`` per row, for ``@pytest.mark.parametrize``; ids name the row."""
     run = EvalRun(config, data=data, evaluators=evaluators, evaluator_config=evaluator_config,
                   max_concurrency=max_concurrency)
-    return [pytest.param(case, id=case.id) for case in (EvalCase(run, line, label) for line, label in run.row_labels())]
+    return [pytest.param(case, id=case.id) for case in (EvalRowCase(run, line, label) for line, label in run.row_labels())]
 
 
 # ---------------------------------------------------------------------------- the plugin
@@ -240,14 +240,14 @@ class EvalFile(pytest.File):
         run = EvalRun(self.path)
         self.eval_run = run
         for line, label in run.row_labels():
-            case = EvalCase(run, line, label)
+            case = EvalRowCase(run, line, label)
             yield EvalRowItem.from_parent(self, name=case.id, case=case)
         if run.thresholds():
             yield EvalThresholdsItem.from_parent(self, name="thresholds", run=run)
 
 
 class EvalRowItem(pytest.Item):
-    def __init__(self, *, case: EvalCase, **kwargs: Any) -> None:
+    def __init__(self, *, case: EvalRowCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
 

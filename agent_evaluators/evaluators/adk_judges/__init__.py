@@ -16,7 +16,7 @@ model_config=None)`` (ADK's per-invocation scores, statuses and case aggregation
 
 from typing import Dict, Type
 
-from ._shared import AdkJudgeEvaluator, AdkJudgeResult, InvocationScore, majority_vote
+from ._shared import AdkJudgeEvaluator, AdkJudgeResult, JudgedInvocation, majority_vote
 from .final_response_match import FinalResponseMatchEvaluator
 from .hallucinations import HallucinationEvaluator
 from .rubrics import (
@@ -32,7 +32,7 @@ __all__ = [
     "AdkJudgeResult",
     "FinalResponseMatchEvaluator",
     "HallucinationEvaluator",
-    "InvocationScore",
+    "JudgedInvocation",
     "RubricBasedFinalResponseQualityEvaluator",
     "RubricBasedToolUseQualityEvaluator",
     "RubricSpec",

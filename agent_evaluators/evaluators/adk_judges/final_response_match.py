@@ -14,7 +14,7 @@ from ..base import Outcome
 from ..judge_base import JudgeOptions, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
-    InvocationScore,
+    JudgedInvocation,
     criterion_temperature,
     majority_vote,
     text_input,
@@ -92,7 +92,7 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         truth_text = text_input(self, ground_truth, "ground_truth", "assistant")
         return self._outcome(await self._score(query_text, response_text, truth_text))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         from ...adk.convert import final_response_text, user_text
 
         return await self._score(
@@ -101,7 +101,7 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
             final_response_text(expected, include_intermediate=self._include_intermediate),
         )
 
-    async def _score(self, query: str, response: str, ground_truth: str) -> InvocationScore:
+    async def _score(self, query: str, response: str, ground_truth: str) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             MatchVerdict,
             {"query": query, "response": response, "ground_truth": ground_truth},
@@ -120,7 +120,7 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         details = {"samples": samples, "votes": {"valid": valid, "invalid": invalid, "uncounted": uncounted}}
         tally = f"{valid} valid, {invalid} invalid, {uncounted} uncounted of {len(scores)} sample(s)"
         if score is None:
-            return InvocationScore(None, f"no sample gave a valid/invalid label ({tally})", details, usage)
+            return JudgedInvocation(None, f"no sample gave a valid/invalid label ({tally})", details, usage)
         label = "valid" if score == 1.0 else "invalid"
         tie = " (tie counts as invalid)" if valid == invalid else ""
-        return InvocationScore(score, f"{label} by majority: {tally}{tie}. {verdicts[chosen].reason}", details, usage)
+        return JudgedInvocation(score, f"{label} by majority: {tally}{tie}. {verdicts[chosen].reason}", details, usage)

@@ -28,7 +28,7 @@ from ..base import Outcome
 from ..judge_base import JudgeOptions, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
-    InvocationScore,
+    JudgedInvocation,
     adk_instructions,
     adk_tool_declarations,
     adk_tool_steps,
@@ -232,7 +232,7 @@ class _RubricJudge(AdkJudgeEvaluator):
         return ev
 
     # -------------------------------------------------------------- scoring
-    async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> InvocationScore:
+    async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             RubricVerdict,
             {**inputs, "rubrics": [{"rubric_id": r.rubric_id, "property": r.text} for r in rubrics]},
@@ -250,7 +250,7 @@ class _RubricJudge(AdkJudgeEvaluator):
         rubric_scores = [{"rubric_id": r["rubric_id"], "score": r["score"], "rationale": r["rationale"]} for r in per_rubric]
         scored = [r for r in per_rubric if r["score"] is not None]
         if score is None:
-            return InvocationScore(None, "the judge gave no usable yes/no verdict for any rubric", details, usage,
+            return JudgedInvocation(None, "the judge gave no usable yes/no verdict for any rubric", details, usage,
                                    rubric_scores=rubric_scores)
         met = sum(1 for r in scored if r["score"] == 1.0)
         unscored = len(per_rubric) - len(scored)
@@ -258,13 +258,13 @@ class _RubricJudge(AdkJudgeEvaluator):
         failed = [r["rubric_id"] for r in scored if r["score"] == 0.0]
         if failed:
             reason += f"; not met: {', '.join(failed)}"
-        return InvocationScore(score, reason, details, usage, rubric_scores=rubric_scores)
+        return JudgedInvocation(score, reason, details, usage, rubric_scores=rubric_scores)
 
-    def _case_score(self, results: List[InvocationScore]) -> Optional[float]:
+    def _case_score(self, results: List[JudgedInvocation]) -> Optional[float]:
         """ADK: the mean of all (invocation, rubric) scores, flattened."""
         return mean_or_none([r["score"] for res in results for r in (res.rubric_scores or [])])
 
-    def _case_details(self, results: List[InvocationScore]) -> Dict[str, Any]:
+    def _case_details(self, results: List[JudgedInvocation]) -> Dict[str, Any]:
         by_id: Dict[str, List[Optional[float]]] = {}
         for res in results:
             for r in res.rubric_scores or []:
@@ -326,7 +326,7 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
         }
         return self._outcome(await self._score(inputs, self.rubrics))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         from ...adk.convert import final_response_text
 
         return await self._score(
@@ -384,7 +384,7 @@ class RubricBasedToolUseQualityEvaluator(_RubricJudge):
         inputs = {"query": _json(query_msgs), "tool_calls": steps, "tool_definitions": _definitions(tool_definitions)}
         return self._outcome(await self._score(inputs, self.rubrics))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         return await self._score(
             {
                 "query": [{"role": "user", "content": adk_user_text(actual)}],
