@@ -141,9 +141,8 @@ class JudgeEvaluator(Evaluator):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        init = cls.__dict__.get("__init__")
-        if init is not None:
-            _spell_out_judge_options(cls, init)
+        # the __init__ this class runs: its own, a mixin's (ADK rubric metrics) or the base's (a no-op)
+        _spell_out_judge_options(cls, cls.__init__)
 
     # -------------------------------------------------------------- template
     @property

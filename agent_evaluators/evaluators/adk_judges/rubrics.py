@@ -18,7 +18,7 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union, Unpack
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -198,8 +198,19 @@ def _aggregate(samples: List[Dict[str, Dict[str, Any]]], rubrics: List[RubricSpe
 
 
 # ---------------------------------------------------------------------------- evaluators
-class _RubricJudge(AdkJudgeEvaluator):
-    """The shared rubric machinery; subclasses give the template, the inputs and the rubric type."""
+if TYPE_CHECKING:
+    _MixinBase = AdkJudgeEvaluator
+else:
+    _MixinBase = object
+
+
+class _RubricJudge(_MixinBase):
+    """The shared rubric machinery, mixed into the two rubric metrics beside :class:`AdkJudgeEvaluator`.
+
+    A mixin rather than a base class, so that a rubric metric is an ``AdkJudgeEvaluator``
+    directly, three classes deep like the other ADK judges; subclasses give the
+    template, the inputs and the rubric type.
+    """
 
     rubric_type = ""
     _case_rule = "mean of every (invocation, rubric) score"
@@ -287,7 +298,7 @@ class _RubricJudge(AdkJudgeEvaluator):
         return _check_unique(self.rubrics + typed, self.name)
 
 
-class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
+class RubricBasedFinalResponseQualityEvaluator(_RubricJudge, AdkJudgeEvaluator):
     """Final-response quality against your rubrics (ADK ``rubric_based_final_response_quality_v1``).
 
     Key ``rubric_based_final_response_quality_v1``. Construct with ``rubrics=[...]``
@@ -341,7 +352,7 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
         )
 
 
-class RubricBasedToolUseQualityEvaluator(_RubricJudge):
+class RubricBasedToolUseQualityEvaluator(_RubricJudge, AdkJudgeEvaluator):
     """Tool-use quality against your rubrics (ADK ``rubric_based_tool_use_quality_v1``).
 
     Key ``rubric_based_tool_use_quality_v1``. Construct with ``rubrics=[...]`` as for
