@@ -142,9 +142,10 @@ class EvalRun:
         return self._result
 
     def _run(self) -> Any:
-        from .run_config import build_evaluators
         from .evaluate import evaluate
+        from .run_config import build_evaluators
 
+        evaluator_config: Optional[Mapping[str, Any]]
         if self.config is not None:
             evaluators, self.skipped, _ = build_evaluators(self.config)
             evaluator_config = self.config.evaluator_config() or None
@@ -254,7 +255,7 @@ class EvalRowItem(pytest.Item):
     def runtest(self) -> None:
         self.case.check()
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:  # str or pytest's TerminalRepr
         if isinstance(excinfo.value, pytest.fail.Exception):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -52,7 +52,9 @@ def exit_code(outcome: RunOutcome) -> int:
     return 1 if outcome.fail_count else 0
 
 
-def summarize_rows(rows: Any, aliases: Sequence[str], result_keys: Mapping[str, Optional[str]]) -> Tuple[List[CellFailure], int, int, int]:
+def summarize_rows(
+    rows: Any, aliases: Sequence[str], result_keys: Mapping[str, Optional[str]]
+) -> Tuple[List[CellFailure], int, int, int]:
     """Failing and erroring cells (for the table and exit code), read once from the rows."""
     from ..report.load import cell_status, row_label
 
@@ -81,8 +83,10 @@ def summarize_rows(rows: Any, aliases: Sequence[str], result_keys: Mapping[str, 
     return failures, n_fail, n_err, n_rows
 
 
-def check_thresholds(thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str]) -> List[Dict[str, Any]]:
-    out = []
+def check_thresholds(
+    thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str]
+) -> List[Dict[str, Any]]:
+    out: List[Dict[str, Any]] = []
     for t in thresholds:
         if t.alias in skipped:
             out.append({"check": str(t), "metric": t.metric, "value": None, "status": "skipped", "note": skipped[t.alias]})

@@ -20,13 +20,13 @@ generated from the analysis.
 import math
 import sys
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Literal, Mapping, Optional, Union, Unpack
+from typing import Any, Dict, List, Literal, Mapping, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ConfigError, InputError, JudgeError
 from .base import Outcome
-from .judge_base import JudgeEvaluator, JudgeOptions
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
 __all__ = [
     "AnswerSimilarityEvaluator",

@@ -15,9 +15,15 @@ import asyncio
 import inspect
 import math
 import os
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, TypedDict, TypeVar, Unpack
+import sys
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, TypedDict, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+else:  # pydantic depends on typing_extensions
+    from typing_extensions import Unpack
 
 from ..errors import ConfigError, JudgeError
 from ..judge.usage import merge_usage
@@ -26,6 +32,7 @@ from .base import Evaluator, Outcome
 __all__ = [
     "JudgeEvaluator",
     "JudgeOptions",
+    "Unpack",
     "PromptyEvaluator",
     "LikertVerdict",
     "likert_verdict",
@@ -261,7 +268,7 @@ class JudgeEvaluator(Evaluator):
         return (_rebuild, (type(self), state))
 
 
-def _rebuild(cls: type, state: Dict[str, Any]) -> Any:
+def _rebuild(cls: Any, state: Dict[str, Any]) -> Any:
     obj = cls.__new__(cls)
     obj.__dict__.update(state)
     return obj
@@ -330,7 +337,7 @@ class PromptyEvaluator(JudgeEvaluator):
 
         template = load_prompty(os.fspath(path))
         sub = _prompty_subclass(template)
-        obj = super().__new__(sub)
+        obj: "PromptyEvaluator" = super().__new__(sub)
         obj._prompty = template
         return obj
 
@@ -389,6 +396,7 @@ def _prompty_subclass(template: Any) -> type:
     params.sort(key=lambda p: p.default is not inspect.Parameter.empty)
 
     async def _evaluate(self: PromptyEvaluator, **inputs: Any) -> Outcome:
+        verdict: Any
         verdict, usage = await self._ask(self._verdict, inputs)
         return Outcome(float(verdict.score), verdict.reason, None, usage)
 

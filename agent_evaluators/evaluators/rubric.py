@@ -17,15 +17,15 @@ could be scored at all, the evaluation raises :class:`~agent_evaluators.errors.J
 import logging
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, Unpack
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ConfigError, JudgeError
+from .adk_judges._shared import majority_vote
 from .agent import _json, _messages
 from .base import Outcome
-from .judge_base import JudgeEvaluator, JudgeOptions, check_num_samples, check_temperature
-from .adk_judges._shared import majority_vote
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack, check_num_samples, check_temperature
 
 __all__ = ["RubricEvaluator", "Rubric", "normalize_rubrics", "read_rubric_votes"]
 
@@ -251,11 +251,13 @@ class RubricEvaluator(JudgeEvaluator):
             raw = verdicts[0].model_dump_json()
             raise JudgeError(
                 f"{self.name}: no rubric could be scored: the judge's reply answered none of the "
-                f"{len(self.rubrics)} rubric(s) with a usable yes/no ({per_rubric[0].get('problem') or per_rubric[0].get('problems')})",
+                f"{len(self.rubrics)} rubric(s) with a usable yes/no "
+                f"({per_rubric[0].get('problem') or per_rubric[0].get('problems')})",
                 raw_text=raw,
                 usage=usage,
             )
-        score = details["met"] / len(scored)
+        met = sum(1 for e in scored if e["met"])
+        score = met / len(scored)
         reason = f"{details['met']} of {len(scored)} scored rubric(s) met"
         if details["unscored"]:
             reason += f"; {details['unscored']} rubric(s) unscored (no usable verdict from the judge)"

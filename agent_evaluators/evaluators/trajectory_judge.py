@@ -17,7 +17,7 @@ schema), so the judge explains before it commits. A score of the wrong type or
 outside its range is a :class:`~agent_evaluators.errors.JudgeError`, never clamped.
 """
 
-from typing import Any, Dict, List, Optional, Union, Unpack
+from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
@@ -25,7 +25,7 @@ from ..conversation import Message
 from ..errors import ConfigError, InputError
 from .agent import _definitions, _json, _messages
 from .base import Outcome
-from .judge_base import JudgeEvaluator, JudgeOptions
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
 __all__ = ["TrajectoryJudgeEvaluator", "OUTPUT_MODES"]
 
@@ -146,6 +146,7 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
         trajectory = trajectory_messages(self, response, "response")
         reference = trajectory_messages(self, ground_truth, "ground_truth") if ground_truth is not None else None
         task = _json(_messages(self, query, "query", "user")) if query is not None else None
+        verdict: Any  # a verdict model built at run time: its fields are not known statically
         verdict, usage = await self._ask(
             _VERDICTS[self.output],
             {

@@ -29,7 +29,6 @@ from typing import (
     Tuple,
 )
 
-
 from ...errors import ConfigError, InputError, JudgeError
 from ...judge.usage import merge_usage
 from ..base import Outcome
@@ -341,7 +340,7 @@ def message_tool_steps(messages: Sequence[Any]) -> List[Dict[str, Any]]:
     for m in messages:
         if m.role == "tool" and m.tool_call_id:
             results[m.tool_call_id] = m.tool_result if m.tool_result is not None else m.content
-    steps = []
+    steps: List[Dict[str, Any]] = []
     for m in messages:
         if m.role != "assistant":
             continue

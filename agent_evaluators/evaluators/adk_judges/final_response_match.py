@@ -6,12 +6,12 @@ asked for leaves that sample uncounted; majority vote, ties → invalid; no coun
 sample → not evaluated; a failed sample → the invocation is not evaluated.
 """
 
-from typing import Any, Dict, List, Optional, Union, Unpack
+from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import Outcome
-from ..judge_base import JudgeOptions, check_num_samples, check_temperature
+from ..judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
     JudgedInvocation,

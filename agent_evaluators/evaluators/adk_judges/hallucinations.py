@@ -13,7 +13,7 @@ One segmenter and one validator call per step (``num_samples`` does not apply, a
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union, Unpack
+from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,7 +21,7 @@ from ...errors import InputError, JudgeError
 from ...judge.usage import merge_usage
 from ..agent import _definitions
 from ..base import Outcome
-from ..judge_base import JudgeEvaluator, JudgeOptions
+from ..judge_base import JudgeEvaluator, JudgeOptions, Unpack
 from ._shared import (
     AdkJudgeEvaluator,
     JudgedInvocation,

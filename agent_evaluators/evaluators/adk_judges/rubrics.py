@@ -18,14 +18,14 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union, Unpack
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import ConfigError, InputError
 from ..agent import _definitions, _json, _messages
 from ..base import Outcome
-from ..judge_base import JudgeOptions, check_num_samples, check_temperature
+from ..judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
     JudgedInvocation,
@@ -74,7 +74,7 @@ def _rubric(raw: Any, index: int, owner: str) -> RubricSpec:
     if not isinstance(raw, dict):  # ADK / our Rubric models and similar objects
         dump = getattr(raw, "model_dump", None)
         raw = dump() if callable(dump) else {k: getattr(raw, k, None) for k in ("rubric_id", "rubric_content", "type")}
-    get = lambda snake, camel: raw.get(snake, raw.get(camel))
+    get = lambda snake, camel: raw.get(snake, raw.get(camel))  # noqa: E731 - a local shorthand
     content = get("rubric_content", "rubricContent")
     if isinstance(content, dict):
         text = content.get("text_property", content.get("textProperty"))
@@ -214,6 +214,8 @@ class _RubricJudge(_MixinBase):
 
     rubric_type = ""
     _case_rule = "mean of every (invocation, rubric) score"
+    #: ADK allows a criterion without rubrics when every invocation brings its own (see _from_criterion)
+    _allow_empty = False
 
     def __init__(
         self,
@@ -225,7 +227,7 @@ class _RubricJudge(_MixinBase):
         **judge: Unpack[JudgeOptions],
     ) -> None:
         super().__init__(model_config, **judge)
-        self.rubrics = normalize_rubrics(rubrics, owner=self.name, allow_empty=getattr(self, "_allow_empty", False))
+        self.rubrics = normalize_rubrics(rubrics, owner=self.name, allow_empty=self._allow_empty)
         self.num_samples = check_num_samples(self.name, num_samples)
         self.temperature = check_temperature(self.name, temperature)
         self._include_intermediate = False
@@ -250,7 +252,8 @@ class _RubricJudge(_MixinBase):
             num_samples=self.num_samples,
             temperature=self.temperature,
         )
-        samples, unknown = [], []
+        samples: List[Dict[str, Dict[str, Any]]] = []
+        unknown: List[Dict[str, Any]] = []
         for i, verdict in enumerate(verdicts):
             entries, dropped = _read_sample(verdict, rubrics)
             samples.append(entries)
