@@ -12,8 +12,8 @@ string on first use (:meth:`EvaluatorEntry.load`).
 """
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from .errors import ConfigError
 
@@ -33,8 +33,12 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class CalibrationSet:
+# NamedTuples, not dataclasses: ``import agent_evaluators`` reads this module, and
+# ``dataclasses`` would pull in ``inspect`` (tens of milliseconds) for nothing.
+_NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})
+
+
+class CalibrationSet(NamedTuple):
     """The labelled set an evaluator is calibrated on (``calibration/data/<file>``).
 
     ``options``: fixed constructor arguments the set was written for (e.g. the rubrics);
@@ -44,16 +48,15 @@ class CalibrationSet:
 
     file: str
     score_range: Tuple[float, float]
-    options: Mapping[str, Any] = field(default_factory=dict)
-    quick_options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = _NO_OPTIONS
+    quick_options: Mapping[str, Any] = _NO_OPTIONS
 
     @property
     def stem(self) -> str:
         return self.file.rsplit(".", 1)[0]
 
 
-@dataclass(frozen=True)
-class EvaluatorEntry:
+class EvaluatorEntry(NamedTuple):
     """One public evaluator.
 
     ``name``: the registry name (``agent-eval run --evaluator NAME``, YAML ``type: NAME``);
@@ -110,7 +113,7 @@ _ONE_SAMPLE = {"num_samples": 1}
 
 def _cal(file: str, low: float, high: float, options: Optional[Mapping[str, Any]] = None,
          quick: Optional[Mapping[str, Any]] = None) -> CalibrationSet:
-    return CalibrationSet(file, (low, high), dict(options or {}), dict(quick or {}))
+    return CalibrationSet(file, (low, high), MappingProxyType(dict(options or {})), MappingProxyType(dict(quick or {})))
 
 
 #: Every public evaluator, in the order ``agent-eval list`` shows them.

@@ -134,7 +134,9 @@ def test_a_new_entry_is_all_the_cli_and_calibration_need(monkeypatch):
 
 
 def test_import_agent_evaluators_stays_light():
-    code = "import sys, agent_evaluators; print(sorted(m for m in ('openai', 'pydantic', 'aiohttp') if m in sys.modules))"
+    # nor the heavier stdlib modules a registry of dataclasses would pull in
+    heavy = ('openai', 'pydantic', 'aiohttp', 'inspect', 'dataclasses')
+    code = f"import sys, agent_evaluators; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
