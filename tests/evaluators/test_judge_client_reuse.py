@@ -71,3 +71,22 @@ def test_the_client_is_not_pickled_and_is_rebuilt_after(judge_server, monkeypatc
     copy = pickle.loads(blob)
     assert copy(query="q", response="a")["intent_resolution"] == 5
     assert counts.clients == 2
+
+
+def test_the_hallucination_segmenter_shares_the_validators_client(judge_server, monkeypatch, tmp_path):
+    from agent_evaluators import HallucinationEvaluator
+
+    def two_step(req):
+        if "<agent_text>" in req.text:
+            return {"sentences": ["Paris is in France."]}
+        return {"sentences": [{"index": 0, "rationale": "r", "supporting_excerpt": "", "contradicting_excerpt": "",
+                               "label": "supported"}]}
+
+    server = judge_server(two_step)
+    counts = Counts(monkeypatch)
+    result = evaluate(data=[{"response": f"Paris is in France ({i})."} for i in range(5)],
+                      evaluators={"h": HallucinationEvaluator(model_config=server.openai_config())},
+                      output_path=tmp_path / "out")
+    assert result.metrics["h.n"] == 5, result.errors
+    assert server.stats()["requests"] == 10  # a segmenter and a validator request per row
+    assert counts.clients == 1, counts.clients

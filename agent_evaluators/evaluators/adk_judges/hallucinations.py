@@ -116,6 +116,12 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
             self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache
         )
 
+    def _client(self) -> Any:
+        """One judge client for both halves: the segmenter is handed the validator's."""
+        client = super()._client()
+        self._segmenter._judge_client = client
+        return client
+
     @classmethod
     def _from_criterion(cls, criterion: Any, model_config: Any) -> "HallucinationEvaluator":
         return cls(model_config, threshold=criterion.threshold,
