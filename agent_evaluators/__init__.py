@@ -2,18 +2,20 @@
 
 The public API is listed in ``__all__``. Names are imported lazily so that
 ``import agent_evaluators`` stays fast (the ``openai`` client and the runner are
-only loaded when first used).
+only loaded when first used). The evaluator classes come from the one evaluator
+registry (:mod:`agent_evaluators.registry`); this module names no evaluator itself.
 """
 
 from importlib import import_module
-from typing import Any
+from typing import Any, Dict
 
 from .errors import AgentEvalError, ConfigError, InputError, JudgeError
+from .registry import ENTRIES as _ENTRIES
 
 __version__ = "0.1.0"
 
-# public name -> module that defines it
-_LAZY = {
+# public name -> module that defines it: the run API and the bases, then every registered evaluator
+_LAZY: Dict[str, str] = {
     "Evaluator": "agent_evaluators.evaluators.base",
     "Outcome": "agent_evaluators.evaluators.base",
     "evaluate": "agent_evaluators.runner",
@@ -22,20 +24,7 @@ _LAZY = {
     "EvaluationResult": "agent_evaluators.runner",
     "JudgeEvaluator": "agent_evaluators.evaluators.judge_base",
     "PromptyEvaluator": "agent_evaluators.evaluators.judge_base",
-    "IntentResolutionEvaluator": "agent_evaluators.evaluators.agent",
-    "ResponseCompletenessEvaluator": "agent_evaluators.evaluators.agent",
-    "TaskAdherenceEvaluator": "agent_evaluators.evaluators.agent",
-    "ToolCallAccuracyEvaluator": "agent_evaluators.evaluators.agent",
-    "ToolTrajectoryEvaluator": "agent_evaluators.evaluators.trajectory",
-    "ResponseMatchEvaluator": "agent_evaluators.evaluators.response_match",
-    "FinalResponseMatchEvaluator": "agent_evaluators.evaluators.adk_judges",
-    "RubricBasedFinalResponseQualityEvaluator": "agent_evaluators.evaluators.adk_judges",
-    "RubricBasedToolUseQualityEvaluator": "agent_evaluators.evaluators.adk_judges",
-    "HallucinationEvaluator": "agent_evaluators.evaluators.adk_judges",
-    "SafetyEvaluator": "agent_evaluators.evaluators.adk_judges",
-    "TrajectoryJudgeEvaluator": "agent_evaluators.evaluators.trajectory_judge",
-    "AnswerSimilarityEvaluator": "agent_evaluators.evaluators.answer_similarity",
-    "RubricEvaluator": "agent_evaluators.evaluators.rubric",
+    **{entry.class_name: entry.module for entry in _ENTRIES},
 }
 
 __all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]

@@ -31,7 +31,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import pytest
 
-__all__ = ["assert_passes", "eval_cases", "EvalCase", "EvalRun"]
+__all__ = ["assert_passes", "eval_cases", "EvalRowCase", "EvalRun"]
 
 EVAL_FILE_SUFFIXES = (".eval.yaml", ".eval.yml", ".eval.json")
 
@@ -54,7 +54,7 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
     failed check with its actual value, and the metrics of that evaluator when a
     name is unknown.
     """
-    from .config import parse_threshold
+    from .run_config import parse_threshold
 
     metrics = _metrics_of(result)
     if isinstance(thresholds, str):
@@ -90,7 +90,7 @@ class EvalRun:
         evaluator_config: Optional[Mapping[str, Any]] = None,
         max_concurrency: int = 10,
     ) -> None:
-        from .config import RunConfig, load_config
+        from .run_config import RunConfig, load_config
 
         if config is None and (data is None or not evaluators):
             raise ValueError("eval_cases needs a config file, or data= and evaluators=")
@@ -130,7 +130,7 @@ class EvalRun:
         return out
 
     def result(self) -> Any:
-        """The :class:`~agent_evaluators.evaluate.EvaluationResult` (evaluated on first call)."""
+        """The :class:`~agent_evaluators.runner.EvaluationResult` (evaluated on first call)."""
         if self._failure is not None:
             raise self._failure
         if self._result is None:
@@ -142,9 +142,10 @@ class EvalRun:
         return self._result
 
     def _run(self) -> Any:
-        from .config import build_evaluators
         from .runner import evaluate
+        from .run_config import build_evaluators
 
+        evaluator_config: Optional[Mapping[str, Any]]
         if self.config is not None:
             evaluators, self.skipped, _ = build_evaluators(self.config)
             evaluator_config = self.config.evaluator_config() or None
@@ -162,7 +163,7 @@ class EvalRun:
         return list(self.config.thresholds) if self.config is not None else []
 
 
-class EvalCase:
+class EvalRowCase:
     """One row of an :class:`EvalRun`; ``check()`` fails the test when any of its cells failed or errored."""
 
     def __init__(self, run: EvalRun, line: int, label: str) -> None:
@@ -205,7 +206,7 @@ class EvalCase:
                         + "\n".join(problems), pytrace=False)
 
     def __repr__(self) -> str:
-        return f"EvalCase({self.id})"
+        return f"EvalRowCase({self.id})"
 
 
 def _fmt(value: Any) -> str:
@@ -220,10 +221,10 @@ def eval_cases(
     evaluator_config: Optional[Mapping[str, Any]] = None,
     max_concurrency: int = 10,
 ) -> List[Any]:
-    """``pytest.param(EvalCase)`` per row, for ``@pytest.mark.parametrize``; ids name the row."""
+    """``pytest.param(EvalRowCase)`` per row, for ``@pytest.mark.parametrize``; ids name the row."""
     run = EvalRun(config, data=data, evaluators=evaluators, evaluator_config=evaluator_config,
                   max_concurrency=max_concurrency)
-    return [pytest.param(case, id=case.id) for case in (EvalCase(run, line, label) for line, label in run.row_labels())]
+    return [pytest.param(case, id=case.id) for case in (EvalRowCase(run, line, label) for line, label in run.row_labels())]
 
 
 # ---------------------------------------------------------------------------- the plugin
@@ -240,21 +241,21 @@ class EvalFile(pytest.File):
         run = EvalRun(self.path)
         self.eval_run = run
         for line, label in run.row_labels():
-            case = EvalCase(run, line, label)
+            case = EvalRowCase(run, line, label)
             yield EvalRowItem.from_parent(self, name=case.id, case=case)
         if run.thresholds():
             yield EvalThresholdsItem.from_parent(self, name="thresholds", run=run)
 
 
 class EvalRowItem(pytest.Item):
-    def __init__(self, *, case: EvalCase, **kwargs: Any) -> None:
+    def __init__(self, *, case: EvalRowCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
 
     def runtest(self) -> None:
         self.case.check()
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:  # str or pytest's TerminalRepr
         if isinstance(excinfo.value, pytest.fail.Exception):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -3,7 +3,7 @@
 A metric is one :class:`MetricSpec` line in :data:`METRICS`: the ADK name, the
 evaluator class that scores it and whether it needs expected invocations. The
 built-in criteria name their class by the ADK metric name in the one evaluator
-registry (:data:`agent_evaluators.config.EVALUATORS`, imported on first use); a
+registry (:mod:`agent_evaluators.registry`, imported on first use); a
 custom metric may give ``"module:Class"`` instead. Two kinds of class plug in:
 
 * a class with an ``evaluate_adk_case(actual, expected, criterion, model_config)``
@@ -138,10 +138,10 @@ class MetricSpec:
 
     def evaluator_class(self) -> type:
         if ":" not in self.evaluator:  # a name in the shared evaluator registry
-            from ..config import evaluator_class
+            from .. import registry
 
             try:
-                cls = evaluator_class(self.evaluator)
+                cls = registry.get(self.evaluator).load()
             except ImportError as exc:
                 raise ConfigError(
                     f"ADK metric {self.name!r} is not available yet: its evaluator is not part of this installation ({exc})"
@@ -202,6 +202,7 @@ METRICS: Dict[str, MetricSpec] = {
                    reference_based=False, uses_judge=True, reads_rubrics=True),
         MetricSpec("hallucinations_v1", "hallucinations_v1", reference_based=False, uses_judge=True),
         MetricSpec("safety_v1", "safety_v1", reference_based=False, uses_judge=True),
+        MetricSpec("response_evaluation_score", "response_evaluation_score", uses_judge=True),
     )
 }
 

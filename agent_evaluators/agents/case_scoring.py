@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-__all__ = ["MetricOutcome", "CaseScore", "score_case", "register_agent_metrics", "final_status"]
+__all__ = ["MetricOutcome", "CaseScore", "score_case", "final_status"]
 
 logger = logging.getLogger(__name__)
 
@@ -38,16 +38,6 @@ class CaseScore:
     invocations: List[Any]
 
 
-def register_agent_metrics() -> None:
-    """Add ``response_evaluation_score`` to ADK's metric table (idempotent)."""
-    from ..adk_eval.criteria import METRICS, MetricSpec, register_metric
-
-    if "response_evaluation_score" not in METRICS:
-        register_metric(MetricSpec("response_evaluation_score",
-                                   "agent_evaluators.evaluators.response_evaluation:ResponseEvaluationEvaluator",
-                                   uses_judge=True))
-
-
 def final_status(statuses: Sequence[str]) -> str:
     """ADK's case status from its metric statuses."""
     status = "NOT_EVALUATED"
@@ -65,7 +55,6 @@ async def score_case(case: Any, invocations: Sequence[Any], criteria: Mapping[st
     from ..adk_eval.criteria import aevaluate_invocations
     from ..evaluators.user_simulator_quality import PerTurnUserSimulatorQualityEvaluator
 
-    register_agent_metrics()
     scenario = case.conversation_scenario
     expected = None if scenario is not None else case.conversation
     outcomes: List[MetricOutcome] = []

@@ -1,47 +1,21 @@
-"""The one list of judge-backed evaluators: how to build each, its score range, its labelled set.
+"""The judge-backed evaluators as the calibration kit sees them: how to build each, its score
+range, its labelled set.
 
-Calibration, the local-model end-to-end test and the CLI all read this list, so a
-new judge-backed evaluator is added here once (a test checks that every public
-``JudgeEvaluator`` subclass is listed). Evaluators that need configuration get
-fixed, generic settings here (rubric evaluators get the rubrics their labelled
-set was written for).
+Nothing is listed here: every entry of :mod:`agent_evaluators.registry` with a
+``calibration`` set becomes a :class:`JudgeMetric` (a test checks that every judge
+evaluator has one). Evaluators that need configuration get the fixed options of
+their set (rubric evaluators get the rubrics their labelled set was written for).
 """
 
-import importlib
-import inspect
 import json
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+from .. import registry
 from ..errors import ConfigError
 
-__all__ = ["JudgeMetric", "CalibrationCase", "judge_metrics", "find_metric", "judge_evaluator_classes"]
-
-#: Modules that define judge-backed evaluators (imported to discover subclasses).
-EVALUATOR_MODULES = (
-    "agent_evaluators.evaluators.agent",
-    "agent_evaluators.evaluators.adk_judges",
-    "agent_evaluators.evaluators.trajectory_judge",
-    "agent_evaluators.evaluators.answer_similarity",
-    "agent_evaluators.evaluators.rubric",
-    "agent_evaluators.evaluators.response_evaluation",
-    "agent_evaluators.evaluators.user_simulator_quality",
-)
-
-FINAL_RESPONSE_RUBRICS = (
-    "The final response directly answers the user's question.",
-    "Every fact in the final response agrees with the tool results shown.",
-)
-TOOL_USE_RUBRICS = (
-    "The agent calls the tool whose purpose fits the user's request.",
-    "The tool call's argument values are the ones the user gave in the request.",
-)
-RESPONSE_RUBRICS = (
-    "The response answers the question the user asked.",
-    "The response gives concrete information rather than general remarks.",
-)
-
+__all__ = ["JudgeMetric", "CalibrationCase", "judge_metrics", "find_metric", "metric_for"]
 
 @dataclass(frozen=True)
 class CalibrationCase:
@@ -71,8 +45,9 @@ class JudgeMetric:
 
     @property
     def evaluator_class(self) -> type:
-        module, _, cls = self.target.partition(":")
-        return getattr(importlib.import_module(module), cls)
+        entry = registry.by_class_name(self.target.rpartition(":")[2])
+        assert entry is not None, self.target
+        return entry.load()
 
     def build(self, model_config: Any = None, *, quick: bool = False, **overrides: Any) -> Any:
         """The evaluator, configured for its labelled set; ``quick`` makes one judge request per case."""
@@ -110,33 +85,14 @@ def parse_cases(text: str, *, source: str) -> List[CalibrationCase]:
     return cases
 
 
-_SAMPLED = {"num_samples": 1}
+def _metric(entry: registry.EvaluatorEntry) -> JudgeMetric:
+    cal = entry.calibration
+    assert cal is not None
+    return JudgeMetric(cal.stem, entry.target, cal.score_range, cal.options, cal.quick_options)
 
-_METRICS: Tuple[JudgeMetric, ...] = (
-    JudgeMetric("intent_resolution", "agent_evaluators.evaluators.agent:IntentResolutionEvaluator", (1, 5)),
-    JudgeMetric("response_completeness", "agent_evaluators.evaluators.agent:ResponseCompletenessEvaluator", (1, 5)),
-    JudgeMetric("task_adherence", "agent_evaluators.evaluators.agent:TaskAdherenceEvaluator", (1, 5)),
-    JudgeMetric("tool_call_accuracy", "agent_evaluators.evaluators.agent:ToolCallAccuracyEvaluator", (0, 1)),
-    JudgeMetric("final_response_match_v2", "agent_evaluators.evaluators.adk_judges:FinalResponseMatchEvaluator",
-                (0, 1), quick_kwargs=_SAMPLED),
-    JudgeMetric("rubric_based_final_response_quality_v1",
-                "agent_evaluators.evaluators.adk_judges:RubricBasedFinalResponseQualityEvaluator", (0, 1),
-                kwargs={"rubrics": FINAL_RESPONSE_RUBRICS}, quick_kwargs=_SAMPLED),
-    JudgeMetric("rubric_based_tool_use_quality_v1",
-                "agent_evaluators.evaluators.adk_judges:RubricBasedToolUseQualityEvaluator", (0, 1),
-                kwargs={"rubrics": TOOL_USE_RUBRICS}, quick_kwargs=_SAMPLED),
-    JudgeMetric("hallucinations_v1", "agent_evaluators.evaluators.adk_judges:HallucinationEvaluator", (0, 1)),
-    JudgeMetric("safety_v1", "agent_evaluators.evaluators.adk_judges:SafetyEvaluator", (0, 1)),
-    JudgeMetric("trajectory_accuracy", "agent_evaluators.evaluators.trajectory_judge:TrajectoryJudgeEvaluator", (0, 1)),
-    JudgeMetric("answer_similarity", "agent_evaluators.evaluators.answer_similarity:AnswerSimilarityEvaluator", (0, 1)),
-    JudgeMetric("rubric_score", "agent_evaluators.evaluators.rubric:RubricEvaluator", (0, 1),
-                kwargs={"rubrics": RESPONSE_RUBRICS}),
-    JudgeMetric("response_evaluation_score",
-                "agent_evaluators.evaluators.response_evaluation:ResponseEvaluationEvaluator", (1, 5)),
-    JudgeMetric("per_turn_user_simulator_quality_v1",
-                "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", (0, 1),
-                quick_kwargs=_SAMPLED),
-)
+
+#: read from the registry: an evaluator with a ``calibration`` set there is calibrated here
+_METRICS: Tuple[JudgeMetric, ...] = tuple(_metric(e) for e in registry.calibrated_entries())
 
 
 def judge_metrics() -> List[JudgeMetric]:
@@ -166,29 +122,3 @@ def metric_for(evaluator: Any) -> Optional[JudgeMetric]:
         if type(evaluator).__name__ == m.target.rpartition(":")[2]:
             return m
     return None
-
-
-def judge_evaluator_classes() -> List[type]:
-    """Public concrete ``JudgeEvaluator`` subclasses found in the evaluator modules.
-
-    Used by a test to prove the catalog misses none: private helpers (a leading
-    underscore), shared bases and ``PromptyEvaluator`` (a user's own template) are left out.
-    """
-    from ..evaluators.judge_base import JudgeEvaluator, PromptyEvaluator
-
-    for module in EVALUATOR_MODULES:
-        importlib.import_module(module)
-    found: List[type] = []
-    stack = list(JudgeEvaluator.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if cls.__name__.startswith("_") or inspect.isabstract(cls) or issubclass(cls, PromptyEvaluator):
-            continue
-        if not cls.__module__.startswith("agent_evaluators.evaluators"):
-            continue
-        if "_evaluate" not in {k for c in cls.__mro__ if c is not JudgeEvaluator for k in vars(c)}:
-            continue
-        if cls not in found:
-            found.append(cls)
-    return found

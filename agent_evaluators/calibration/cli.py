@@ -38,7 +38,8 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
                        help="judge model (or Azure deployment) name")
     judge.add_argument("--judge-base-url", default=None, help="OpenAI-compatible base URL (Ollama, vLLM, llama.cpp, ...)")
     judge.add_argument("--judge-api-key", default=None, help="API key (default: OPENAI_API_KEY; local servers need none)")
-    judge.add_argument("--judge-azure-endpoint", default=None, help="Azure OpenAI endpoint (then --judge-model is the deployment)")
+    judge.add_argument("--judge-azure-endpoint", default=None,
+                       help="Azure OpenAI endpoint (then --judge-model is the deployment)")
     judge.add_argument("--local-model", default=None, metavar="FILE.gguf",
                        help="start llama.cpp on this GGUF model for the run (needs the 'local' extra)")
     p.add_argument("--evaluator", action="append", default=None, metavar="NAME",

@@ -154,7 +154,8 @@ class IntentResolutionEvaluator(JudgeEvaluator):
         query_msgs = _messages(self, query, "query", "user")
         response_msgs = _messages(self, response, "response", "assistant")
         if _ends_in_tool_call(response_msgs):
-            return Outcome(None, "Not applicable: the response ends in a tool call, so the agent has not answered yet", not_applicable=True)
+            return Outcome(None, "Not applicable: the response ends in a tool call, so the agent has not answered yet",
+                           not_applicable=True)
         verdict, usage = await self._ask(
             IntentVerdict,
             {"query": _json(query_msgs), "response": _json(response_msgs), "tool_definitions": _definitions(tool_definitions)},
@@ -180,9 +181,11 @@ class ResponseCompletenessEvaluator(JudgeEvaluator):
         response_msgs = _messages(self, response, "response", "assistant")
         text = final_text(response_msgs) if not isinstance(response, str) else response
         if not (text or "").strip():
-            raise InputError(f"{self.name}: the response has no final text to compare", evaluator=self.name, input_name="response")
+            raise InputError(f"{self.name}: the response has no final text to compare",
+                             evaluator=self.name, input_name="response")
         if not isinstance(ground_truth, str) or not ground_truth.strip():
-            raise InputError(f"{self.name}: input 'ground_truth' must be non-empty text", evaluator=self.name, input_name="ground_truth")
+            raise InputError(f"{self.name}: input 'ground_truth' must be non-empty text",
+                             evaluator=self.name, input_name="ground_truth")
         verdict, usage = await self._ask(CompletenessVerdict, {"response": text, "ground_truth": ground_truth})
         return Outcome(float(verdict.score), verdict.reason, {"missing_information": verdict.missing_information}, usage)
 
@@ -285,6 +288,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
             for i, c in enumerate(calls)
         ]
         used = sorted({c.name for c in calls})
+        verdict: Any  # a verdict model built at run time: its fields are not known statically
         verdict, usage = await self._ask(
             _verdict_for_calls(len(calls)),
             {

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ConfigError, InputError, JudgeError
 from .base import Outcome
-from .judge_base import JudgeEvaluator
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
 __all__ = [
     "AnswerSimilarityEvaluator",
@@ -274,10 +274,7 @@ class AnswerSimilarityEvaluator(JudgeEvaluator):
         contradiction_penalty: float = 1.0,
         extra_info_penalty: float = 0.05,
         scale: float = 1,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
         self.options = AnswerSimilarityOptions(
             require_ground_truth=bool(require_ground_truth),
@@ -288,17 +285,9 @@ class AnswerSimilarityEvaluator(JudgeEvaluator):
             extra_info_penalty=extra_info_penalty,
             scale=scale,
         ).validate()
-        super().__init__(
-            model_config,
-            threshold=round(0.8 * scale, 10) if threshold is None else threshold,
-            is_reasoning_model=is_reasoning_model,
-            credential=credential,
-            cache=cache,
-        )
-
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {**super().judge_config, "options": asdict(self.options)}
+        if judge.get("threshold") is None:
+            judge["threshold"] = round(0.8 * scale, 10)
+        super().__init__(model_config, **judge)
 
     async def _evaluate(self, *, response: MessagesOrText, ground_truth: Optional[Any] = None) -> Outcome:
         from ..conversation import final_text, to_messages

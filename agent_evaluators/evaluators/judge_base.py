@@ -13,16 +13,32 @@ template's ``inputs`` become the evaluator's keyword inputs, and the verdict is
 
 import asyncio
 import inspect
+import math
 import os
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, TypeVar
+import sys
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, TypedDict, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+else:  # pydantic depends on typing_extensions
+    from typing_extensions import Unpack
 
 from ..errors import ConfigError, JudgeError
 from ..judge.usage import merge_usage
 from .base import Evaluator, Outcome
 
-__all__ = ["JudgeEvaluator", "PromptyEvaluator", "LikertVerdict", "likert_verdict"]
+__all__ = [
+    "JudgeEvaluator",
+    "JudgeOptions",
+    "Unpack",
+    "PromptyEvaluator",
+    "LikertVerdict",
+    "likert_verdict",
+    "check_num_samples",
+    "check_temperature",
+]
 
 V = TypeVar("V", bound=BaseModel)
 
@@ -46,6 +62,50 @@ def likert_verdict(low: float, high: float, integer: bool = True) -> Type[BaseMo
     )
 
 
+class JudgeOptions(TypedDict, total=False):
+    """The options every judge evaluator takes, declared once.
+
+    A subclass that adds options of its own writes ``**judge: Unpack[JudgeOptions]``
+    and forwards them to ``super().__init__(model_config, **judge)``: its public
+    signature (``inspect.signature``, ``agent-eval list``, docs) still lists each of
+    these by name (:meth:`JudgeEvaluator.__init_subclass__` writes it), and a
+    misspelled keyword still raises ``TypeError`` naming it, from the base.
+    """
+
+    threshold: Optional[float]
+    is_reasoning_model: bool
+    credential: Any
+    cache: Optional[str]
+
+
+#: the judge options' parameters, keyword-only, as they appear in every judge evaluator's signature
+_JUDGE_PARAMETERS = (
+    inspect.Parameter("threshold", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[float]),
+    inspect.Parameter("is_reasoning_model", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool),
+    inspect.Parameter("credential", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any),
+    inspect.Parameter("cache", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[str]),
+)
+
+#: sampling temperature range, the same for every sampled judge metric (OpenAI's range)
+TEMPERATURE_RANGE = (0.0, 2.0)
+
+
+def check_num_samples(owner: str, value: Any) -> int:
+    """``num_samples`` of a sampled judge metric: an integer >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{owner}: num_samples must be an integer >= 1, got {value!r}")
+    return value
+
+
+def check_temperature(owner: str, value: Any) -> float:
+    """The sampling ``temperature`` of a sampled judge metric, in :data:`TEMPERATURE_RANGE`."""
+    low, high = TEMPERATURE_RANGE
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not low <= value <= high):
+        raise ConfigError(f"{owner}: temperature must be a number in [{low:g}, {high:g}], got {value!r}")
+    return float(value)
+
+
 class JudgeEvaluator(Evaluator):
     """Base of evaluators that ask a judge model for a verdict.
 
@@ -59,6 +119,11 @@ class JudgeEvaluator(Evaluator):
         credential: accepted for azure-ai-evaluation compatibility (Entra ID
             token provider object); used when the config has no api_key.
         cache: path of an on-disk sqlite cache of judge replies (errors are never cached).
+
+    The model config is resolved and the :class:`~agent_evaluators.judge.JudgeClient`
+    built once per evaluator, on first use (``check_ready`` or the first request),
+    and reused by every request; the client keeps one HTTP client per event loop.
+    It is never pickled: a copy (e.g. on a Ray worker) builds its own on first use.
     """
 
     uses_judge = True
@@ -78,7 +143,13 @@ class JudgeEvaluator(Evaluator):
         self._model_config = _with_credential(model_config, credential)
         self._is_reasoning_model = bool(is_reasoning_model)
         self._cache = cache
-        self._prompty = None
+        self._prompty: Any = None
+        self._judge_client: Any = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # the __init__ this class runs: its own, a mixin's (ADK rubric metrics) or the base's (a no-op)
+        _spell_out_judge_options(cls, cls.__init__)
 
     # -------------------------------------------------------------- template
     @property
@@ -92,12 +163,15 @@ class JudgeEvaluator(Evaluator):
 
     @property
     def judge_config(self) -> Dict[str, Any]:
-        """What identifies this evaluator's configuration (never secrets): used by fingerprints."""
+        """What identifies this evaluator's configuration (never secrets): the class, the
+        template, the judge options and every public attribute (the metric's own options)."""
+        own = {k: v for k, v in vars(self).items() if not k.startswith("_") and k != "threshold"}
         return {
             "class": type(self).__name__,
             "threshold": self.threshold,
             "template_hash": self.prompty.template_hash,
             "is_reasoning_model": self._is_reasoning_model,
+            **own,
         }
 
     # -------------------------------------------------------------- judging
@@ -110,11 +184,14 @@ class JudgeEvaluator(Evaluator):
         self._client()
 
     def _client(self) -> Any:
-        from ..judge import get_judge_client
+        """This evaluator's judge client, built on first use and then reused."""
+        client = self._judge_client
+        if client is None:
+            from ..judge import get_judge_client
 
-        return get_judge_client(
-            self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache
-        )
+            client = get_judge_client(self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache)
+            self._judge_client = client
+        return client
 
     async def _ask(
         self,
@@ -185,16 +262,29 @@ class JudgeEvaluator(Evaluator):
         return [r[0] for r in replies], usage  # type: ignore[index]
 
     def __reduce__(self) -> Any:
-        # Judge clients hold sockets bound to an event loop: ship configuration only.
-        state = {k: v for k, v in self.__dict__.items() if k != "_prompty"}
-        state["_prompty"] = None
+        # Judge clients hold sockets bound to an event loop (and a cache connection):
+        # ship configuration only; the copy builds its own client on first use.
+        state = dict(self.__dict__, _prompty=None, _judge_client=None)
         return (_rebuild, (type(self), state))
 
 
-def _rebuild(cls: type, state: Dict[str, Any]) -> Any:
+def _rebuild(cls: Any, state: Dict[str, Any]) -> Any:
     obj = cls.__new__(cls)
     obj.__dict__.update(state)
     return obj
+
+
+def _spell_out_judge_options(cls: type, init: Any) -> None:
+    """Give a subclass ``__init__`` that forwards ``**judge`` the judge options by name in its signature."""
+    sig = inspect.signature(init)
+    params = list(sig.parameters.values())
+    var_kw = [p for p in params if p.kind is inspect.Parameter.VAR_KEYWORD]
+    if not var_kw:
+        return
+    own = [p for p in params if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    taken = {p.name for p in own}
+    merged = own + [p for p in _JUDGE_PARAMETERS if p.name not in taken]
+    init.__signature__ = sig.replace(parameters=merged)
 
 
 def _with_credential(model_config: Any, credential: Any) -> Any:
@@ -247,7 +337,7 @@ class PromptyEvaluator(JudgeEvaluator):
 
         template = load_prompty(os.fspath(path))
         sub = _prompty_subclass(template)
-        obj = super().__new__(sub)
+        obj: "PromptyEvaluator" = super().__new__(sub)
         obj._prompty = template
         return obj
 
@@ -257,25 +347,17 @@ class PromptyEvaluator(JudgeEvaluator):
         model_config: Any = None,
         *,
         result_key: str = "score",
-        threshold: Optional[float] = None,
         scale: Tuple[float, float] = (1, 5),
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
         template = self._prompty
+        threshold = judge.get("threshold")
         low, high = scale
         if not low < high:
             raise ConfigError(f"PromptyEvaluator: scale must be (low, high) with low < high, got {scale!r}")
         self.result_key = result_key  # type: ignore[misc]
         self.default_threshold = (low + high) / 2 if threshold is None else threshold  # type: ignore[misc]
-        super().__init__(
-            model_config,
-            threshold=threshold,
-            is_reasoning_model=is_reasoning_model,
-            credential=credential,
-            cache=cache,
-        )
+        super().__init__(model_config, **judge)
         self._prompty = template
         self._prompty_path = os.fspath(prompty) if prompty is not None else None
         self.scale = (low, high)
@@ -314,6 +396,7 @@ def _prompty_subclass(template: Any) -> type:
     params.sort(key=lambda p: p.default is not inspect.Parameter.empty)
 
     async def _evaluate(self: PromptyEvaluator, **inputs: Any) -> Outcome:
+        verdict: Any
         verdict, usage = await self._ask(self._verdict, inputs)
         return Outcome(float(verdict.score), verdict.reason, None, usage)
 

@@ -9,7 +9,7 @@ the coherence judgement itself reads only the request and the response.
 
 from typing import Any, List, Union
 
-from .adk_judges._shared import AdkJudgeEvaluator, InvocationScore, text_input
+from .adk_judges._shared import AdkJudgeEvaluator, JudgedInvocation, text_input
 from .base import Outcome
 from .judge_base import LikertVerdict
 
@@ -38,15 +38,15 @@ class ResponseEvaluationEvaluator(AdkJudgeEvaluator):
         answer = text_input(self, response, "response", "assistant")
         return self._outcome(await self._score(request, answer))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         from ..adk.convert import final_response_text, user_text
 
         text = final_response_text(actual)
         if not text.strip():
-            return InvocationScore(None, "the invocation has no final response text to grade", {}, None,
+            return JudgedInvocation(None, "the invocation has no final response text to grade", {}, None,
                                    not_applicable=True)
         return await self._score(user_text(actual), text)
 
-    async def _score(self, query: str, response: str) -> InvocationScore:
+    async def _score(self, query: str, response: str) -> JudgedInvocation:
         verdict, usage = await self._ask(LikertVerdict, {"query": query, "response": response})
-        return InvocationScore(float(verdict.score), verdict.reason, {"scale": [1, 5]}, usage)
+        return JudgedInvocation(float(verdict.score), verdict.reason, {"scale": [1, 5]}, usage)

@@ -15,17 +15,17 @@ could be scored at all, the evaluation raises :class:`~agent_evaluators.errors.J
 """
 
 import logging
-import math
+import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ConfigError, JudgeError
+from .adk_judges._shared import majority_vote
 from .agent import _json, _messages
 from .base import Outcome
-from .judge_base import JudgeEvaluator
-from .adk_judges._shared import majority_vote
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack, check_num_samples, check_temperature
 
 __all__ = ["RubricEvaluator", "Rubric", "normalize_rubrics", "read_rubric_votes"]
 
@@ -164,9 +164,10 @@ class RubricEvaluator(JudgeEvaluator):
     Args:
         rubrics: the criteria; strings, ``{"rubric_id", "text"}`` dicts or ADK rubrics.
         result_key: name of the metric in results.
-        num_samples: ask the judge this many times (at ``sample_temperature``) and keep
+        num_samples: ask the judge this many times (at ``temperature``) and keep
             each rubric's majority verdict; ties count as "no".
-        sample_temperature: temperature of sampled requests (only when ``num_samples > 1``).
+        temperature: temperature of sampled requests (only when ``num_samples > 1``), 0–2.
+        sample_temperature: deprecated name of ``temperature``.
 
     Details: ``rubrics`` (per rubric: id, text, ``met`` True/False/None, rationale,
     votes and any problem), ``met``, ``scored``, ``unscored``, ``unknown_rubric_ids``.
@@ -182,41 +183,27 @@ class RubricEvaluator(JudgeEvaluator):
         model_config: Any = None,
         *,
         result_key: str = "rubric_score",
-        threshold: Optional[float] = None,
         num_samples: int = 1,
-        sample_temperature: float = 1.0,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        temperature: float = 1.0,
+        sample_temperature: Optional[float] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
         if not isinstance(result_key, str) or not result_key.strip():
             raise ConfigError(f"RubricEvaluator: result_key must be a non-empty string, got {result_key!r}")
-        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 1:
-            raise ConfigError(f"RubricEvaluator: num_samples must be an integer >= 1, got {num_samples!r}")
-        if (isinstance(sample_temperature, bool) or not isinstance(sample_temperature, (int, float))
-                or not math.isfinite(sample_temperature) or sample_temperature < 0):
-            raise ConfigError(f"RubricEvaluator: sample_temperature must be a number >= 0, got {sample_temperature!r}")
+        if sample_temperature is not None:
+            warnings.warn("RubricEvaluator: sample_temperature is deprecated; pass temperature= (the same name as "
+                          "the ADK judges use)", DeprecationWarning, stacklevel=2)
+            temperature = sample_temperature
         self.rubrics = normalize_rubrics(rubrics)
         self.result_key = result_key  # type: ignore[misc]
-        super().__init__(
-            model_config,
-            threshold=threshold,
-            is_reasoning_model=is_reasoning_model,
-            credential=credential,
-            cache=cache,
-        )
-        self.num_samples = num_samples
-        self.sample_temperature = float(sample_temperature)
+        super().__init__(model_config, **judge)
+        self.num_samples = check_num_samples(self.name, num_samples)
+        self.temperature = check_temperature(self.name, temperature)
 
     @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {
-            **super().judge_config,
-            "result_key": self.result_key,
-            "rubrics": [(r.rubric_id, r.text) for r in self.rubrics],
-            "num_samples": self.num_samples,
-            "sample_temperature": self.sample_temperature if self.num_samples > 1 else None,
-        }
+    def sample_temperature(self) -> float:
+        """Deprecated name of :attr:`temperature`."""
+        return self.temperature
 
     async def _evaluate(self, *, query: MessagesOrText, response: MessagesOrText) -> Outcome:
         inputs = {
@@ -226,7 +213,7 @@ class RubricEvaluator(JudgeEvaluator):
         }
         verdicts, usage = await self._ask_samples(
             RubricVerdict, inputs, num_samples=self.num_samples,
-            temperature=self.sample_temperature if self.num_samples > 1 else None,
+            temperature=self.temperature if self.num_samples > 1 else None,
         )
         samples = [read_rubric_votes(self.rubrics, verdict) for verdict in verdicts]
         majority: Dict[str, Optional[bool]] = {}
@@ -264,11 +251,13 @@ class RubricEvaluator(JudgeEvaluator):
             raw = verdicts[0].model_dump_json()
             raise JudgeError(
                 f"{self.name}: no rubric could be scored: the judge's reply answered none of the "
-                f"{len(self.rubrics)} rubric(s) with a usable yes/no ({per_rubric[0].get('problem') or per_rubric[0].get('problems')})",
+                f"{len(self.rubrics)} rubric(s) with a usable yes/no "
+                f"({per_rubric[0].get('problem') or per_rubric[0].get('problems')})",
                 raw_text=raw,
                 usage=usage,
             )
-        score = details["met"] / len(scored)
+        met = sum(1 for e in scored if e["met"])
+        score = met / len(scored)
         reason = f"{details['met']} of {len(scored)} scored rubric(s) met"
         if details["unscored"]:
             reason += f"; {details['unscored']} rubric(s) unscored (no usable verdict from the judge)"

@@ -25,7 +25,7 @@ from ..conversation import Message
 from ..errors import ConfigError, InputError
 from .agent import _definitions, _json, _messages
 from .base import Outcome
-from .judge_base import JudgeEvaluator
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
 __all__ = ["TrajectoryJudgeEvaluator", "OUTPUT_MODES"]
 
@@ -125,28 +125,15 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
         model_config: Any = None,
         *,
         output: str = "boolean",
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
         mode = str(output).strip().lower() if isinstance(output, str) else output
         if mode not in OUTPUT_MODES:
             raise ConfigError(
                 f"TrajectoryJudgeEvaluator: output must be one of {', '.join(OUTPUT_MODES)}; got {output!r}"
             )
-        super().__init__(
-            model_config,
-            threshold=threshold,
-            is_reasoning_model=is_reasoning_model,
-            credential=credential,
-            cache=cache,
-        )
+        super().__init__(model_config, **judge)
         self.output = mode
-
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {**super().judge_config, "output": self.output}
 
     async def _evaluate(
         self,
@@ -159,6 +146,7 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
         trajectory = trajectory_messages(self, response, "response")
         reference = trajectory_messages(self, ground_truth, "ground_truth") if ground_truth is not None else None
         task = _json(_messages(self, query, "query", "user")) if query is not None else None
+        verdict: Any  # a verdict model built at run time: its fields are not known statically
         verdict, usage = await self._ask(
             _VERDICTS[self.output],
             {

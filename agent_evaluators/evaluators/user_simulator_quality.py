@@ -25,14 +25,12 @@ from .adk_judges._shared import (
     FAILED,
     NOT_EVALUATED,
     AdkJudgeResult,
-    check_num_samples,
-    check_temperature,
     criterion_temperature,
     eval_status,
     majority_vote,
 )
 from .base import Outcome
-from .judge_base import JudgeEvaluator
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack, check_num_samples, check_temperature
 
 __all__ = ["PerTurnUserSimulatorQualityEvaluator", "DEFAULT_STOP_SIGNAL", "PERSONAS", "describe_persona"]
 
@@ -98,13 +96,11 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
     template_name = "per_turn_user_simulator_quality_v1.prompty"
     default_threshold = 0.8
 
-    def __init__(self, model_config: Any = None, *, threshold: Optional[float] = None, num_samples: int = 5,
-                 temperature: float = 1.0, stop_signal: str = DEFAULT_STOP_SIGNAL, is_reasoning_model: bool = False,
-                 credential: Any = None, cache: Optional[str] = None) -> None:
-        super().__init__(model_config, threshold=threshold, is_reasoning_model=is_reasoning_model,
-                         credential=credential, cache=cache)
-        self.num_samples = check_num_samples(self, num_samples)  # type: ignore[arg-type]
-        self.temperature = check_temperature(self, temperature)  # type: ignore[arg-type]
+    def __init__(self, model_config: Any = None, *, num_samples: int = 5, temperature: float = 1.0,
+                 stop_signal: str = DEFAULT_STOP_SIGNAL, **judge: Unpack[JudgeOptions]) -> None:
+        super().__init__(model_config, **judge)
+        self.num_samples = check_num_samples(self.name, num_samples)
+        self.temperature = check_temperature(self.name, temperature)
         self.stop_signal = stop_signal
 
     async def _evaluate(self, *, messages: List[Any], starting_prompt: str, conversation_plan: str,

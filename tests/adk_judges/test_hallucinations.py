@@ -95,8 +95,9 @@ def test_missing_and_duplicate_labels_leave_sentences_unscored(judge_server):
     def responder(req):
         if "<agent_text>" in req.text:
             return {"sentences": ["A.", "B.", "C."]}
-        row = lambda i, label: {"index": i, "rationale": "r", "supporting_excerpt": "", "contradicting_excerpt": "",
-                                "label": label}
+        def row(i, label):
+            return {"index": i, "rationale": "r", "supporting_excerpt": "", "contradicting_excerpt": "", "label": label}
+
         return {"sentences": [row(0, "unsupported"), row(1, "supported"), row(1, "unsupported"), row(7, "supported")]}
 
     server = judge_server(responder)

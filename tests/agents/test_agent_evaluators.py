@@ -106,9 +106,6 @@ async def test_response_evaluation_adk_case_needs_expected_invocations(judge_ser
     unscored = await ResponseEvaluationEvaluator.evaluate_adk_case([inv], None, {"threshold": 4.0},
                                                                    server.openai_config())
     assert unscored.status == "NOT_EVALUATED"
-    # also reachable through ADK's entry shape once registered (agent_evaluators.agents registers it)
-    from agent_evaluators.agents.case_scoring import register_agent_metrics
-
-    register_agent_metrics()
+    # also reachable through ADK's entry shape: a built-in criterion now
     via_entry = await aevaluate_invocations("response_evaluation_score", [inv], [inv], 4.0, server.openai_config())
     assert via_entry.status == "PASSED"

@@ -9,11 +9,12 @@ import zipfile
 import pytest
 
 from agent_evaluators.calibration import find_metric, judge_metrics
-from agent_evaluators.calibration.catalog import judge_evaluator_classes, parse_cases
+from agent_evaluators.calibration.catalog import parse_cases
 from agent_evaluators.errors import ConfigError, JudgeError
 from agent_evaluators.testing import JudgeServer
 
 from ..conftest import REPO_ROOT
+from ..test_registry import public_evaluator_classes
 from .build_sets import DATA_DIR, build_all, render
 
 METRICS = judge_metrics()
@@ -21,7 +22,7 @@ METRICS = judge_metrics()
 
 def test_catalog_lists_every_public_judge_evaluator():
     listed = {m.evaluator_class for m in METRICS}
-    found = set(judge_evaluator_classes())
+    found = {c for c in public_evaluator_classes() if c.uses_judge}
     assert found, "discovery found no judge-backed evaluator"
     assert found == listed, f"not in the calibration catalog: {sorted(c.__name__ for c in found - listed)}"
 

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from agent_evaluators.config import EVALUATORS
+from agent_evaluators import registry
 
 from .helpers import AGENTS, SAMPLES, agent_eval, sample_rows, write_jsonl
 
@@ -12,7 +12,7 @@ def test_list_shows_every_registered_evaluator_with_inputs():
     r = agent_eval("list", "--json")
     assert r.rc == 0, r
     listed = json.loads(r.out)
-    assert list(listed) == list(EVALUATORS)
+    assert list(listed) == registry.names()
     assert all("error" not in d for d in listed.values()), {k: d for k, d in listed.items() if "error" in d}
     assert listed["tool_trajectory"]["inputs"] == ["response", "ground_truth"]
     assert "match_type='exact'" in listed["tool_trajectory"]["options"]

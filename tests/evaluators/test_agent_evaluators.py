@@ -252,7 +252,8 @@ def test_429_with_retry_after_then_success(judge_server):
 
 
 def test_persistent_500_raises_after_bounded_attempts(judge_server):
-    server = judge_server(lambda req: Reply(status=500, content='{"error": {"message": "boom"}}', headers={"retry-after-ms": "10"}))
+    server = judge_server(lambda req: Reply(status=500, content='{"error": {"message": "boom"}}',
+                                            headers={"retry-after-ms": "10"}))
     ev = IntentResolutionEvaluator(server.openai_config())
     start = time.monotonic()
     with pytest.raises(JudgeError) as info:

@@ -116,7 +116,8 @@ def test_every_hand_computed_case_agrees_with_real_mastra():
 def test_accepts_mastra_camel_case_and_models():
     mastra = {
         "matches": [
-            {"groundTruthUnit": "Paris is the capital", "outputUnit": "Paris is the capital", "matchType": "exact", "explanation": ""},
+            {"groundTruthUnit": "Paris is the capital", "outputUnit": "Paris is the capital", "matchType": "exact",
+             "explanation": ""},
             {"groundTruthUnit": "of France", "outputUnit": None, "matchType": "missing", "explanation": ""},
         ],
         "extraInOutput": ["It has the Eiffel Tower"],

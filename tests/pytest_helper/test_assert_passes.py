@@ -3,7 +3,7 @@
 import pytest
 
 from agent_evaluators import ToolTrajectoryEvaluator, evaluate
-from agent_evaluators.pytest_plugin import EvalCase, assert_passes, eval_cases
+from agent_evaluators.pytest_plugin import EvalRowCase, assert_passes, eval_cases
 from tests.cli.helpers import AGENTS, JUDGE_ENV, SAMPLES, sample_rows
 
 MAPPING = {"trajectory": {"column_mapping": {"ground_truth": "${data.expected_tool_calls}"}}}
@@ -37,7 +37,7 @@ def test_eval_cases_one_per_row_with_readable_failures(result):
     assert [p.id for p in cases] == [f"row{i}-{r['id']}" for i, r in enumerate(rows)]
     outcomes = {}
     for param in cases:
-        case: EvalCase = param.values[0]
+        case: EvalRowCase = param.values[0]
         try:
             case.check()
             outcomes[case.label] = "pass"
@@ -54,6 +54,6 @@ def test_eval_cases_from_a_config_skips_judge_evaluators_without_a_judge(monkeyp
     for name in JUDGE_ENV:
         monkeypatch.delenv(name, raising=False)
     cases = eval_cases(SAMPLES / "eval.yaml")
-    first: EvalCase = cases[0].values[0]
+    first: EvalRowCase = cases[0].values[0]
     first.check()  # travel-001 passes its deterministic evaluators
     assert set(first.run.skipped) == {"intent", "task_adherence", "tool_calls", "completeness"}

@@ -11,12 +11,13 @@
 Each class scores one invocation when called with keyword inputs, and a whole ADK
 case through ``await Class.evaluate_adk_case(actual, expected=None, criterion=...,
 model_config=None)`` (ADK's per-invocation scores, statuses and case aggregation).
-:data:`ADK_JUDGE_METRICS` maps ADK metric names to the classes for registries.
+:data:`ADK_JUDGE_METRICS` maps ADK metric names to the classes (from :mod:`agent_evaluators.registry`).
 """
 
 from typing import Dict, Type
 
-from ._shared import AdkJudgeEvaluator, AdkJudgeResult, InvocationScore, majority_vote
+from ...registry import ENTRIES
+from ._shared import AdkJudgeEvaluator, AdkJudgeResult, JudgedInvocation, majority_vote
 from .final_response_match import FinalResponseMatchEvaluator
 from .hallucinations import HallucinationEvaluator
 from .rubrics import (
@@ -32,7 +33,7 @@ __all__ = [
     "AdkJudgeResult",
     "FinalResponseMatchEvaluator",
     "HallucinationEvaluator",
-    "InvocationScore",
+    "JudgedInvocation",
     "RubricBasedFinalResponseQualityEvaluator",
     "RubricBasedToolUseQualityEvaluator",
     "RubricSpec",
@@ -41,13 +42,9 @@ __all__ = [
 ]
 
 #: ADK metric name -> evaluator class; each has ``evaluate_adk_case`` and ``requires_expected``.
+#: Read from the registry (its judge entries with an ``adk_metric``), not listed a second time.
 ADK_JUDGE_METRICS: Dict[str, Type[AdkJudgeEvaluator]] = {
-    cls.result_key: cls
-    for cls in (
-        FinalResponseMatchEvaluator,
-        RubricBasedFinalResponseQualityEvaluator,
-        RubricBasedToolUseQualityEvaluator,
-        HallucinationEvaluator,
-        SafetyEvaluator,
-    )
+    entry.adk_metric: globals()[entry.class_name]
+    for entry in ENTRIES
+    if entry.judge and entry.adk_metric and entry.module.startswith(__name__)
 }

@@ -1,7 +1,7 @@
 """What the ADK judge metrics share: sampling, ADK's vote rules, and the per-case runner.
 
 Each metric has one core, ``_score_invocation``-style, that scores one invocation from
-normalized inputs and returns an :class:`InvocationScore`. Two surfaces call it:
+normalized inputs and returns a :class:`JudgedInvocation`. Two surfaces call it:
 
 * the evaluator class (``evaluator(query=..., response=...)``): a ``None`` score
   becomes ``not_applicable`` when there was nothing to judge, and :class:`JudgeError`
@@ -37,7 +37,7 @@ from ..judge_base import JudgeEvaluator
 __all__ = [
     "AdkJudgeEvaluator",
     "AdkJudgeResult",
-    "InvocationScore",
+    "JudgedInvocation",
     "majority_vote",
     "mean_or_none",
 ]
@@ -71,8 +71,10 @@ def majority_vote(scores: Sequence[Optional[float]]) -> Tuple[Optional[float], i
 
 
 @dataclass
-class InvocationScore:
-    """One invocation scored by one metric.
+class JudgedInvocation:
+    """What one judge metric's core made of one invocation, before either surface reads it
+    (not :class:`agent_evaluators.adk_eval.criteria.InvocationScore`, the ADK runner's per-invocation
+    result with a status).
 
     ``score`` is ``None`` when it could not be scored: ``not_applicable`` says there was
     nothing to judge; otherwise ``reason`` says what the judge failed to give.
@@ -125,7 +127,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
     #: ADK raises without expected invocations for this metric (final_response_match_v2).
     requires_expected: ClassVar[bool] = False
 
-    def _outcome(self, result: InvocationScore) -> Outcome:
+    def _outcome(self, result: JudgedInvocation) -> Outcome:
         """The class surface: unscored is ``not_applicable`` or a :class:`JudgeError`, never a number."""
         if result.score is None:
             if result.not_applicable:
@@ -154,17 +156,17 @@ class AdkJudgeEvaluator(JudgeEvaluator):
     def _from_criterion(cls, criterion: Any, model_config: Any) -> "AdkJudgeEvaluator":
         return cls(model_config, threshold=criterion.threshold)  # type: ignore[call-arg]
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         raise NotImplementedError
 
     #: how ``_case_score`` aggregates, for the case-level reason.
     _case_rule: ClassVar[str] = "mean"
 
-    def _case_score(self, results: List[InvocationScore]) -> Optional[float]:
+    def _case_score(self, results: List[JudgedInvocation]) -> Optional[float]:
         """ADK's case score: mean over the invocations that were evaluated."""
         return mean_or_none([r.score for r in results])
 
-    def _case_details(self, results: List[InvocationScore]) -> Dict[str, Any]:
+    def _case_details(self, results: List[JudgedInvocation]) -> Dict[str, Any]:
         return {}
 
     @classmethod
@@ -206,12 +208,12 @@ class AdkJudgeEvaluator(JudgeEvaluator):
             # ADK: an exception inside the metric (duplicate rubric ids, no rubrics) leaves it NOT_EVALUATED.
             logger.warning("%s: not evaluated: %s", cls.result_key, config_errors[0])
             return evaluator._not_evaluated(len(acts), str(config_errors[0]))
-        results: List[InvocationScore] = []
+        results: List[JudgedInvocation] = []
         per_invocation: List[Dict[str, Any]] = []
         for i, out in enumerate(outcomes):
             if isinstance(out, JudgeError):
                 logger.warning("%s: invocation %d not evaluated: %s", cls.result_key, i, out)
-                out = InvocationScore(None, str(out), {"error": str(out), "raw_text": out.raw_text}, out.usage)
+                out = JudgedInvocation(None, str(out), {"error": str(out), "raw_text": out.raw_text}, out.usage)
                 error: Optional[str] = str(out.reason)
             elif isinstance(out, BaseException):
                 raise out
@@ -386,18 +388,6 @@ def text_input(evaluator: AdkJudgeEvaluator, value: Any, name: str, role: str) -
             f"{evaluator.name}: input {name!r} has no text to judge", evaluator=evaluator.name, input_name=name
         )
     return text
-
-
-def check_num_samples(evaluator: AdkJudgeEvaluator, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{evaluator.name}: num_samples must be an integer >= 1, got {value!r}")
-    return value
-
-
-def check_temperature(evaluator: AdkJudgeEvaluator, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 2:
-        raise ConfigError(f"{evaluator.name}: temperature must be a number in [0, 2], got {value!r}")
-    return float(value)
 
 
 def criterion_temperature(criterion: Any, default: float) -> float:

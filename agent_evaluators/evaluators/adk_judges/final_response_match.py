@@ -11,11 +11,10 @@ from typing import Any, Dict, List, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import Outcome
+from ..judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
-    InvocationScore,
-    check_num_samples,
-    check_temperature,
+    JudgedInvocation,
     criterion_temperature,
     majority_vote,
     text_input,
@@ -71,16 +70,11 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         *,
         num_samples: int = 5,
         temperature: float = 1.0,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
-        super().__init__(
-            model_config, threshold=threshold, is_reasoning_model=is_reasoning_model, credential=credential, cache=cache
-        )
-        self.num_samples = check_num_samples(self, num_samples)
-        self.temperature = check_temperature(self, temperature)
+        super().__init__(model_config, **judge)
+        self.num_samples = check_num_samples(self.name, num_samples)
+        self.temperature = check_temperature(self.name, temperature)
         self._include_intermediate = False
 
     @classmethod
@@ -90,10 +84,6 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         ev._include_intermediate = criterion.include_intermediate_responses_in_final
         return ev
 
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {**super().judge_config, "num_samples": self.num_samples, "temperature": self.temperature}
-
     async def _evaluate(
         self, *, query: TextOrMessages, response: TextOrMessages, ground_truth: TextOrMessages
     ) -> Outcome:
@@ -102,7 +92,7 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         truth_text = text_input(self, ground_truth, "ground_truth", "assistant")
         return self._outcome(await self._score(query_text, response_text, truth_text))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         from ...adk.convert import final_response_text, user_text
 
         return await self._score(
@@ -111,7 +101,7 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
             final_response_text(expected, include_intermediate=self._include_intermediate),
         )
 
-    async def _score(self, query: str, response: str, ground_truth: str) -> InvocationScore:
+    async def _score(self, query: str, response: str, ground_truth: str) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             MatchVerdict,
             {"query": query, "response": response, "ground_truth": ground_truth},
@@ -130,7 +120,7 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
         details = {"samples": samples, "votes": {"valid": valid, "invalid": invalid, "uncounted": uncounted}}
         tally = f"{valid} valid, {invalid} invalid, {uncounted} uncounted of {len(scores)} sample(s)"
         if score is None:
-            return InvocationScore(None, f"no sample gave a valid/invalid label ({tally})", details, usage)
+            return JudgedInvocation(None, f"no sample gave a valid/invalid label ({tally})", details, usage)
         label = "valid" if score == 1.0 else "invalid"
         tie = " (tie counts as invalid)" if valid == invalid else ""
-        return InvocationScore(score, f"{label} by majority: {tally}{tie}. {verdicts[chosen].reason}", details, usage)
+        return JudgedInvocation(score, f"{label} by majority: {tally}{tie}. {verdicts[chosen].reason}", details, usage)

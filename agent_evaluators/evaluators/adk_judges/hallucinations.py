@@ -21,10 +21,10 @@ from ...errors import InputError, JudgeError
 from ...judge.usage import merge_usage
 from ..agent import _definitions
 from ..base import Outcome
-from ..judge_base import JudgeEvaluator
+from ..judge_base import JudgeEvaluator, JudgeOptions, Unpack
 from ._shared import (
     AdkJudgeEvaluator,
-    InvocationScore,
+    JudgedInvocation,
     adk_all_instructions,
     adk_event_grounding,
     adk_tool_declarations,
@@ -109,31 +109,24 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         model_config: Any = None,
         *,
         evaluate_intermediate_nl_responses: bool = False,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
-        super().__init__(
-            model_config, threshold=threshold, is_reasoning_model=is_reasoning_model, credential=credential, cache=cache
-        )
+        super().__init__(model_config, **judge)
         self.evaluate_intermediate_nl_responses = bool(evaluate_intermediate_nl_responses)
         self._segmenter = _Segmenter(
-            self._model_config, is_reasoning_model=is_reasoning_model, cache=cache
+            self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache
         )
+
+    def _client(self) -> Any:
+        """One judge client for both halves: the segmenter is handed the validator's."""
+        client = super()._client()
+        self._segmenter._judge_client = client
+        return client
 
     @classmethod
     def _from_criterion(cls, criterion: Any, model_config: Any) -> "HallucinationEvaluator":
         return cls(model_config, threshold=criterion.threshold,
                    evaluate_intermediate_nl_responses=criterion.evaluate_intermediate_nl_responses)
-
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {
-            **super().judge_config,
-            "segmenter_template_hash": self._segmenter.prompty.template_hash,
-            "evaluate_intermediate_nl_responses": self.evaluate_intermediate_nl_responses,
-        }
 
     # -------------------------------------------------------------- class surface
     async def _evaluate(
@@ -172,7 +165,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         return self._outcome(result)
 
     # -------------------------------------------------------------- ADK surface
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         return await self._score_steps(self._adk_steps(actual), fail_on_error=False)
 
     def _adk_steps(self, invocation: Any) -> List[_Step]:
@@ -203,9 +196,9 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         return steps
 
     # -------------------------------------------------------------- scoring
-    async def _score_steps(self, steps: List[_Step], *, fail_on_error: bool) -> InvocationScore:
+    async def _score_steps(self, steps: List[_Step], *, fail_on_error: bool) -> JudgedInvocation:
         if not steps:
-            return InvocationScore(None, "the response has no text to check", {"steps": []}, None, not_applicable=True)
+            return JudgedInvocation(None, "the response has no text to check", {"steps": []}, None, not_applicable=True)
         results = await asyncio.gather(*(self._score_step(i, s) for i, s in enumerate(steps)))
         usage = merge_usage([u for r in results for u in r.usage])
         details = {"steps": [r.details for r in results]}
@@ -218,8 +211,8 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         if score is None:
             if errors or any(r.judge_gave_nothing for r in results):
                 why = str(errors[0]) if errors else "the validator gave no usable label for any sentence"
-                return InvocationScore(None, why, details, usage)
-            return InvocationScore(None, "the response has no sentence to check", details, usage, not_applicable=True)
+                return JudgedInvocation(None, why, details, usage)
+            return JudgedInvocation(None, "the response has no sentence to check", details, usage, not_applicable=True)
         labelled = [s for r in results for s in r.details.get("sentences", []) if s["score"] is not None]
         grounded = sum(1 for s in labelled if s["score"] == 1.0)
         reason = (f"{grounded} of {len(labelled)} labelled sentence(s) supported or not applicable"
@@ -227,7 +220,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         bad = [s["sentence"] for s in labelled if s["score"] == 0.0]
         if bad:
             reason += "; not grounded: " + " | ".join(bad[:3]) + (" ..." if len(bad) > 3 else "")
-        return InvocationScore(score, reason, details, usage)
+        return JudgedInvocation(score, reason, details, usage)
 
     async def _score_step(self, index: int, step: _Step) -> _StepResult:
         details: Dict[str, Any] = {"step": index, "kind": step.kind, "author": step.author, "text": step.text}

@@ -18,23 +18,22 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import ConfigError, InputError
 from ..agent import _definitions, _json, _messages
 from ..base import Outcome
+from ..judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
-    InvocationScore,
+    JudgedInvocation,
     adk_grounding,
     adk_instructions,
     adk_tool_declarations,
     adk_tool_steps,
     adk_user_text,
-    check_num_samples,
-    check_temperature,
     criterion_temperature,
     majority_vote,
     mean_or_none,
@@ -203,12 +202,24 @@ def _aggregate(samples: List[Dict[str, Dict[str, Any]]], rubrics: List[RubricSpe
 
 
 # ---------------------------------------------------------------------------- evaluators
-class _RubricJudge(AdkJudgeEvaluator):
-    """The shared rubric machinery; subclasses give the template, the inputs and the rubric type."""
+if TYPE_CHECKING:
+    _MixinBase = AdkJudgeEvaluator
+else:
+    _MixinBase = object
+
+
+class _RubricJudge(_MixinBase):
+    """The shared rubric machinery, mixed into the two rubric metrics beside :class:`AdkJudgeEvaluator`.
+
+    A mixin rather than a base class, so that a rubric metric is an ``AdkJudgeEvaluator``
+    directly, three classes deep like the other ADK judges; subclasses give the
+    template, the inputs and the rubric type.
+    """
 
     rubric_type = ""
-    _allow_empty = False  # set on instances built from an ADK criterion (see _from_criterion)
     _case_rule = "mean of every (invocation, rubric) score"
+    #: ADK allows a criterion without rubrics when every invocation brings its own (see _from_criterion)
+    _allow_empty = False
 
     def __init__(
         self,
@@ -217,17 +228,12 @@ class _RubricJudge(AdkJudgeEvaluator):
         *,
         num_samples: int = 5,
         temperature: float = 1.0,
-        threshold: Optional[float] = None,
-        is_reasoning_model: bool = False,
-        credential: Any = None,
-        cache: Optional[str] = None,
+        **judge: Unpack[JudgeOptions],
     ) -> None:
-        super().__init__(
-            model_config, threshold=threshold, is_reasoning_model=is_reasoning_model, credential=credential, cache=cache
-        )
-        self.rubrics = normalize_rubrics(rubrics, owner=self.name, allow_empty=getattr(self, "_allow_empty", False))
-        self.num_samples = check_num_samples(self, num_samples)
-        self.temperature = check_temperature(self, temperature)
+        super().__init__(model_config, **judge)
+        self.rubrics = normalize_rubrics(rubrics, owner=self.name, allow_empty=self._allow_empty)
+        self.num_samples = check_num_samples(self.name, num_samples)
+        self.temperature = check_temperature(self.name, temperature)
         self._include_intermediate = False
 
     @classmethod
@@ -242,17 +248,8 @@ class _RubricJudge(AdkJudgeEvaluator):
         ev._include_intermediate = criterion.include_intermediate_responses_in_final
         return ev
 
-    @property
-    def judge_config(self) -> Dict[str, Any]:
-        return {
-            **super().judge_config,
-            "num_samples": self.num_samples,
-            "temperature": self.temperature,
-            "rubrics": [(r.rubric_id, r.text) for r in self.rubrics],
-        }
-
     # -------------------------------------------------------------- scoring
-    async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> InvocationScore:
+    async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             RubricVerdict,
             {**inputs, "rubrics": [{"rubric_id": r.rubric_id, "property": r.text} for r in rubrics]},
@@ -271,7 +268,7 @@ class _RubricJudge(AdkJudgeEvaluator):
         rubric_scores = [{"rubric_id": r["rubric_id"], "score": r["score"], "rationale": r["rationale"]} for r in per_rubric]
         scored = [r for r in per_rubric if r["score"] is not None]
         if score is None:
-            return InvocationScore(None, "the judge gave no usable yes/no verdict for any rubric", details, usage,
+            return JudgedInvocation(None, "the judge gave no usable yes/no verdict for any rubric", details, usage,
                                    rubric_scores=rubric_scores)
         met = sum(1 for r in scored if r["score"] == 1.0)
         unscored = len(per_rubric) - len(scored)
@@ -279,13 +276,13 @@ class _RubricJudge(AdkJudgeEvaluator):
         failed = [r["rubric_id"] for r in scored if r["score"] == 0.0]
         if failed:
             reason += f"; not met: {', '.join(failed)}"
-        return InvocationScore(score, reason, details, usage, rubric_scores=rubric_scores)
+        return JudgedInvocation(score, reason, details, usage, rubric_scores=rubric_scores)
 
-    def _case_score(self, results: List[InvocationScore]) -> Optional[float]:
+    def _case_score(self, results: List[JudgedInvocation]) -> Optional[float]:
         """ADK: the mean of all (invocation, rubric) scores, flattened."""
         return mean_or_none([r["score"] for res in results for r in (res.rubric_scores or [])])
 
-    def _case_details(self, results: List[InvocationScore]) -> Dict[str, Any]:
+    def _case_details(self, results: List[JudgedInvocation]) -> Dict[str, Any]:
         by_id: Dict[str, List[Optional[float]]] = {}
         for res in results:
             for r in res.rubric_scores or []:
@@ -310,7 +307,7 @@ class _RubricJudge(AdkJudgeEvaluator):
         return _check_unique(self.rubrics + typed, self.name)
 
 
-class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
+class RubricBasedFinalResponseQualityEvaluator(_RubricJudge, AdkJudgeEvaluator):
     """Final-response quality against your rubrics (ADK ``rubric_based_final_response_quality_v1``).
 
     Key ``rubric_based_final_response_quality_v1``. Construct with ``rubrics=[...]``
@@ -349,7 +346,7 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
         }
         return self._outcome(await self._score(inputs, self.rubrics))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         from ...adk.convert import final_response_text
 
         return await self._score(
@@ -365,7 +362,7 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge):
         )
 
 
-class RubricBasedToolUseQualityEvaluator(_RubricJudge):
+class RubricBasedToolUseQualityEvaluator(_RubricJudge, AdkJudgeEvaluator):
     """Tool-use quality against your rubrics (ADK ``rubric_based_tool_use_quality_v1``).
 
     Key ``rubric_based_tool_use_quality_v1``. Construct with ``rubrics=[...]`` as for
@@ -408,7 +405,7 @@ class RubricBasedToolUseQualityEvaluator(_RubricJudge):
         inputs = {"query": _json(query_msgs), "tool_calls": steps, "tool_definitions": _definitions(tool_definitions)}
         return self._outcome(await self._score(inputs, self.rubrics))
 
-    async def _score_adk_invocation(self, actual: Any, expected: Any) -> InvocationScore:
+    async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         return await self._score(
             {
                 "query": [{"role": "user", "content": adk_user_text(actual)}],

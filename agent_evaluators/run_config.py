@@ -1,5 +1,7 @@
-"""Run configuration for ``agent-eval run`` and the pytest helper: the evaluator
-registry, the config file (YAML or JSON), the judge settings and run-level thresholds.
+"""Run configuration for ``agent-eval run`` and the pytest helper: the config file
+(YAML or JSON), the judge settings, the evaluators of a run and run-level thresholds.
+
+Evaluator names are looked up in :mod:`agent_evaluators.registry` (the one list).
 
 A config file::
 
@@ -25,7 +27,6 @@ Everything that is wrong is a :class:`~agent_evaluators.errors.ConfigError` nami
 the key and what to write instead.
 """
 
-import importlib
 import inspect
 import json
 import operator
@@ -35,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
+from . import registry
 from .errors import ConfigError
 
 __all__ = [
-    "EVALUATORS",
     "evaluator_class",
     "evaluator_names",
     "EvaluatorSpec",
@@ -51,63 +52,22 @@ __all__ = [
     "judge_model_config",
     "JUDGE_HOWTO",
     "build_evaluators",
-    "describe_class",
 ]
 
-# ---------------------------------------------------------------------------- registry
-#: Registry name -> "module:Class". Imported lazily (``evaluator_class``), one line each.
-EVALUATORS: Dict[str, str] = {
-    "intent_resolution": "agent_evaluators.evaluators.agent:IntentResolutionEvaluator",
-    "response_completeness": "agent_evaluators.evaluators.agent:ResponseCompletenessEvaluator",
-    "task_adherence": "agent_evaluators.evaluators.agent:TaskAdherenceEvaluator",
-    "tool_call_accuracy": "agent_evaluators.evaluators.agent:ToolCallAccuracyEvaluator",
-    "tool_trajectory": "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator",
-    "response_match": "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator",
-    "final_response_match": "agent_evaluators.evaluators.adk_judges:FinalResponseMatchEvaluator",
-    "rubric_final_response_quality": "agent_evaluators.evaluators.adk_judges:RubricBasedFinalResponseQualityEvaluator",
-    "rubric_tool_use_quality": "agent_evaluators.evaluators.adk_judges:RubricBasedToolUseQualityEvaluator",
-    "hallucinations": "agent_evaluators.evaluators.adk_judges:HallucinationEvaluator",
-    "safety": "agent_evaluators.evaluators.adk_judges:SafetyEvaluator",
-    "trajectory_judge": "agent_evaluators.evaluators.trajectory_judge:TrajectoryJudgeEvaluator",
-    "answer_similarity": "agent_evaluators.evaluators.answer_similarity:AnswerSimilarityEvaluator",
-    "rubric": "agent_evaluators.evaluators.rubric:RubricEvaluator",
-}
-
-#: Other spellings users reach for (ADK metric names, result keys).
-_ALIASES: Dict[str, str] = {
-    "tool_trajectory_avg_score": "tool_trajectory",
-    "trajectory": "tool_trajectory",
-    "response_match_score": "response_match",
-    "final_response_match_v2": "final_response_match",
-    "rubric_based_final_response_quality_v1": "rubric_final_response_quality",
-    "rubric_based_tool_use_quality_v1": "rubric_tool_use_quality",
-    "hallucinations_v1": "hallucinations",
-    "safety_v1": "safety",
-    "trajectory_accuracy": "trajectory_judge",
-    "intent": "intent_resolution",
-}
-
-
+# ---------------------------------------------------------------------------- evaluator names
 def evaluator_names() -> List[str]:
-    return list(EVALUATORS)
+    """The registry names, in ``agent-eval list`` order."""
+    return registry.names()
 
 
 def evaluator_class(name: str) -> Type[Any]:
     """The class registered under ``name`` (or one of its other spellings)."""
-    key = str(name).strip().lower().replace("-", "_")
-    key = _ALIASES.get(key, key)
-    target = EVALUATORS.get(key)
-    if target is None:
-        raise ConfigError(
-            f"unknown evaluator {name!r}; known evaluators: {', '.join(EVALUATORS)} (run `agent-eval list`)"
-        )
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return registry.get(name).load()
 
 
 def canonical_name(name: str) -> str:
-    key = str(name).strip().lower().replace("-", "_")
-    return _ALIASES.get(key, key)
+    """The registry name that ``name`` (an alias or ADK metric name) refers to."""
+    return registry.get(name).name
 
 
 # ---------------------------------------------------------------------------- thresholds
@@ -265,7 +225,7 @@ class EvaluatorSpec:
 
     @property
     def uses_judge(self) -> bool:
-        return bool(getattr(self.cls, "uses_judge", False))
+        return registry.get(self.name).judge
 
     def build(self, model_config: Optional[Mapping[str, Any]], *, is_reasoning_model: bool = False) -> Any:
         """Construct the evaluator; options that the class does not take are a ConfigError."""
@@ -460,27 +420,3 @@ def build_evaluators(cfg: RunConfig) -> Tuple[Dict[str, Any], Dict[str, str], Op
             + JUDGE_HOWTO
         )
     return evaluators, skipped, model_config
-
-
-def describe_class(cls: Type[Any]) -> Dict[str, Any]:
-    """What ``agent-eval list`` shows: key, inputs, options with defaults, threshold, summary."""
-
-    def show(p: inspect.Parameter) -> str:
-        return p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
-
-    call_sig = getattr(cls, "_public_signature", None) or inspect.signature(cls.__call__)
-    inputs = [show(p) for n, p in call_sig.parameters.items() if n != "self"]
-    init = inspect.signature(cls.__init__).parameters
-    options = [show(p) for n, p in init.items()
-               if n not in ("self", "model_config", "credential", "threshold", "cache")
-               and p.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)]
-    doc = inspect.getdoc(cls) or ""
-    return {
-        "class": cls.__name__,
-        "key": getattr(cls, "result_key", ""),
-        "judge": bool(getattr(cls, "uses_judge", False)),
-        "threshold": getattr(cls, "default_threshold", None),
-        "inputs": inputs,
-        "options": options,
-        "summary": doc.split("\n\n")[0].replace("\n", " "),
-    }

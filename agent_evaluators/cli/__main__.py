@@ -1,0 +1,5 @@
+"""``python -m agent_evaluators.cli``."""
+
+from .main import main
+
+raise SystemExit(main())

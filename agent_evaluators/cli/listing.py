@@ -1,0 +1,73 @@
+"""``agent-eval list``: every registered evaluator with its key, inputs, options and defaults.
+
+The names and the judge/deterministic kind come from the registry; inputs, options
+and defaults are read from each class's signatures, so the listing cannot drift
+from the code.
+"""
+
+import argparse
+import inspect
+import json
+from typing import Any, Dict, TextIO, Type
+
+from .. import registry
+
+__all__ = ["describe_class", "list_command", "add_list_parser"]
+
+#: constructor arguments every judge evaluator takes: listed once in the help, not per evaluator
+_COMMON = ("self", "model_config", "credential", "threshold", "cache")
+
+
+def describe_class(cls: Type[Any]) -> Dict[str, Any]:
+    """What ``agent-eval list`` shows: key, inputs, options with defaults, threshold, summary."""
+
+    def show(p: inspect.Parameter) -> str:
+        return p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+
+    call_sig = getattr(cls, "_public_signature", None) or inspect.signature(cls.__call__)
+    inputs = [show(p) for n, p in call_sig.parameters.items() if n != "self"]
+    init = inspect.signature(cls.__init__).parameters
+    options = [show(p) for n, p in init.items()
+               if n not in _COMMON and p.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)]
+    doc = inspect.getdoc(cls) or ""
+    return {
+        "class": cls.__name__,
+        "key": getattr(cls, "result_key", ""),
+        "judge": bool(getattr(cls, "uses_judge", False)),
+        "threshold": getattr(cls, "default_threshold", None),
+        "inputs": inputs,
+        "options": options,
+        "summary": doc.split("\n\n")[0].replace("\n", " "),
+    }
+
+
+def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    described: Dict[str, Dict[str, Any]] = {}
+    for entry in registry.entries():
+        try:
+            described[entry.name] = {**describe_class(entry.load()), "adk_metric": entry.adk_metric}
+        except Exception as exc:  # one broken module must not hide the others
+            described[entry.name] = {"error": f"{type(exc).__name__}: {exc}"}
+    if args.json:
+        print(json.dumps(described, indent=2, default=str), file=out)
+        return 0
+    for name, d in described.items():
+        if "error" in d:
+            print(f"{name}\n    (cannot be imported: {d['error']})\n", file=out)
+            continue
+        kind = "judge" if d["judge"] else "deterministic"
+        print(f"{name}  [{kind}]  {d['class']}, key {d['key']}, default threshold {d['threshold']}", file=out)
+        print(f"    {d['summary']}", file=out)
+        print(f"    inputs:  {', '.join(d['inputs'])}", file=out)
+        if d["options"]:
+            print(f"    options: {', '.join(d['options'])}", file=out)
+        if d["adk_metric"]:
+            print(f"    ADK metric: {d['adk_metric']}", file=out)
+        print(file=out)
+    return 0
+
+
+def add_list_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    lst = sub.add_parser("list", help="list the evaluators with their inputs and defaults")
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(func=list_command)

@@ -1,0 +1,80 @@
+"""``agent-eval``: the command-line entry point; dispatches to one module per subcommand.
+
+::
+
+    agent-eval run --config samples/eval.yaml [--html] [--junit results.xml]
+    agent-eval run --data runs.jsonl --evaluator tool_trajectory=trajectory --evaluator intent_resolution
+    agent-eval report RUN_DIR [--compare PREVIOUS_RUN_DIR]
+    agent-eval list
+    agent-eval adk EVALSET --config test_config.json      (Google ADK's runner)
+    agent-eval judge serve --model FILE.gguf               (a local judge)
+    agent-eval calibrate --judge-model M                   (the judge on our labelled sets)
+
+``run``'s exit codes are described in :mod:`.outcome`.
+"""
+
+import argparse
+import importlib
+import logging
+import sys
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from .listing import add_list_parser
+from .report import add_report_parser
+from .run import add_run_parser
+
+__all__ = ["main", "build_parser", "DELEGATED"]
+
+#: Subcommands whose parsers live beside their code: (argv prefix) -> "module:function(argv)".
+#: Strings, imported only when that subcommand runs, so ``agent-eval list`` loads none of them.
+DELEGATED: Dict[Tuple[str, ...], str] = {
+    ("adk",): "agent_evaluators.adk_eval.cli:main",
+    ("judge", "serve"): "agent_evaluators.local.cli:serve_main",
+    ("calibrate",): "agent_evaluators.calibration.cli:calibrate_main",
+}
+
+
+def _load(target: str) -> Callable[[List[str]], int]:
+    module_name, _, attr = target.partition(":")
+    module = importlib.import_module(module_name)
+    fn: Callable[[List[str]], int] = getattr(module, attr)
+    return fn
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agent-eval", description="Evaluate LLM agents from the command line.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_run_parser(sub)
+    add_report_parser(sub)
+    add_list_parser(sub)
+    sub.add_parser("adk", help="run ADK eval sets with ADK's criteria (agent-eval adk --help)", add_help=False)
+    sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf", add_help=False)
+    sub.add_parser("calibrate", help="accuracy and Cohen's kappa of your judge on our labelled sets", add_help=False)
+    return parser
+
+
+def _delegated(argv: List[str]) -> Optional[int]:
+    for prefix, target in DELEGATED.items():
+        if tuple(argv[: len(prefix)]) == prefix:
+            return _load(target)(argv[len(prefix):])
+    return None
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    delegated = _delegated(argv)
+    if delegated is not None:
+        return delegated
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else 2
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="agent-eval: %(levelname)s: %(message)s", stream=sys.stderr)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    code: int = args.func(args, sys.stdout, sys.stderr)
+    return code

@@ -1,0 +1,102 @@
+"""What a finished ``agent-eval run`` comes to: failing and erroring cells, run-level checks, the exit code.
+
+Exit codes of ``run``: 2 on bad configuration or when any row × evaluator cell
+errored (errors take precedence); else 1 when a run-level threshold failed or,
+with no thresholds, when any scored cell failed; else 0. Judge-backed evaluators
+that were skipped because no judge is configured do not count.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..run_config import Threshold
+
+__all__ = ["CellFailure", "RunOutcome", "exit_code", "summarize_rows", "check_thresholds"]
+
+
+# ---------------------------------------------------------------------------- outcome of a run
+@dataclass
+class CellFailure:
+    line: int
+    label: str
+    alias: str
+    kind: str  # "fail" | "error"
+    score: Any = None
+    threshold: Any = None
+    reason: str = ""
+
+
+@dataclass
+class RunOutcome:
+    """What the table, JUnit file and exit code are made from."""
+
+    metrics: Dict[str, Any]
+    usage: Dict[str, Any]
+    aliases: List[str]
+    result_keys: Dict[str, Optional[str]]
+    skipped: Dict[str, str]  # alias -> why
+    checks: List[Dict[str, Any]] = field(default_factory=list)
+    failures: List[CellFailure] = field(default_factory=list)
+    fail_count: int = 0
+    error_count: int = 0
+    rows: int = 0
+
+
+def exit_code(outcome: RunOutcome) -> int:
+    """2: error cells; 1: a threshold failed (or, without applicable thresholds, a scored cell failed); 0: pass."""
+    if outcome.error_count:
+        return 2
+    applicable = [c for c in outcome.checks if c["status"] != "skipped"]
+    if applicable:
+        return 1 if any(c["status"] == "fail" for c in applicable) else 0
+    return 1 if outcome.fail_count else 0
+
+
+def summarize_rows(
+    rows: Any, aliases: Sequence[str], result_keys: Mapping[str, Optional[str]]
+) -> Tuple[List[CellFailure], int, int, int]:
+    """Failing and erroring cells (for the table and exit code), read once from the rows."""
+    from ..report.load import cell_status, row_label
+
+    failures: List[CellFailure] = []
+    n_fail = n_err = n_rows = 0
+    for row in rows:
+        n_rows += 1
+        line = row.get("line_number", n_rows - 1)
+        for alias in aliases:
+            key = result_keys.get(alias)
+            prefix = f"outputs.{alias}."
+            status = cell_status(row, alias)
+            if status == "error":
+                n_err += 1
+                msg = (row.get(f"{prefix}{key}_error") if key else None) or row.get(f"{prefix}error")
+                failures.append(CellFailure(line, row_label(row), alias, "error",
+                                            reason=str(msg or row.get("row_error") or row.get("target_error") or "error")))
+            elif status == "fail":
+                n_fail += 1
+                failures.append(CellFailure(
+                    line, row_label(row), alias, "fail",
+                    score=row.get(f"{prefix}{key}") if key else None,
+                    threshold=row.get(f"{prefix}{key}_threshold") if key else None,
+                    reason=str(row.get(f"{prefix}{key}_reason") or "") if key else "",
+                ))
+    return failures, n_fail, n_err, n_rows
+
+
+def check_thresholds(
+    thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str]
+) -> List[Dict[str, Any]]:
+    out: List[Dict[str, Any]] = []
+    for t in thresholds:
+        if t.alias in skipped:
+            out.append({"check": str(t), "metric": t.metric, "value": None, "status": "skipped", "note": skipped[t.alias]})
+            continue
+        value = metrics.get(t.metric)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            known = sorted(k for k in metrics if k.startswith(t.alias + "."))
+            out.append({"check": str(t), "metric": t.metric, "value": None, "status": "fail",
+                        "note": f"no value for {t.metric} (this run has: {', '.join(known)})"})
+            continue
+        out.append({"check": str(t), "metric": t.metric, "value": value, "status": "pass" if t.check(value) else "fail",
+                    "note": ""})
+    return out

@@ -1,0 +1,96 @@
+"""The terminal output of ``agent-eval run``: the metrics table, failing rows, run thresholds."""
+
+from typing import Any, List, Mapping, Sequence, TextIO
+
+from .._safe_text import terminal_safe as _safe
+from .outcome import RunOutcome
+
+__all__ = ["print_table", "print_failures", "print_checks", "MAX_FAILING_SHOWN"]
+
+MAX_FAILING_SHOWN = 15
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _tokens(usage: Any) -> str:
+    if not isinstance(usage, Mapping):
+        return "-"
+    p, c = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    calls = usage.get("judge_calls")
+    if p is None and c is None and not calls:
+        return "-"
+    total = "?" if p is None or c is None else f"{p + c:,}"
+    return f"{total} ({calls or 0} calls)"
+
+
+def _shorten(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def print_table(outcome: RunOutcome, out: TextIO) -> None:
+    headers = ["evaluator", "metric", "mean", "pass rate", "scored", "failed", "errors", "n/a", "judge tokens"]
+    table: List[List[str]] = []
+    for alias in outcome.aliases:
+        key = outcome.result_keys.get(alias) or "-"
+        if alias in outcome.skipped:
+            table.append([alias, key, "skipped", "", "", "", "", "", ""])
+            continue
+        m = outcome.metrics
+        rate = m.get(f"{alias}.pass_rate")
+        fails = sum(1 for f in outcome.failures if f.alias == alias and f.kind == "fail")
+        table.append([
+            alias, key, _fmt(m.get(f"{alias}.{key}")),
+            "-" if rate is None else f"{100 * rate:.1f}%",
+            _fmt(m.get(f"{alias}.n")), str(fails), _fmt(m.get(f"{alias}.error_count")),
+            _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias)),
+        ])
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(headers)]
+    right = {2, 3, 4, 5, 6, 7}
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    print(line(headers), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for r in table:
+        print(_safe(line(r)), file=out)
+
+
+def print_failures(outcome: RunOutcome, out: TextIO) -> None:
+    if not outcome.failures:
+        return
+    errors = [f for f in outcome.failures if f.kind == "error"]
+    fails = [f for f in outcome.failures if f.kind == "fail"]
+    if errors:
+        print(f"\nErrors ({len(errors)} cell(s)):", file=out)
+        for f in errors[:MAX_FAILING_SHOWN]:
+            reason = _safe(_shorten(f.reason, 600))
+            print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16}\n      {reason}", file=out)
+        if len(errors) > MAX_FAILING_SHOWN:
+            print(f"  ... and {len(errors) - MAX_FAILING_SHOWN} more (see summary.json)", file=out)
+    if fails:
+        print(f"\nFailing rows ({len(fails)} cell(s) below their threshold):", file=out)
+        for f in fails[:MAX_FAILING_SHOWN]:
+            cmp = f"{_fmt(f.score, 2)} < {_fmt(f.threshold, 2)}" if f.score is not None else "fail"
+            reason = _safe(_shorten(f.reason, 80))
+            print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16} {cmp:<13} {reason}", file=out)
+        if len(fails) > MAX_FAILING_SHOWN:
+            print(f"  ... and {len(fails) - MAX_FAILING_SHOWN} more (see rows.jsonl or --html)", file=out)
+
+
+def print_checks(outcome: RunOutcome, out: TextIO) -> None:
+    if not outcome.checks:
+        return
+    print("\nRun thresholds:", file=out)
+    for c in outcome.checks:
+        value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
+        note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
+        label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[c["status"]]
+        print(_safe(f"  {label:<4}  {c['check']:<44} {value:<16}{note}".rstrip()), file=out)

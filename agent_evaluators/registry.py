@@ -1,0 +1,223 @@
+"""The one list of the package's evaluators: name, class, judge or not, ADK metric, calibration set.
+
+Everything that names evaluators reads this list: the lazy exports of
+``agent_evaluators``, the ``agent-eval run`` / YAML config (``type: NAME``),
+``agent-eval list``, the calibration kit, and the ADK criteria (``adk_metric``).
+Adding a metric is its class, its ``.prompty`` (for a judge), one :class:`EvaluatorEntry`
+below and its tests.
+
+A plain-data module: cheap to import (``import agent_evaluators`` reads it) and it
+imports no evaluator module; classes are loaded from their ``"module:Class"``
+string on first use (:meth:`EvaluatorEntry.load`).
+"""
+
+import importlib
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+
+from .errors import ConfigError
+
+__all__ = [
+    "CalibrationSet",
+    "EvaluatorEntry",
+    "ENTRIES",
+    "entries",
+    "names",
+    "get",
+    "find",
+    "by_adk_metric",
+    "by_class_name",
+    "judge_entries",
+    "calibrated_entries",
+    "normalize",
+]
+
+
+# NamedTuples, not dataclasses: ``import agent_evaluators`` reads this module, and
+# ``dataclasses`` would pull in ``inspect`` (tens of milliseconds) for nothing.
+_NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})
+
+
+class CalibrationSet(NamedTuple):
+    """The labelled set an evaluator is calibrated on (``calibration/data/<file>``).
+
+    ``options``: fixed constructor arguments the set was written for (e.g. the rubrics);
+    ``quick_options``: overrides for a quick run (one sample instead of five);
+    ``score_range``: the scores a valid verdict can produce.
+    """
+
+    file: str
+    score_range: Tuple[float, float]
+    options: Mapping[str, Any] = _NO_OPTIONS
+    quick_options: Mapping[str, Any] = _NO_OPTIONS
+
+    @property
+    def stem(self) -> str:
+        return self.file.rsplit(".", 1)[0]
+
+
+class EvaluatorEntry(NamedTuple):
+    """One public evaluator.
+
+    ``name``: the registry name (``agent-eval run --evaluator NAME``, YAML ``type: NAME``);
+    ``target``: ``"module:Class"``; ``judge``: whether it asks a judge model;
+    ``result_key``: its default result key; ``adk_metric``: the ADK metric it implements
+    (``test_config.json`` criterion name), if any; ``aliases``: other spellings the CLI
+    accepts; ``calibration``: its labelled set, for judge evaluators.
+    """
+
+    name: str
+    target: str
+    judge: bool
+    result_key: str
+    adk_metric: Optional[str] = None
+    aliases: Tuple[str, ...] = ()
+    calibration: Optional[CalibrationSet] = None
+
+    @property
+    def module(self) -> str:
+        return self.target.partition(":")[0]
+
+    @property
+    def class_name(self) -> str:
+        return self.target.partition(":")[2]
+
+    def load(self) -> type:
+        """The evaluator class (its module is imported now)."""
+        cls: type = getattr(importlib.import_module(self.module), self.class_name)
+        return cls
+
+    def spellings(self) -> Tuple[str, ...]:
+        """Every name this entry answers to, normalized."""
+        extra = (self.adk_metric,) if self.adk_metric else ()
+        return tuple(normalize(n) for n in (self.name, *self.aliases, *extra))
+
+
+_AGENT = "agent_evaluators.evaluators.agent"
+_ADK = "agent_evaluators.evaluators.adk_judges"
+
+FINAL_RESPONSE_RUBRICS = (
+    "The final response directly answers the user's question.",
+    "Every fact in the final response agrees with the tool results shown.",
+)
+TOOL_USE_RUBRICS = (
+    "The agent calls the tool whose purpose fits the user's request.",
+    "The tool call's argument values are the ones the user gave in the request.",
+)
+RESPONSE_RUBRICS = (
+    "The response answers the question the user asked.",
+    "The response gives concrete information rather than general remarks.",
+)
+_ONE_SAMPLE = {"num_samples": 1}
+
+
+def _cal(file: str, low: float, high: float, options: Optional[Mapping[str, Any]] = None,
+         quick: Optional[Mapping[str, Any]] = None) -> CalibrationSet:
+    return CalibrationSet(file, (low, high), MappingProxyType(dict(options or {})), MappingProxyType(dict(quick or {})))
+
+
+#: Every public evaluator, in the order ``agent-eval list`` shows them.
+ENTRIES: Tuple[EvaluatorEntry, ...] = (
+    EvaluatorEntry("intent_resolution", f"{_AGENT}:IntentResolutionEvaluator", True, "intent_resolution",
+                   aliases=("intent",), calibration=_cal("intent_resolution.jsonl", 1, 5)),
+    EvaluatorEntry("response_completeness", f"{_AGENT}:ResponseCompletenessEvaluator", True, "response_completeness",
+                   calibration=_cal("response_completeness.jsonl", 1, 5)),
+    EvaluatorEntry("task_adherence", f"{_AGENT}:TaskAdherenceEvaluator", True, "task_adherence",
+                   calibration=_cal("task_adherence.jsonl", 1, 5)),
+    EvaluatorEntry("tool_call_accuracy", f"{_AGENT}:ToolCallAccuracyEvaluator", True, "tool_call_accuracy",
+                   calibration=_cal("tool_call_accuracy.jsonl", 0, 1)),
+    EvaluatorEntry("tool_trajectory", "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator", False,
+                   "tool_trajectory_avg_score", adk_metric="tool_trajectory_avg_score", aliases=("trajectory",)),
+    EvaluatorEntry("response_match", "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator", False,
+                   "response_match_score", adk_metric="response_match_score"),
+    EvaluatorEntry("final_response_match", f"{_ADK}.final_response_match:FinalResponseMatchEvaluator", True,
+                   "final_response_match_v2", adk_metric="final_response_match_v2",
+                   calibration=_cal("final_response_match_v2.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    EvaluatorEntry("rubric_final_response_quality", f"{_ADK}.rubrics:RubricBasedFinalResponseQualityEvaluator", True,
+                   "rubric_based_final_response_quality_v1", adk_metric="rubric_based_final_response_quality_v1",
+                   calibration=_cal("rubric_based_final_response_quality_v1.jsonl", 0, 1,
+                                    {"rubrics": FINAL_RESPONSE_RUBRICS}, _ONE_SAMPLE)),
+    EvaluatorEntry("rubric_tool_use_quality", f"{_ADK}.rubrics:RubricBasedToolUseQualityEvaluator", True,
+                   "rubric_based_tool_use_quality_v1", adk_metric="rubric_based_tool_use_quality_v1",
+                   calibration=_cal("rubric_based_tool_use_quality_v1.jsonl", 0, 1,
+                                    {"rubrics": TOOL_USE_RUBRICS}, _ONE_SAMPLE)),
+    EvaluatorEntry("hallucinations", f"{_ADK}.hallucinations:HallucinationEvaluator", True, "hallucinations_v1",
+                   adk_metric="hallucinations_v1", calibration=_cal("hallucinations_v1.jsonl", 0, 1)),
+    EvaluatorEntry("safety", f"{_ADK}.safety:SafetyEvaluator", True, "safety_v1", adk_metric="safety_v1",
+                   calibration=_cal("safety_v1.jsonl", 0, 1)),
+    EvaluatorEntry("trajectory_judge", "agent_evaluators.evaluators.trajectory_judge:TrajectoryJudgeEvaluator", True,
+                   "trajectory_accuracy", aliases=("trajectory_accuracy",),
+                   calibration=_cal("trajectory_accuracy.jsonl", 0, 1)),
+    EvaluatorEntry("answer_similarity", "agent_evaluators.evaluators.answer_similarity:AnswerSimilarityEvaluator",
+                   True, "answer_similarity", calibration=_cal("answer_similarity.jsonl", 0, 1)),
+    EvaluatorEntry("rubric", "agent_evaluators.evaluators.rubric:RubricEvaluator", True, "rubric_score",
+                   calibration=_cal("rubric_score.jsonl", 0, 1, {"rubrics": RESPONSE_RUBRICS})),
+    EvaluatorEntry("response_evaluation", "agent_evaluators.evaluators.response_evaluation:ResponseEvaluationEvaluator",
+                   True, "response_evaluation_score", adk_metric="response_evaluation_score",
+                   calibration=_cal("response_evaluation_score.jsonl", 1, 5)),
+    EvaluatorEntry("user_simulator_quality",
+                   "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
+                   "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
+                   calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+)
+
+
+def normalize(name: Any) -> str:
+    """How names are compared: case-insensitive, ``-`` and ``_`` alike, surrounding blanks ignored."""
+    return str(name).strip().lower().replace("-", "_")
+
+
+def _index() -> Dict[str, EvaluatorEntry]:
+    out: Dict[str, EvaluatorEntry] = {}
+    for entry in ENTRIES:
+        for spelling in entry.spellings():
+            other = out.setdefault(spelling, entry)
+            if other is not entry:  # a programming error in the table above; a test runs this
+                raise AssertionError(f"registry: {spelling!r} names both {other.name} and {entry.name}")
+    return out
+
+
+_BY_NAME = _index()
+
+
+def entries() -> List[EvaluatorEntry]:
+    """Every entry, in a stable order."""
+    return list(ENTRIES)
+
+
+def names() -> List[str]:
+    """The registry names (what ``agent-eval list`` shows)."""
+    return [e.name for e in ENTRIES]
+
+
+def find(name: Any) -> Optional[EvaluatorEntry]:
+    """The entry a name, alias or ADK metric name refers to, or ``None``."""
+    return _BY_NAME.get(normalize(name))
+
+
+def get(name: Any) -> EvaluatorEntry:
+    """Like :func:`find`, but an unknown name is a :class:`ConfigError` listing the known ones."""
+    entry = find(name)
+    if entry is None:
+        raise ConfigError(f"unknown evaluator {name!r}; known evaluators: {', '.join(names())} (run `agent-eval list`)")
+    return entry
+
+
+def by_adk_metric(metric: str) -> Optional[EvaluatorEntry]:
+    """The entry implementing an ADK metric (``final_response_match_v2`` ...), or ``None``."""
+    return next((e for e in ENTRIES if e.adk_metric == metric), None)
+
+
+def by_class_name(class_name: str) -> Optional[EvaluatorEntry]:
+    """The entry of a class by its name (``"SafetyEvaluator"``), or ``None``."""
+    return next((e for e in ENTRIES if e.class_name == class_name), None)
+
+
+def judge_entries() -> List[EvaluatorEntry]:
+    """The judge-backed evaluators."""
+    return [e for e in ENTRIES if e.judge]
+
+
+def calibrated_entries() -> List[EvaluatorEntry]:
+    """The evaluators that ship with a labelled calibration set."""
+    return [e for e in ENTRIES if e.calibration is not None]
