@@ -115,7 +115,8 @@ def _definitions(raw: Any, *, input_name: str, where: str) -> List[ToolDefinitio
         return [_definition(fn.get("name"), fn.get("description"), fn.get("parameters"), "function",
                             input_name=input_name, where=where)]
     if typ == "openapi":
-        spec = d.get("openapi") if isinstance(d.get("openapi"), dict) else d
+        nested = d.get("openapi")
+        spec: Dict[str, Any] = nested if isinstance(nested, dict) else d
         functions = spec.get("functions")
         if functions:  # an OpenAPI tool is a set of functions; calls name the functions
             out: List[ToolDefinition] = []

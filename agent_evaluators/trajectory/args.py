@@ -152,7 +152,9 @@ class ArgsPolicy:
             return _MODE_MATCHERS[parse_args_mode(override, what=f"args_match_overrides[{tool!r}] mode")]
         if isinstance(override, (list, tuple)):
             if not all(isinstance(p, str) and p for p in override):
-                raise ConfigError(f"args_match_overrides[{tool!r}]: a key-path list must hold non-empty strings, got {override!r}")
+                raise ConfigError(
+                    f"args_match_overrides[{tool!r}]: a key-path list must hold non-empty strings, got {override!r}"
+                )
             return _key_path_matcher(list(override))
         if callable(override):
             return _user_matcher(tool, override)
@@ -167,10 +169,12 @@ class ArgsPolicy:
 
     def describe(self) -> Dict[str, Any]:
         """A JSON-friendly summary for result details."""
-        return {
-            "mode": self.mode.value,
-            "overrides": {
-                k: (v.value if isinstance(v, ArgsMode) else v if isinstance(v, (str, list, tuple)) else getattr(v, "__name__", "callable"))
-                for k, v in self.overrides.items()
-            },
-        }
+        return {"mode": self.mode.value, "overrides": {k: _describe_override(v) for k, v in self.overrides.items()}}
+
+
+def _describe_override(value: Any) -> Any:
+    if isinstance(value, ArgsMode):
+        return value.value
+    if isinstance(value, (str, list, tuple)):
+        return value
+    return getattr(value, "__name__", "callable")
