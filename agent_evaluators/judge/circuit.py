@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Dict, Tuple
 
-__all__ = ["FAILURES_TO_OPEN", "COOL_DOWN_S", "Circuit", "circuit_for"]
+__all__ = ["FAILURES_TO_OPEN", "COOL_DOWN_S", "Circuit", "circuit_for", "reset_circuits"]
 
 FAILURES_TO_OPEN = 5
 COOL_DOWN_S = 30.0
@@ -64,3 +64,9 @@ def circuit_for(kind: str, location: str) -> Circuit:
         with _lock:
             circuit = _circuits.setdefault(key, Circuit())
     return circuit
+
+
+def reset_circuits() -> None:
+    """Forget every endpoint's failures (tests that reuse ports; a long-lived process after a fix)."""
+    with _lock:
+        _circuits.clear()

@@ -31,9 +31,9 @@ from urllib.parse import urlsplit
 from .._concurrency import judge_slot, report_throttle
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
+from .circuit import FAILURES_TO_OPEN, circuit_for
 from .config import EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
-from .circuit import FAILURES_TO_OPEN, circuit_for
 from .pool import issued_tokens, transport_for_loop
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
@@ -341,7 +341,7 @@ class JudgeClient:
     def _reply_text(completion: Dict[str, Any]) -> Tuple[str, Optional[str]]:
         choices = completion.get("choices") or []
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        message: Dict[str, Any] = choice["message"] if isinstance(choice.get("message"), dict) else {}
         text = message.get("content") or ""
         if not isinstance(text, str):  # content parts from some servers
             text = "".join(p.get("text", "") for p in text if isinstance(p, dict)) if isinstance(text, list) else str(text)
@@ -352,7 +352,7 @@ class JudgeClient:
         """The model's refusal text when it refused instead of answering (``message.refusal``)."""
         choices = completion.get("choices") or []
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        message: Dict[str, Any] = choice["message"] if isinstance(choice.get("message"), dict) else {}
         refusal = message.get("refusal")
         return refusal if isinstance(refusal, str) and refusal.strip() else None
 
