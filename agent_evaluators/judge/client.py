@@ -181,10 +181,9 @@ class JudgeClient:
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
         self._endpoint_key = config.endpoint_key
-        # API key, values of every non-public extra header, URL query values
-        self._secrets = config.secrets()
-        self._circuit = circuit_for(config.kind, config.safe_location)
-        self._rng = random.Random()
+        self._secrets: Optional[List[str]] = None  # config.secrets(), computed on the first error
+        self._circuit = circuit_for(config.kind, config.azure_endpoint or config.base_url or "")
+        self._rng: Optional[random.Random] = None  # None: the shared generator (seeding one costs ~50 µs)
         self._last: Tuple[Any, Any] = (None, None)  # (loop, transport): a reused client does no lookup
 
     def __repr__(self) -> str:
@@ -225,6 +224,8 @@ class JudgeClient:
     def _scrub(self, text: str, limit: Optional[int] = 600) -> str:
         """``text`` without this endpoint's secrets (API key, secret header values, Entra tokens issued
         to us, any ``Bearer`` token): endpoints and proxies may echo them in errors or replies."""
+        if self._secrets is None:
+            self._secrets = self.config.secrets()  # API key, non-public header values, URL query values
         for secret in self._secrets + issued_tokens():
             if secret in text:
                 text = text.replace(secret, "***")
@@ -362,10 +363,17 @@ class JudgeClient:
             data = parse_json_reply(text)
         except JudgeReplyParseError as e:
             raise _Unusable(str(e)) from None
+        # strict JSON-mode validation: a score must be a JSON number ("4" is not), a flag a JSON
+        # boolean (1 and "true" are not); enums and nested models still accept their JSON forms.
+        # The reply text itself is validated when it is exactly the object (the usual case:
+        # no re-serialization); otherwise the object found in it (fences, prose) is.
+        validate = output_model.model_validate_json  # type: ignore[attr-defined]
         try:
-            # strict JSON-mode validation: a score must be a JSON number ("4" is not), a flag a JSON
-            # boolean (1 and "true" are not); enums and nested models still accept their JSON forms
-            return output_model.model_validate_json(json.dumps(data), strict=True)  # type: ignore[attr-defined]
+            return validate(text, strict=True)
+        except Exception:  # noqa: BLE001 - not bare JSON, or invalid: decided below
+            pass
+        try:
+            return validate(json.dumps(data), strict=True)
         except Exception as e:  # noqa: BLE001 - pydantic ValidationError and validators' own errors
             raise _Unusable(f"the JSON does not match the required fields: {_describe_validation_error(e)}") from None
 

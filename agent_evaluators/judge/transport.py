@@ -19,8 +19,11 @@ quietly (:func:`_retire`).
 """
 
 import asyncio
+import atexit
 import json
+import threading
 import time
+import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
 from .config import AZURE_SCOPE, EndpointConfig
@@ -159,6 +162,38 @@ def _split_query(url: str) -> "tuple[str, str]":
     return base.rstrip("/"), query
 
 
+_open_transports: "weakref.WeakSet[AiohttpTransport]" = weakref.WeakSet()
+_atexit_lock = threading.Lock()
+_atexit_registered = False
+
+
+def _close_at_exit() -> None:
+    """Close sessions still open at interpreter exit (a long-lived background loop, such as the
+    one sync evaluator calls use, is never shut down), so no "Unclosed client session" is printed."""
+    for transport in list(_open_transports):
+        session, loop = transport._session, transport._loop
+        if session is None or loop is None:
+            continue
+        try:
+            if loop.is_closed():
+                transport.retire()
+            elif loop.is_running():
+                if threading.get_ident() != getattr(loop, "_thread_id", None):
+                    asyncio.run_coroutine_threadsafe(session.close(), loop).result(2)
+            else:
+                loop.run_until_complete(session.close())
+        except Exception:  # noqa: BLE001 - exiting anyway; at worst a warning
+            transport.retire()
+
+
+def _register_at_exit() -> None:
+    global _atexit_registered
+    with _atexit_lock:
+        if not _atexit_registered:
+            atexit.register(_close_at_exit)
+            _atexit_registered = True
+
+
 class AiohttpTransport(Transport):
     """One ``aiohttp`` session for one endpoint on one event loop."""
 
@@ -178,6 +213,7 @@ class AiohttpTransport(Transport):
         elif config.api_key:
             self.headers["Authorization"] = f"Bearer {config.api_key}"
         self._session: Any = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._closer: Optional[AsyncIterator[None]] = None
         self._timeouts: Dict[float, Any] = {}
 
@@ -203,6 +239,9 @@ class AiohttpTransport(Transport):
         session = self._session
         if session is None:
             session = self._session = self._open()
+            self._loop = asyncio.get_running_loop()
+            _open_transports.add(self)
+            _register_at_exit()
             self._closer = self._close_with_loop()
             await self._closer.__anext__()  # registered with the loop: closed by its shutdown_asyncgens()
         if self._token is not None:
