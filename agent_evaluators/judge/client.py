@@ -56,7 +56,7 @@ _ADVICE = {
     "429": "The endpoint is rate-limiting: lower max_concurrency, or raise the deployment's quota.",
     "timeout": "The judge is too slow for the timeout: raise timeout (model_config 'timeout') for slow "
                "local models, or lower max_concurrency.",
-    "connect": "No connection could be made: check the URL and that the server is running.",
+    "connect": "No connection could be made: check the URL; is the server running at {where}?",
     "dropped": "The connection kept breaking: check proxies / the server's logs, or retry later.",
     "5xx": "The endpoint is failing or overloaded: lower max_concurrency, check the endpoint and deployment, "
            "or retry later.",
@@ -285,7 +285,8 @@ class JudgeClient:
                 await asyncio.sleep(wait if wait is not None else backoff_delay(attempt, self._rng))
         raise JudgeError(
             f"judge request to {self.config.safe_location} (model {self.model!r}) failed after "
-            f"{tally.attempts} attempts; last: {last_problem}. {_ADVICE.get(last_kind, _ADVICE['5xx'])}",
+            f"{tally.attempts} attempts; last: {last_problem}. "
+            f"{_ADVICE.get(last_kind, _ADVICE['5xx']).format(where=self.config.safe_location)}",
             status_code=last_status, attempts=tally.attempts)
 
     def _unreachable_message(self, problem: str) -> str:

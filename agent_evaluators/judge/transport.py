@@ -29,7 +29,7 @@ from typing import Any, AsyncIterator, Dict, Mapping, Optional
 from .config import AZURE_SCOPE, EndpointConfig
 from .tokens import remember_token
 
-__all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "BadReply",
+__all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",
            "AiohttpTransport", "OpenAIClientTransport", "build_transport", "CONNECTION_LIMIT"]
 
 #: connections per (endpoint, loop): above any sane ``max_concurrency`` of one process, below fd limits

@@ -48,7 +48,7 @@ def test_a_trickling_judge_cannot_outlive_the_attempt_deadline():
         with pytest.raises(JudgeError) as info:
             asyncio.run(judge.complete(MESSAGES, output_model=Verdict))
         elapsed = time.perf_counter() - start
-    assert elapsed < 3.0, elapsed
+    assert elapsed < 6.0, elapsed  # 1.5 s deadline plus slack for a loaded machine; the old client: ~90 s
     assert "1.5 s timeout" in str(info.value) and "raise timeout" in str(info.value)
 
 
@@ -73,7 +73,7 @@ def test_an_unreachable_endpoint_fails_fast_after_a_few_connection_failures():
     assert sum(e.attempts for e in errors) <= FAILURES_TO_OPEN + 2
     assert elapsed < 20, elapsed  # the old client: ~3.75 s of backoff per call, ~12 min in all
     first, last = errors[0], errors[-1]
-    assert "server is running" in str(first) and "max_concurrency" not in str(first)
+    assert f"is the server running at {url}?" in str(first) and "max_concurrency" not in str(first)
     assert "unreachable" in str(last) and url in str(last) and "server is running" in str(last)
     assert last.attempts == 0
 
@@ -105,4 +105,4 @@ def test_rate_limit_advice_names_max_concurrency():
         judge = get_judge_client(dict(server.openai_config(), max_attempts=2))
         with pytest.raises(JudgeError) as info:
             asyncio.run(judge.complete(MESSAGES, output_model=Verdict))
-    assert "max_concurrency" in str(info.value) and "server is running" not in str(info.value)
+    assert "max_concurrency" in str(info.value) and "server running" not in str(info.value)
