@@ -115,6 +115,7 @@ class JudgeServer:
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
         self._writers: set = set()
+        self._handlers: set = set()  # connection tasks, cancelled at stop (no "Task was destroyed" noise)
         self._next_id = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -175,6 +176,11 @@ class JudgeServer:
             server.close()
             for writer in list(self._writers):
                 writer.transport.abort()
+            pending = [t for t in self._handlers if not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=5)
             try:
                 await asyncio.wait_for(server.wait_closed(), 5)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - shutting down anyway
@@ -216,6 +222,10 @@ class JudgeServer:
     # ------------------------------------------------------------------ HTTP
     async def _handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
         try:
             while True:
                 try:
