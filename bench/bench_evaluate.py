@@ -57,15 +57,19 @@ def _maxrss_mb() -> float:
 
 
 def worker_judge(impl: str, data: str, url: str, concurrency: int) -> Dict[str, Any]:
-    if impl == "ours-async":  # evaluate_async on this thread's loop: the whole run's CPU, nothing else
+    if impl in ("ours-async", "ours-async-client"):  # evaluate_async on this thread's loop: the whole run's CPU
         import asyncio
 
         import aiohttp  # noqa: F401  # one-time import cost, left out as for the plain client
 
         from agent_evaluators import IntentResolutionEvaluator
         from agent_evaluators.evaluate import evaluate_async
+        from agent_evaluators.judge import get_judge_client
 
-        ev = IntentResolutionEvaluator(model_config={"model": "judge-model", "base_url": url + "/v1", "api_key": "test-key"})
+        config: Any = {"model": "judge-model", "base_url": url + "/v1", "api_key": "test-key"}
+        if impl == "ours-async-client":  # the judge client resolved once per evaluator, not per row
+            config = get_judge_client(config)
+        ev = IntentResolutionEvaluator(model_config=config)
         cpu0, t0 = _cpu(), time.perf_counter()
         result = asyncio.run(evaluate_async(data=data, evaluators={"intent": ev}, max_concurrency=concurrency,
                                             show_progress=False))
@@ -349,8 +353,12 @@ def main() -> int:
             rep.line(f"CPU per judge call, c={conc}, {n_cpu} rows (ms)", f"{ours_ms:.3f}", None, None,
                      f"<= 1.5 x plain aiohttp {plain_ms:.3f} (ratio {ours_ms / plain_ms:.2f})",
                      ours_ms <= 1.5 * plain_ms)
+            server.reset()
+            oc = run_worker("judge", "ours-async-client", cpu_data, server.url, conc)
+            oc_ms = oc["cpu"] / max(server.stats()["requests"], 1) * 1000
             print(f"    ours: {calls} calls, {o['wall']:.2f} s wall, scored {o['n']}, errors {o['errors']} | "
-                  f"plain: {plain['ok']} calls, {plain['wall']:.2f} s wall", flush=True)
+                  f"plain: {plain['ok']} calls, {plain['wall']:.2f} s wall | with a JudgeClient passed as "
+                  f"model_config (resolved once): {oc_ms:.3f} ms (ratio {oc_ms / plain_ms:.2f})", flush=True)
     finally:
         server.close()
     if args.judge_only:
