@@ -9,11 +9,13 @@
     reply.data      # a validated Verdict
     reply.usage     # tokens, attempts, response format used, latency
 
-Importing this package does not import ``openai``; the client is loaded on first use.
+Importing this package does not import ``openai`` or ``aiohttp``; they are loaded on first use.
+``public_url`` / ``public_headers`` mask a judge URL's credentials and query values and every
+non-public header value, for anything shown or stored (summaries, CLI output).
 """
 
 from .client import JudgeClient, JudgeReply, get_judge_client, is_reasoning_model_name
-from .config import DEFAULT_AZURE_API_VERSION, EndpointConfig
+from .config import DEFAULT_AZURE_API_VERSION, EndpointConfig, public_headers, public_url
 from .parsing import JudgeReplyParseError, parse_json_reply
 
 __all__ = [
@@ -25,4 +27,6 @@ __all__ = [
     "EndpointConfig",
     "DEFAULT_AZURE_API_VERSION",
     "is_reasoning_model_name",
+    "public_url",
+    "public_headers",
 ]

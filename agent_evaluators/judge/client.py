@@ -2,7 +2,7 @@
 
 Everything that every judge-backed evaluator needs is done here once:
 
-* the pooled ``openai`` async client per (config, event loop) (:mod:`.pool`);
+* one pooled HTTP transport per (config, event loop) (:mod:`.pool`, :mod:`.transport`);
 * reasoning-model parameter rules (``max_completion_tokens``, no sampling knobs);
 * the response format ladder ``json_schema`` → ``json_object`` → plain text, with what
   each endpoint supports remembered for the rest of the process;
@@ -17,6 +17,7 @@ or an HTTP failure after the last attempt raises :class:`~agent_evaluators.error
 """
 
 import asyncio
+import json
 import logging
 import os
 import random
@@ -25,15 +26,18 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
+from urllib.parse import urlsplit
 
 from .._concurrency import judge_slot, report_throttle
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
+from .circuit import FAILURES_TO_OPEN, circuit_for
 from .config import EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
-from .pool import client_for_loop, issued_tokens
+from .pool import issued_tokens, transport_for_loop
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
+from .transport import BadReply, ConnectFailure, StatusError, Transport, TransportError, TransportTimeout
 from .usage import empty_usage
 
 __all__ = ["JudgeClient", "JudgeReply", "get_judge_client", "is_reasoning_model_name"]
@@ -46,7 +50,17 @@ REASONING_MIN_COMPLETION_TOKENS = 4096
 _REASONING_DROPPED = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
 _REASONING_NAME = re.compile(r"^(o\d+)(?:$|[-_.])|^gpt-5")
 _FORMAT_LADDER = {"json_schema": "json_object", "json_object": "text"}
-_SECRET_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|subscription|password)")
+_BEARER = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}")
+#: what to do, by how the last attempt failed
+_ADVICE = {
+    "429": "The endpoint is rate-limiting: lower max_concurrency, or raise the deployment's quota.",
+    "timeout": "The judge is too slow for the timeout: raise timeout (model_config 'timeout') for slow "
+               "local models, or lower max_concurrency.",
+    "connect": "No connection could be made: check the URL; is the server running at {where}?",
+    "dropped": "The connection kept breaking: check proxies / the server's logs, or retry later.",
+    "5xx": "The endpoint is failing or overloaded: lower max_concurrency, check the endpoint and deployment, "
+           "or retry later.",
+}
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output", "'json'")
 
 # endpoint_key -> best response format mode known to work there
@@ -167,26 +181,23 @@ class JudgeClient:
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
         self._endpoint_key = config.endpoint_key
-        self._secret = config.api_key if config.api_key and len(config.api_key) >= 4 else None
-        # values of secret-looking extra headers (api-key, x-api-key, Authorization, subscription keys)
-        self._header_secrets = [
-            part for name, value in config.extra_headers if _SECRET_HEADER.search(name)
-            for part in {value, value.split()[-1] if value.split() else value} if len(part) >= 4]
-        self._rng = random.Random()
-        self._last: Tuple[Any, Any] = (None, None)  # (loop, client) fast path
+        self._secrets: Optional[List[str]] = None  # config.secrets(), computed on the first error
+        self._circuit = circuit_for(config.kind, config.azure_endpoint or config.base_url or "")
+        self._rng: Optional[random.Random] = None  # None: the shared generator (seeding one costs ~50 µs)
+        self._last: Tuple[Any, Any] = (None, None)  # (loop, transport): a reused client does no lookup
 
     def __repr__(self) -> str:
         return f"JudgeClient(model={self.model!r}, endpoint={self.config.safe_location!r}, is_reasoning={self.is_reasoning})"
 
     # ------------------------------------------------------------------ pieces
-    def _client(self) -> Any:
+    def _transport(self) -> Transport:
         loop = asyncio.get_running_loop()
-        last_loop, client = self._last
+        last_loop, transport = self._last
         if last_loop is loop:
-            return client
-        client = client_for_loop(self.config, loop)
-        self._last = (loop, client)
-        return client
+            return transport  # type: ignore[no-any-return]
+        transport = transport_for_loop(self.config, loop)
+        self._last = (loop, transport)
+        return transport
 
     def prepare_params(self, params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         """A prompty's model parameters as sent: reasoning-model rules applied, streaming off,
@@ -213,70 +224,82 @@ class JudgeClient:
     def _scrub(self, text: str, limit: Optional[int] = 600) -> str:
         """``text`` without this endpoint's secrets (API key, secret header values, Entra tokens issued
         to us, any ``Bearer`` token): endpoints and proxies may echo them in errors or replies."""
-        for secret in ([self._secret] if self._secret else []) + self._header_secrets + issued_tokens():
-            text = text.replace(secret, "***")
-        text = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}", r"\1***", text)
+        if self._secrets is None:
+            self._secrets = self.config.secrets()  # API key, non-public header values, URL query values
+        for secret in self._secrets + issued_tokens():
+            if secret in text:
+                text = text.replace(secret, "***")
+        text = _BEARER.sub(r"\1***", text)
         return text[:limit] if limit is not None else text
 
-    def _error_text(self, err: Any) -> str:
-        body = getattr(err, "body", None)
-        message = None
-        if isinstance(body, dict):
-            inner = body["error"] if isinstance(body.get("error"), dict) else body
-            message = inner.get("message")
-        return self._scrub(str(message or getattr(err, "message", None) or err))
-
     # ------------------------------------------------------------------ HTTP with retries
-    async def _post(self, client: Any, body: Dict[str, Any], tally: _Tally,
-                    headers: Optional[Dict[str, str]] = None) -> Any:
-        import openai
-
-        options: Dict[str, Any] = {"timeout": self.timeout}
-        if headers:
-            options["headers"] = headers
+    async def _post(self, transport: Transport, body: Dict[str, Any], tally: _Tally,
+                    headers: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+        circuit = self._circuit
         last_status: Optional[int] = None
         last_problem = ""
+        last_kind = ""
         for attempt in range(1, self.max_attempts + 1):
+            if not circuit.allow():
+                raise JudgeError(self._unreachable_message(circuit.last_problem), attempts=tally.attempts)
             tally.attempts += 1
             wait: Optional[float] = None
             async with judge_slot():
                 try:
-                    # the documented low-level ``post`` skips the SDK's per-call TypedDict transform
-                    # of messages and schema (~1.5 ms CPU per call), and ``cast_to=dict`` its
-                    # construction of a ChatCompletion model tree (~1 ms); we read three fields
-                    reply = await client.post("/chat/completions", cast_to=dict, body=body, options=options)
-                    if not isinstance(reply, dict):
-                        raise JudgeError(f"judge endpoint {self.config.safe_location} answered with a non-object "
-                                         f"JSON body ({type(reply).__name__}); is base_url an OpenAI-compatible API?",
-                                         attempts=tally.attempts)
+                    reply = await transport.send(body, headers, self.timeout)
+                    circuit.succeeded()
                     return reply
-                except openai.APIStatusError as e:
-                    status = e.status_code
-                    message = self._error_text(e)
+                except StatusError as e:
+                    circuit.succeeded()  # the server is reachable
+                    status = e.status
+                    message = self._scrub(e.message)
+                    if 300 <= status < 400:
+                        raise JudgeError(self._redirect_message(status, e.location), status_code=status,
+                                         attempts=tally.attempts) from None
                     if not is_retryable_status(status):
                         if status in (400, 422) and "response_format" in body and (
                                 e.param == "response_format" or any(w in message.lower() for w in _FORMAT_WORDS)):
                             raise _FormatRejected(message) from None
                         raise JudgeError(self._rejected_message(status, message), status_code=status,
                                          attempts=tally.attempts) from None
-                    wait = retry_after_seconds(e.response.headers)
+                    wait = retry_after_seconds(e.headers)
                     if status == 429:
                         report_throttle(wait)  # a cluster-wide budget pauses the other workers too
-                    last_status, last_problem = status, f"HTTP {status}: {message}"
-                except openai.APITimeoutError:
-                    last_status, last_problem = None, f"no reply within the {self.timeout:g} s timeout"
-                except openai.APIConnectionError as e:
-                    cause = e.__cause__ or e
-                    last_status, last_problem = None, self._scrub(f"connection error ({type(cause).__name__}: {cause})")
+                    last_status, last_problem, last_kind = status, f"HTTP {status}: {message}", str(status)
+                except BadReply as e:
+                    circuit.succeeded()
+                    raise JudgeError(
+                        f"judge endpoint {self.config.safe_location} (model {self.model!r}) gave an unusable reply: "
+                        f"{self._scrub(str(e))}; is the URL an OpenAI-compatible API (a proxy or login page "
+                        "answers HTML)? The raw body is in JudgeError.raw_text.",
+                        raw_text=self._scrub(e.text, None), attempts=tally.attempts) from None
+                except TransportTimeout as e:
+                    last_status, last_problem, last_kind = None, str(e), "timeout"
+                except ConnectFailure as e:
+                    last_status, last_problem, last_kind = None, self._scrub(str(e)), "connect"
+                    circuit.failed(last_problem)
+                except TransportError as e:
+                    last_status, last_problem, last_kind = None, self._scrub(str(e)), "dropped"
             log.debug("judge attempt %d/%d failed: %s", attempt, self.max_attempts, last_problem)
             if attempt < self.max_attempts:
                 await asyncio.sleep(wait if wait is not None else backoff_delay(attempt, self._rng))
         raise JudgeError(
             f"judge request to {self.config.safe_location} (model {self.model!r}) failed after "
-            f"{tally.attempts} attempts; last: {last_problem}. The endpoint is overloaded or failing: lower "
-            "max_concurrency, check the endpoint and deployment, raise the timeout for slow local models, "
-            "or retry later.",
+            f"{tally.attempts} attempts; last: {last_problem}. "
+            f"{_ADVICE.get(last_kind, _ADVICE['5xx']).format(where=self.config.safe_location)}",
             status_code=last_status, attempts=tally.attempts)
+
+    def _unreachable_message(self, problem: str) -> str:
+        return (f"judge endpoint {self.config.safe_location} is unreachable: the last {FAILURES_TO_OPEN} "
+                f"connection attempts failed ({problem}); requests to it now fail at once. Check the URL "
+                f"and that the server is running at {self.config.safe_location}.")
+
+    def _redirect_message(self, status: int, location: Optional[str]) -> str:
+        where = urlsplit(location or "")
+        origin = f"{where.scheme}://{where.netloc.rpartition('@')[2]}" if where.netloc else "(no Location)"
+        return (f"judge endpoint {self.config.safe_location} answered HTTP {status}, a redirect to {origin}; "
+                "redirects are not followed (credentials must not travel to another address): set base_url / "
+                "azure_endpoint to the final URL")
 
     def _rejected_message(self, status: int, message: str) -> str:
         hint = {
@@ -288,7 +311,7 @@ class JudgeClient:
         return (f"judge request to {self.config.safe_location} (model {self.model!r}) failed with HTTP {status}: "
                 f"{message} ({hint})")
 
-    async def _exchange(self, client: Any, messages: List[Dict[str, Any]], params: Dict[str, Any],
+    async def _exchange(self, client: Transport, messages: List[Dict[str, Any]], params: Dict[str, Any],
                         output_model: Optional[type], extra_rf: Any, tally: _Tally) -> Tuple[Any, str]:
         """One request, stepping down the response-format ladder when the endpoint rejects a format."""
         mode = self.format_mode(output_model)
@@ -320,11 +343,20 @@ class JudgeClient:
     def _reply_text(completion: Dict[str, Any]) -> Tuple[str, Optional[str]]:
         choices = completion.get("choices") or []
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-        text = message.get("content") or message.get("refusal") or ""
+        message: Dict[str, Any] = choice["message"] if isinstance(choice.get("message"), dict) else {}
+        text = message.get("content") or ""
         if not isinstance(text, str):  # content parts from some servers
             text = "".join(p.get("text", "") for p in text if isinstance(p, dict)) if isinstance(text, list) else str(text)
         return text, choice.get("finish_reason")
+
+    @staticmethod
+    def _refusal(completion: Dict[str, Any]) -> Optional[str]:
+        """The model's refusal text when it refused instead of answering (``message.refusal``)."""
+        choices = completion.get("choices") or []
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+        message: Dict[str, Any] = choice["message"] if isinstance(choice.get("message"), dict) else {}
+        refusal = message.get("refusal")
+        return refusal if isinstance(refusal, str) and refusal.strip() else None
 
     @staticmethod
     def _verdict(text: str, output_model: type) -> Any:
@@ -332,12 +364,29 @@ class JudgeClient:
             data = parse_json_reply(text)
         except JudgeReplyParseError as e:
             raise _Unusable(str(e)) from None
+        # strict JSON-mode validation: a score must be a JSON number ("4" is not), a flag a JSON
+        # boolean (1 and "true" are not); enums and nested models still accept their JSON forms.
+        # The reply text itself is validated when it is exactly the object (the usual case:
+        # no re-serialization); otherwise the object found in it (fences, prose) is.
+        validate = output_model.model_validate_json  # type: ignore[attr-defined]
         try:
-            return output_model.model_validate(data)
+            return validate(text, strict=True)
+        except Exception:  # noqa: BLE001 - not bare JSON, or invalid: decided below
+            pass
+        try:
+            return validate(json.dumps(data), strict=True)
         except Exception as e:  # noqa: BLE001 - pydantic ValidationError and validators' own errors
             raise _Unusable(f"the JSON does not match the required fields: {_describe_validation_error(e)}") from None
 
-    def _check_finish(self, text: str, finish: Optional[str], tally: _Tally) -> None:
+    def _check_finish(self, text: str, finish: Optional[str], tally: _Tally,
+                      completion: Optional[Dict[str, Any]] = None) -> None:
+        if completion is not None and not text.strip():
+            refusal = self._refusal(completion)
+            if refusal is not None:
+                raise JudgeError(
+                    f"the judge model refused to give a verdict: {self._scrub(refusal)!r}; no score was taken. "
+                    "The raw refusal is in JudgeError.raw_text.", raw_text=self._scrub(refusal, None),
+                    attempts=tally.attempts)
         if finish == "length":
             raise JudgeError(
                 "the judge reply was cut off at the token limit (finish_reason 'length'); no score was taken from "
@@ -367,7 +416,7 @@ class JudgeClient:
         is still unusable after one repair request.
         """
         started = time.perf_counter()
-        client = self._client()
+        client = self._transport()
         sent_params = self.prepare_params(params)
         extra_rf = (params or {}).get("response_format") if output_model is None else None
         key = None
@@ -384,7 +433,7 @@ class JudgeClient:
         try:
             completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)
             text, finish = self._reply_text(completion)
-            self._check_finish(text, finish, tally)
+            self._check_finish(text, finish, tally, completion)
             if output_model is None:
                 try:
                     data: Any = parse_json_reply(text)
@@ -402,7 +451,7 @@ class JudgeClient:
                     completion, mode = await self._exchange(client, repair, sent_params, output_model, extra_rf,
                                                             tally)
                     text, finish = self._reply_text(completion)
-                    self._check_finish(text, finish, tally)
+                    self._check_finish(text, finish, tally, completion)
                     try:
                         data = self._verdict(text, output_model)
                     except _Unusable as again:

@@ -10,12 +10,13 @@ module import time.
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Tuple
-from urllib.parse import urlsplit
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+from urllib.parse import parse_qsl, urlsplit
 
 from ..errors import ConfigError
 
-__all__ = ["DEFAULT_AZURE_API_VERSION", "EndpointConfig", "resolve_config", "NO_JUDGE_MESSAGE"]
+__all__ = ["DEFAULT_AZURE_API_VERSION", "EndpointConfig", "resolve_config", "NO_JUDGE_MESSAGE", "public_url",
+           "public_headers", "PUBLIC_HEADERS"]
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 AZURE_SCOPE = "https://cognitiveservices.azure.com/.default"
@@ -26,6 +27,48 @@ NO_JUDGE_MESSAGE = (
     "(or an Azure config with azure_endpoint/azure_deployment/api_key), or set OPENAI_API_KEY and "
     "AGENT_EVAL_JUDGE_MODEL (or AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT and AZURE_OPENAI_API_KEY)."
 )
+
+#: extra headers whose values are not secret; every other header value is treated as one
+PUBLIC_HEADERS = frozenset({
+    "user-agent", "accept", "accept-encoding", "accept-language", "content-type", "openai-organization",
+    "openai-project", "openai-beta", "x-request-id", "x-client-request-id", "x-ms-client-request-id",
+    "x-ms-useragent", "azureml-model-deployment", "x-title", "http-referer",
+})
+MASK = "***"
+
+
+def public_url(url: Optional[str]) -> str:
+    """``url`` safe to show or store: credentials dropped, every query value masked
+    (``https://h/v1?key=***``). A judge URL may carry a key in its query string."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    out = f"{parts.scheme}://{host}{(':' + str(port)) if port else ''}{parts.path}" if parts.scheme else parts.path
+    if parts.query:
+        out += "?" + "&".join(f"{k}={MASK}" for k, _ in parse_qsl(parts.query, keep_blank_values=True))
+    return out
+
+
+def public_headers(headers: Any) -> Dict[str, str]:
+    """``headers`` (a mapping or pairs) with every value masked unless its name is in :data:`PUBLIC_HEADERS`."""
+    items = headers.items() if isinstance(headers, Mapping) else headers or ()
+    return {str(k): (str(v) if str(k).lower() in PUBLIC_HEADERS else MASK) for k, v in items}
+
+
+def _no_userinfo(url: Optional[str], key: str, source: str) -> Optional[str]:
+    if url and "@" in (urlsplit(url).netloc or ""):
+        raise ConfigError(
+            f"model_config {key!r} carries credentials in the URL (user:password@host: {public_url(url)}) "
+            f"({source}); remove them and pass the key as 'api_key' or as a header in 'extra_headers'")
+    return url
+
 
 _AZURE_KEYS = ("azure_endpoint", "azure_deployment", "api_key", "api_version", "credential", "type", "model",
                "extra_headers")
@@ -61,10 +104,27 @@ class EndpointConfig:
 
     @property
     def safe_location(self) -> str:
-        """Where requests go, for error messages (scheme, host and path only)."""
-        where = self.azure_endpoint or self.base_url or "https://api.openai.com/v1"
-        parts = urlsplit(where)
-        return f"{parts.scheme}://{parts.hostname or ''}{(':' + str(parts.port)) if parts.port else ''}{parts.path}"
+        """Where requests go, for error messages (query values masked, no credentials)."""
+        return public_url(self.azure_endpoint or self.base_url or "https://api.openai.com/v1")
+
+    def secrets(self) -> List[str]:
+        """Every secret this config holds, for scrubbing texts we keep: the API key, values of
+        non-public extra headers (and their last word: ``Bearer <t>`` → ``<t>``), URL query values."""
+        found: List[str] = []
+        if self.api_key and self.api_key != LOCAL_PLACEHOLDER_KEY:
+            found.append(self.api_key)
+        for name, value in self.extra_headers:
+            if name.lower() not in PUBLIC_HEADERS:
+                words = value.split()
+                found.extend({value, words[-1]} if words else {value})
+        for url in (self.base_url, self.azure_endpoint):
+            if url and "?" in url:
+                found.extend(v for _, v in parse_qsl(urlsplit(url).query))
+        return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
+
+    def __repr__(self) -> str:
+        return (f"EndpointConfig(kind={self.kind!r}, model={self.model!r}, location={self.safe_location!r}, "
+                f"api_version={self.api_version!r}, headers={public_headers(self.extra_headers)!r})")
 
 
 def _str(value: Any, key: str, source: str) -> Optional[str]:
@@ -92,7 +152,7 @@ def _env(*names: str) -> Optional[str]:
 
 
 def _azure(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
-    endpoint = _str(cfg.get("azure_endpoint"), "azure_endpoint", source)
+    endpoint = _no_userinfo(_str(cfg.get("azure_endpoint"), "azure_endpoint", source), "azure_endpoint", source)
     deployment = _str(cfg.get("azure_deployment"), "azure_deployment", source) or _str(
         cfg.get("model"), "model", source)
     if endpoint is None:
@@ -112,7 +172,8 @@ def _azure(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
         api_key = _env("AZURE_OPENAI_API_KEY")
     if api_key is None and credential is None:
         raise ConfigError(
-            f"model_config has neither 'api_key' nor 'credential' for Azure endpoint {endpoint} ({source}); "
+            f"model_config has neither 'api_key' nor 'credential' for Azure endpoint {public_url(endpoint)} "
+            f"({source}); "
             "give api_key, set AZURE_OPENAI_API_KEY, or pass credential=azure.identity.DefaultAzureCredential()")
     return EndpointConfig(
         kind="azure", model=deployment, azure_endpoint=endpoint.rstrip("/"),
@@ -127,7 +188,7 @@ def _openai(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
         raise ConfigError(
             f"model_config is missing 'model' ({source}); name the judge model, e.g. "
             "{'model': 'gpt-4o-mini', 'api_key': ...}, or set AGENT_EVAL_JUDGE_MODEL")
-    base_url = _str(cfg.get("base_url"), "base_url", source)
+    base_url = _no_userinfo(_str(cfg.get("base_url"), "base_url", source), "base_url", source)
     api_key = _str(cfg.get("api_key"), "api_key", source) or _env("OPENAI_API_KEY")
     if api_key is None:
         if base_url is None:

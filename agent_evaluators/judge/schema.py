@@ -9,7 +9,7 @@ pydantic model (ranges, lengths, patterns) still validates the reply locally.
 import copy
 import functools
 import re
-from typing import Any, Dict, Optional, Tuple, Type
+from typing import Any, Dict, Optional, Tuple
 
 __all__ = ["response_format_for", "strict_schema"]
 
@@ -56,7 +56,7 @@ def _strictify(node: Any, defs: Dict[str, Any], drop: frozenset = _DROP_KEYS) ->
 
 
 @functools.lru_cache(maxsize=256)
-def strict_schema(model: Type[Any]) -> Dict[str, Any]:
+def strict_schema(model: Any) -> Dict[str, Any]:
     """The strict-mode JSON schema of a pydantic model (cached per model class)."""
     raw = model.model_json_schema()
     defs = raw.get("$defs", {})
@@ -64,7 +64,7 @@ def strict_schema(model: Type[Any]) -> Dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=256)
-def _json_schema_format(model: Type[Any]) -> Dict[str, Any]:
+def _json_schema_format(model: Any) -> Dict[str, Any]:
     name = re.sub(r"[^a-zA-Z0-9_-]", "_", getattr(model, "__name__", "verdict"))[:64] or "verdict"
     return {"type": "json_schema", "json_schema": {"name": name, "schema": strict_schema(model), "strict": True}}
 
@@ -86,7 +86,7 @@ def _limit(node: Any, max_text_length: Optional[int], max_items: Optional[int]) 
 
 
 @functools.lru_cache(maxsize=256)
-def _limited_format(model: Type[Any], max_text_length: Optional[int], max_items: Optional[int]) -> Dict[str, Any]:
+def _limited_format(model: Any, max_text_length: Optional[int], max_items: Optional[int]) -> Dict[str, Any]:
     raw = model.model_json_schema()
     schema = _strictify(copy.deepcopy(raw), raw.get("$defs", {}), _DROP_KEYS - _ENFORCED_LOCALLY)
     rf = copy.deepcopy(_json_schema_format(model))
@@ -94,7 +94,7 @@ def _limited_format(model: Type[Any], max_text_length: Optional[int], max_items:
     return rf
 
 
-def response_format_for(model: Type[Any], mode: str, limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> Any:
+def response_format_for(model: Any, mode: str, limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> Any:
     """The ``response_format`` request value for ``mode`` (``None`` for plain text).
 
     ``limits`` = ``(max_text_length, max_items)``: in ``json_schema`` mode, keep the

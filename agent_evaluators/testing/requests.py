@@ -124,6 +124,11 @@ class Reply:
     (realistic counts from the text lengths), a dict, or ``None`` (no usage field).
     ``delay_s`` overrides the server's delay for this reply; ``reset=True`` drops the
     connection (after the delay) without answering.
+
+    Faults a real endpoint or proxy produces: ``refusal`` answers ``content: null`` with
+    the text in ``message.refusal`` (a model refusing); ``body`` is sent verbatim as the
+    HTTP body with ``status`` (an HTML page labelled JSON, or a redirect with a
+    ``Location`` header); ``trickle_s`` sends the body one byte every ``trickle_s`` seconds.
     """
 
     content: Union[Dict[str, Any], str, None] = None
@@ -133,3 +138,6 @@ class Reply:
     usage: Any = AUTO
     delay_s: Optional[float] = None
     reset: bool = False
+    refusal: Optional[str] = None
+    body: Optional[str] = None
+    trickle_s: Optional[float] = None

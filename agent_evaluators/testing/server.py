@@ -34,7 +34,8 @@ Responder = Callable[[ChatRequest], Union[Dict[str, Any], str, Reply]]
 
 TEST_API_KEY = "test-key"
 MALFORMED_CONTENT = "Sure! I would rate this a four out of five because it looks mostly fine."
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 408: "Request Timeout",
+_REASONS = {200: "OK", 307: "Temporary Redirect", 308: "Permanent Redirect",
+            400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 408: "Request Timeout",
             429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
 
 
@@ -114,6 +115,7 @@ class JudgeServer:
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
         self._writers: set = set()
+        self._handlers: set = set()  # connection tasks, cancelled at stop (no "Task was destroyed" noise)
         self._next_id = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -174,6 +176,11 @@ class JudgeServer:
             server.close()
             for writer in list(self._writers):
                 writer.transport.abort()
+            pending = [t for t in self._handlers if not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=5)
             try:
                 await asyncio.wait_for(server.wait_closed(), 5)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - shutting down anyway
@@ -215,6 +222,10 @@ class JudgeServer:
     # ------------------------------------------------------------------ HTTP
     async def _handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
         try:
             while True:
                 try:
@@ -245,14 +256,22 @@ class JudgeServer:
                 if result is None:  # injected connection reset
                     writer.transport.abort()
                     return
-                status, extra_headers, payload = result
+                status, extra_headers, payload = result[:3]
+                trickle = result[3] if len(result) > 3 else None
                 head_lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}",
                               "content-type: application/json",
                               f"content-length: {len(payload)}",
                               "connection: keep-alive" if keep_alive else "connection: close"]
                 head_lines.extend(f"{k}: {v}" for k, v in extra_headers.items())
-                writer.write(("\r\n".join(head_lines) + "\r\n\r\n").encode("latin-1") + payload)
-                await writer.drain()
+                if trickle:
+                    writer.write(("\r\n".join(head_lines) + "\r\n\r\n").encode("latin-1"))
+                    for i in range(len(payload)):  # a judge (or proxy) sending one byte at a time
+                        await asyncio.sleep(trickle)
+                        writer.write(payload[i:i + 1])
+                        await writer.drain()
+                else:
+                    writer.write(("\r\n".join(head_lines) + "\r\n\r\n").encode("latin-1") + payload)
+                    await writer.drain()
                 if not keep_alive:
                     return
         except (ConnectionError, asyncio.CancelledError):
@@ -266,7 +285,7 @@ class JudgeServer:
 
     @staticmethod
     async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
-        chunks = []
+        chunks: List[bytes] = []
         while True:
             size = int((await reader.readuntil(b"\r\n")).split(b";")[0].strip(), 16)
             if size == 0:
@@ -276,7 +295,7 @@ class JudgeServer:
             await reader.readexactly(2)
 
     async def _dispatch(self, method: str, target: str, headers: Dict[str, str],
-                        body: bytes) -> Optional[Tuple[int, Dict[str, str], bytes]]:
+                        body: bytes) -> Optional[Tuple[Any, ...]]:
         parts = urlsplit(target)
         path = parts.path
         if method == "GET" and path.rstrip("/") == "/stats":
@@ -298,7 +317,7 @@ class JudgeServer:
 
     # ------------------------------------------------------------------ chat completions
     async def _chat(self, path: str, query: Dict[str, str], deployment: Optional[str],
-                    headers: Dict[str, str], raw: bytes) -> Optional[Tuple[int, Dict[str, str], bytes]]:
+                    headers: Dict[str, str], raw: bytes) -> Optional[Tuple[Any, ...]]:
         try:
             body = json.loads(raw or b"{}")
             if not isinstance(body, dict):
@@ -323,7 +342,7 @@ class JudgeServer:
                 self._in_flight -= 1
 
     async def _answer(self, req: ChatRequest, fault: Optional[str],
-                      request_id: int) -> Optional[Tuple[int, Dict[str, str], bytes]]:
+                      request_id: int) -> Optional[Tuple[Any, ...]]:
         faults = self.faults
         if faults.reject_json_schema and req.response_format_type == "json_schema":
             self._count_fault("reject_json_schema")
@@ -365,6 +384,8 @@ class JudgeServer:
         if first.reset:
             self._count_fault("reset")
             return None
+        if first.body is not None:
+            return first.status, dict(first.headers), first.body.encode(), first.trickle_s
         if first.status != 200:
             if isinstance(first.content, dict):
                 err = first.content if "error" in first.content else {"error": first.content}
@@ -384,7 +405,9 @@ class JudgeServer:
                 text = (text or "")[: max(1, len(text or "") // 2)]
                 finish = "length"
             completion_chars += len(text or "")
-            choices.append({"index": i, "message": {"role": "assistant", "content": text, "refusal": None},
+            if reply.refusal is not None:
+                text = None
+            choices.append({"index": i, "message": {"role": "assistant", "content": text, "refusal": reply.refusal},
                             "finish_reason": finish, "logprobs": None})
         out: Dict[str, Any] = {"id": f"chatcmpl-local-{request_id}", "object": "chat.completion",
                                "created": int(time.time()), "model": req.model or "local-judge",
@@ -396,7 +419,7 @@ class JudgeServer:
                             "total_tokens": prompt + completion}
         elif first.usage is not None:
             out["usage"] = first.usage
-        return 200, dict(first.headers), json.dumps(out).encode()
+        return 200, dict(first.headers), json.dumps(out).encode(), first.trickle_s
 
     async def _respond(self, req: ChatRequest) -> Reply:
         result = self.responder(req)
@@ -405,5 +428,5 @@ class JudgeServer:
         if isinstance(result, Reply):
             return result
         if isinstance(result, (dict, list, str)) or result is None:
-            return Reply(content=result)
+            return Reply(content=result)  # type: ignore[arg-type]  # a list is sent as JSON too
         raise TypeError(f"responder returned {type(result).__name__}; expected dict, str or Reply")

@@ -1,0 +1,333 @@
+"""How one chat-completions request reaches the judge: one small interface, two implementations.
+
+``send(body, headers)`` posts one request body and returns the parsed JSON object, or
+raises a :class:`TransportError` subclass the client's retry loop understands.
+
+* :class:`AiohttpTransport` (every config we build ourselves): one pooled
+  ``aiohttp.ClientSession`` per (endpoint, event loop), the URL, the fixed headers and
+  the timeout computed once, stdlib ``json``. About a tenth of the CPU the ``openai``
+  SDK spends per call (request models, httpx, response models), which dominated a run.
+  Redirects are never followed: aiohttp would forward ``api-key`` / ``Authorization``
+  to whatever origin a ``Location`` names.
+* :class:`OpenAIClientTransport`: a user's own ``openai`` async client, used as is
+  through its documented low-level ``post`` (its proxies, auth hooks and transport stay theirs).
+
+A session is closed while its loop still runs (an async generator registered with the
+loop is closed by ``asyncio.run``'s ``shutdown_asyncgens``), so no "Unclosed client
+session" warning is left behind; a loop closed some other way has its sessions dropped
+quietly (:func:`_retire`).
+"""
+
+import asyncio
+import atexit
+import json
+import threading
+import time
+import weakref
+from typing import Any, AsyncIterator, Dict, Mapping, Optional
+
+from .config import AZURE_SCOPE, EndpointConfig
+from .tokens import remember_token
+
+__all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",
+           "AiohttpTransport", "OpenAIClientTransport", "build_transport", "CONNECTION_LIMIT"]
+
+#: connections per (endpoint, loop): above any sane ``max_concurrency`` of one process, below fd limits
+CONNECTION_LIMIT = 1024
+#: refresh an Entra ID token this long before it expires
+_TOKEN_MARGIN_S = 300.0
+
+
+class TransportError(Exception):
+    """Base of what ``send`` raises; ``str()`` may hold secrets echoed by a server (scrub before showing)."""
+
+
+class StatusError(TransportError):
+    """The server answered with a non-2xx status. ``message``/``param`` come from an
+    OpenAI-style ``{"error": {...}}`` body when there is one."""
+
+    def __init__(self, status: int, headers: Mapping[str, str], message: str, param: Optional[str] = None,
+                 location: Optional[str] = None) -> None:
+        super().__init__(f"HTTP {status}: {message}")
+        self.status = status
+        self.headers = headers
+        self.message = message
+        self.param = param
+        self.location = location  # the Location header of a 3xx
+
+
+class TransportTimeout(TransportError):
+    """No complete reply within the attempt's total deadline."""
+
+
+class ConnectFailure(TransportError):
+    """No connection could be made (refused, DNS, TLS): the endpoint is unreachable, not slow."""
+
+
+class Dropped(TransportError):
+    """The connection broke after it was made (reset, closed mid-reply): transient."""
+
+
+class BadReply(TransportError):
+    """A 2xx reply whose body is not a JSON object; ``text`` is the raw body (unscrubbed)."""
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+def _parse_error(raw: bytes) -> "tuple[str, Optional[str]]":
+    text = raw.decode("utf-8", "replace")
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return text[:600].strip() or "(empty body)", None
+    if isinstance(body, dict):
+        inner = body["error"] if isinstance(body.get("error"), dict) else body
+        message = inner.get("message")
+        param = inner.get("param")
+        return str(message if message is not None else body)[:2000], param if isinstance(param, str) else None
+    return text[:600], None
+
+
+def decode_reply(raw: bytes) -> Dict[str, Any]:
+    """The JSON object of a 2xx body, or :class:`BadReply` (an HTML error page labelled JSON, ...)."""
+    try:
+        value = json.loads(raw)
+    except ValueError as e:
+        text = raw.decode("utf-8", "replace")
+        raise BadReply(f"the judge answered HTTP 200 with a body that is not JSON ({e})", text) from None
+    if not isinstance(value, dict):
+        raise BadReply(f"the judge answered HTTP 200 with a JSON {type(value).__name__}, not an object",
+                       raw.decode("utf-8", "replace"))
+    return value
+
+
+class Transport:
+    """Sends one chat-completions body; see the module docstring."""
+
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def retire(self) -> None:
+        """Forget resources bound to a closed loop, quietly."""
+
+
+class _Token:
+    """An Entra ID bearer token from a credential or token provider, reused until near expiry."""
+
+    def __init__(self, credential: Any) -> None:
+        self.credential = credential
+        self.value: Optional[str] = None
+        self.expires = 0.0
+
+    async def get(self) -> str:
+        if self.value is not None and time.time() < self.expires - _TOKEN_MARGIN_S:
+            return self.value
+        cred = self.credential
+        get_token = getattr(cred, "get_token", None)
+        expires: Optional[float] = None
+        if get_token is not None:
+            result = get_token(AZURE_SCOPE)
+            if asyncio.iscoroutine(result):
+                result = await result
+            token, expires = result.token, float(getattr(result, "expires_on", 0) or 0)
+        else:  # a token provider callable (from an AzureOpenAI client): it caches on its own
+            result = cred()
+            token = await result if asyncio.iscoroutine(result) else result
+        token = str(token)
+        remember_token(token)
+        if expires:
+            self.value, self.expires = token, expires
+        return token
+
+
+def chat_url(config: EndpointConfig) -> str:
+    """Where chat-completions requests for ``config`` go (query string included: it may carry a key)."""
+    if config.kind == "azure":
+        version = f"api-version={config.api_version}"
+        if config.azure_endpoint:
+            base, query = _split_query(config.azure_endpoint)
+            return f"{base}/openai/deployments/{config.model}/chat/completions?{version}{'&' + query if query else ''}"
+        base, query = _split_query(config.base_url or "")
+        if "/deployments/" not in base + "/":
+            base = f"{base}/deployments/{config.model}"
+        return f"{base}/chat/completions?{version}{'&' + query if query else ''}"
+    base, query = _split_query(config.base_url or "https://api.openai.com/v1")
+    return f"{base}/chat/completions{'?' + query if query else ''}"
+
+
+def _split_query(url: str) -> "tuple[str, str]":
+    base, _, query = url.partition("?")
+    return base.rstrip("/"), query
+
+
+_open_transports: "weakref.WeakSet[AiohttpTransport]" = weakref.WeakSet()
+_atexit_lock = threading.Lock()
+_atexit_registered = False
+
+
+def _close_at_exit() -> None:
+    """Close sessions still open at interpreter exit (a long-lived background loop, such as the
+    one sync evaluator calls use, is never shut down), so no "Unclosed client session" is printed."""
+    for transport in list(_open_transports):
+        session, loop = transport._session, transport._loop
+        if session is None or loop is None:
+            continue
+        try:
+            if loop.is_closed():
+                transport.retire()
+            elif loop.is_running():
+                if threading.get_ident() != getattr(loop, "_thread_id", None):
+                    asyncio.run_coroutine_threadsafe(session.close(), loop).result(2)
+            else:
+                loop.run_until_complete(session.close())
+        except Exception:  # noqa: BLE001 - exiting anyway; at worst a warning
+            transport.retire()
+
+
+def _register_at_exit() -> None:
+    global _atexit_registered
+    with _atexit_lock:
+        if not _atexit_registered:
+            atexit.register(_close_at_exit)
+            _atexit_registered = True
+
+
+class AiohttpTransport(Transport):
+    """One ``aiohttp`` session for one endpoint on one event loop."""
+
+    def __init__(self, config: EndpointConfig) -> None:
+        self.config = config
+        self.url = chat_url(config)
+        self.headers: Dict[str, str] = {"Content-Type": "application/json", "Accept": "application/json"}
+        self.headers.update(dict(config.extra_headers))
+        if config.organization:
+            self.headers["OpenAI-Organization"] = config.organization
+        self._token: Optional[_Token] = None
+        if config.kind == "azure":
+            if config.api_key:
+                self.headers["api-key"] = config.api_key
+            elif config.credential is not None:
+                self._token = _Token(config.credential)
+        elif config.api_key:
+            self.headers["Authorization"] = f"Bearer {config.api_key}"
+        self._session: Any = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._closer: Optional[AsyncIterator[None]] = None
+        self._timeouts: Dict[float, Any] = {}
+
+    def _open(self) -> Any:
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(limit=CONNECTION_LIMIT, ttl_dns_cache=300, keepalive_timeout=30)
+        # no cookie jar: a judge has no session state, and a jar is scanned on every request
+        return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
+                                     headers=self.headers, auto_decompress=True)
+
+    async def _close_with_loop(self) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            session, self._session = self._session, None
+            if session is not None and not session.closed:
+                await session.close()
+
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+        import aiohttp
+
+        session = self._session
+        if session is None:
+            session = self._session = self._open()
+            self._loop = asyncio.get_running_loop()
+            _open_transports.add(self)
+            _register_at_exit()
+            self._closer = self._close_with_loop()
+            await self._closer.__anext__()  # registered with the loop: closed by its shutdown_asyncgens()
+        if self._token is not None:
+            headers = dict(headers or {}, Authorization=f"Bearer {await self._token.get()}")
+        limit = self._timeouts.get(timeout)
+        if limit is None:
+            limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
+        data = json.dumps(body, ensure_ascii=False).encode()
+        try:
+            async with session.post(self.url, data=data, headers=headers, timeout=limit,
+                                    allow_redirects=False) as resp:
+                raw = await resp.read()
+                status = resp.status
+                if status >= 300:
+                    message, param = _parse_error(raw)
+                    raise StatusError(status, resp.headers, message, param, resp.headers.get("Location"))
+        except asyncio.TimeoutError:
+            raise TransportTimeout(f"no complete reply within the {timeout:g} s timeout") from None
+        except aiohttp.ClientConnectorError as e:
+            raise ConnectFailure(f"cannot connect ({type(e).__name__}: {e})") from None
+        except aiohttp.ClientError as e:
+            raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
+        except OSError as e:
+            raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
+        return decode_reply(raw)
+
+    def retire(self) -> None:
+        session, self._session = self._session, None
+        self._closer = None
+        if session is None:
+            return
+        connector = session.connector
+        try:
+            if connector is not None:
+                # close the sockets directly: the dead loop cannot run the transports' close callbacks
+                for protos in list(getattr(connector, "_conns", {}).values()):
+                    for proto, _ in protos:
+                        transport = getattr(proto, "transport", None)
+                        sock = getattr(transport, "_sock", None)
+                        if sock is not None:
+                            sock.close()
+                            transport._sock = None  # type: ignore[union-attr]
+                connector._conns.clear()
+                connector._closed = True
+            session._connector = None
+        except Exception:  # noqa: BLE001 - best effort: at worst a ResourceWarning
+            pass
+
+
+class OpenAIClientTransport(Transport):
+    """A user's own ``openai`` async client (its own retries off)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client.with_options(max_retries=0)
+
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+        import openai
+
+        options: Dict[str, Any] = {"timeout": timeout}
+        if headers:
+            options["headers"] = headers
+        try:
+            # the documented low-level ``post`` skips the SDK's request transform and response models
+            reply = await self.client.post("/chat/completions", cast_to=dict, body=body, options=options)
+        except openai.APIStatusError as e:
+            err = e.body
+            inner = err.get("error") if isinstance(err, dict) and isinstance(err.get("error"), dict) else err
+            message = inner.get("message") if isinstance(inner, dict) else None
+            raise StatusError(e.status_code, e.response.headers, str(message or e.message or e),
+                              e.param if isinstance(getattr(e, "param", None), str) else None,
+                              e.response.headers.get("location")) from None
+        except openai.APITimeoutError:
+            raise TransportTimeout(f"no reply within the {timeout:g} s timeout") from None
+        except openai.APIConnectionError as e:
+            cause = e.__cause__ or e
+            kind = ConnectFailure if type(cause).__name__ in ("ConnectError", "ConnectTimeout") else Dropped
+            raise kind(f"connection error ({type(cause).__name__}: {cause})") from None
+        except json.JSONDecodeError as e:
+            raise BadReply(f"the judge answered with a body that is not JSON ({e})", e.doc) from None
+        if not isinstance(reply, dict):
+            raise BadReply(f"the judge answered with a JSON {type(reply).__name__}, not an object", str(reply))
+        return reply
+
+
+def build_transport(config: EndpointConfig) -> Transport:
+    """A fresh transport for ``config`` (see :mod:`.pool` for sharing)."""
+    if config.kind == "client":
+        return OpenAIClientTransport(config.client)
+    return AiohttpTransport(config)
