@@ -63,7 +63,7 @@ def worker_judge(impl: str, data: str, url: str, concurrency: int) -> Dict[str, 
         import aiohttp  # noqa: F401  # one-time import cost, left out as for the plain client
 
         from agent_evaluators import IntentResolutionEvaluator
-        from agent_evaluators.evaluate import evaluate_async
+        from agent_evaluators.runner import evaluate_async
         from agent_evaluators.judge import get_judge_client
 
         config: Any = {"model": "judge-model", "base_url": url + "/v1", "api_key": "test-key"}

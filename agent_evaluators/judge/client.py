@@ -29,12 +29,13 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
 from .._concurrency import judge_slot, report_throttle
+from .._scrub import install_log_filter, remember, scrub
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
 from .circuit import FAILURES_TO_OPEN, circuit_for
 from .config import EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
-from .pool import issued_tokens, transport_for_loop
+from .pool import transport_for_loop
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
 from .transport import BadReply, ConnectFailure, StatusError, Transport, TransportError, TransportTimeout
@@ -181,7 +182,9 @@ class JudgeClient:
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
         self._endpoint_key = config.endpoint_key
-        self._secrets: Optional[List[str]] = None  # config.secrets(), computed on the first error
+        self._secrets: List[str] = config.secrets()  # API key, non-public header values, URL query values
+        remember(self._secrets)  # the one process-wide scrubber learns them too
+        install_log_filter()
         self._circuit = circuit_for(config.kind, config.azure_endpoint or config.base_url or "")
         self._rng: Optional[random.Random] = None  # None: the shared generator (seeding one costs ~50 µs)
         self._last: Tuple[Any, Any] = (None, None)  # (loop, transport): a reused client does no lookup
@@ -222,14 +225,9 @@ class JudgeClient:
             _format_support[self._endpoint_key] = mode
 
     def _scrub(self, text: str, limit: Optional[int] = 600) -> str:
-        """``text`` without this endpoint's secrets (API key, secret header values, Entra tokens issued
-        to us, any ``Bearer`` token): endpoints and proxies may echo them in errors or replies."""
-        if self._secrets is None:
-            self._secrets = self.config.secrets()  # API key, non-public header values, URL query values
-        for secret in self._secrets + issued_tokens():
-            if secret in text:
-                text = text.replace(secret, "***")
-        text = _BEARER.sub(r"\1***", text)
+        """``text`` without any known secret (this endpoint's API key, secret header values, Entra
+        tokens issued to us, any ``Bearer`` token): endpoints and proxies may echo them."""
+        text = scrub(text)
         return text[:limit] if limit is not None else text
 
     # ------------------------------------------------------------------ HTTP with retries
@@ -434,6 +432,7 @@ class JudgeClient:
             completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)
             text, finish = self._reply_text(completion)
             self._check_finish(text, finish, tally, completion)
+            text = scrub(text)  # a key echoed inside a verdict must not reach results, reports or the cache
             if output_model is None:
                 try:
                     data: Any = parse_json_reply(text)
@@ -452,6 +451,7 @@ class JudgeClient:
                                                             tally)
                     text, finish = self._reply_text(completion)
                     self._check_finish(text, finish, tally, completion)
+                    text = scrub(text)
                     try:
                         data = self._verdict(text, output_model)
                     except _Unusable as again:

@@ -6,6 +6,8 @@ An endpoint or proxy may echo the bare token (without the ``Bearer`` prefix a pa
 import collections
 from typing import Any, List
 
+from .._scrub import remember
+
 __all__ = ["issued_tokens", "remember_token"]
 
 _issued_tokens: "collections.deque[str]" = collections.deque(maxlen=32)
@@ -20,4 +22,5 @@ def remember_token(token: Any) -> Any:
     """Record ``token`` (when it is a plausible secret) and return it unchanged."""
     if isinstance(token, str) and len(token) >= 8 and token not in _issued_tokens:
         _issued_tokens.append(token)
+        remember([token])
     return token
