@@ -33,7 +33,7 @@ from .._scrub import install_log_filter, remember, scrub
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
 from .circuit import FAILURES_TO_OPEN, circuit_for
-from .config import EndpointConfig, resolve_config
+from .config import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
@@ -496,7 +496,7 @@ class JudgeClient:
 
 
 #: model-config keys read by the client itself, not by the endpoint resolver
-_CLIENT_KEYS = ("timeout", "max_attempts", "max_text_length", "max_list_items")
+_CLIENT_KEYS = tuple(k for k in CLIENT_KEYS if k != "max_input_chars")  # max_input_chars: the evaluator's
 
 
 def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,

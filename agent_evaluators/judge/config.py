@@ -202,7 +202,31 @@ def _openai(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
         extra_headers=_headers(cfg.get("extra_headers")), api_key=api_key)
 
 
+#: keys a model-config dict may hold besides the endpoint's own: read by the judge client
+#: (``get_judge_client``) and by judge evaluators (``max_input_chars``)
+CLIENT_KEYS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars")
+_KNOWN_KEYS = frozenset(_AZURE_KEYS + _OPENAI_KEYS + CLIENT_KEYS + ("client",))
+
+
+def _check_keys(cfg: Mapping[str, Any], source: str) -> None:
+    """A misspelt key (``temprature``, ``modl``) is an error naming it and the closest valid key,
+    not a setting silently ignored."""
+    import difflib
+
+    for key in cfg:
+        if key not in _KNOWN_KEYS:
+            close = difflib.get_close_matches(str(key), sorted(_KNOWN_KEYS), n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            sampling = (" Sampling settings such as temperature belong to the evaluator or its template, not "
+                        "to the model config." if str(key).lower().startswith(("temp", "top_p", "max_tok")) else "")
+            raise ConfigError(
+                f"model_config has an unknown key {key!r} ({source}){hint} Valid keys: "
+                f"{', '.join(sorted(_KNOWN_KEYS))}.{sampling}"
+            )
+
+
 def _from_mapping(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
+    _check_keys(cfg, source)
     if cfg.get("client") is not None:
         return _from_client(cfg["client"], model=_str(cfg.get("model"), "model", source))
     kind = cfg.get("type")

@@ -8,7 +8,7 @@ import pytest
 
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.judge import DEFAULT_AZURE_API_VERSION, get_judge_client
-from agent_evaluators.judge.config import NO_JUDGE_MESSAGE
+from agent_evaluators.judge.config import NO_JUDGE_MESSAGE, resolve_config
 
 ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "AGENT_EVAL_JUDGE_MODEL", "AZURE_OPENAI_ENDPOINT",
             "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_DEPLOYMENT", "OPENAI_API_VERSION", "AZURE_OPENAI_API_VERSION")
@@ -151,3 +151,22 @@ def test_model_config_dict_carries_timeout_and_attempts():
     assert client.timeout == 2.5 and client.max_attempts == 2
     with pytest.raises(ConfigError):
         get_judge_client({"model": "m", "base_url": "http://127.0.0.1:9/v1", "timeout": -1})
+
+
+# issue 16: a misspelt model_config key is an error naming it and the closest valid key
+@pytest.mark.parametrize("key, closest", [("temprature", None), ("modl", "model"), ("base_ulr", "base_url"),
+                                          ("api_kye", "api_key")])
+def test_unknown_model_config_key_names_the_closest_valid_one(key, closest):
+    cfg = {"model": "gpt-4o-mini", "api_key": "sk-test-1234", key: "x"}
+    with pytest.raises(ConfigError) as info:
+        resolve_config(cfg)
+    message = str(info.value)
+    assert repr(key) in message
+    if closest:
+        assert f"did you mean {closest!r}" in message
+    assert "sk-test-1234" not in message
+
+
+def test_temperature_in_model_config_says_where_it_belongs():
+    with pytest.raises(ConfigError, match="belong to the evaluator"):
+        resolve_config({"model": "m", "api_key": "k" * 8, "temperature": 0.2})
