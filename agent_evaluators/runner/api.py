@@ -6,11 +6,13 @@ them, and hands that to an engine: :func:`~.local.run_local` or, with ``engine="
 :func:`~.distributed.run_ray`.
 """
 
+import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, List, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
+from .ledger import RunInterrupted
 from .local import run_local
 from .options import RayOptions, RunOptions
 from .result import EvaluationResult
@@ -106,7 +108,14 @@ def evaluate(
         from .distributed import run_ray  # lazy: Ray is an optional extra
 
         return run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
-    return run_sync(
-        run_local(options),
-        nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
-    )
+    interrupted: List[RunInterrupted] = []
+    try:
+        return run_sync(
+            run_local(options, interrupted),
+            nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
+        )
+    except KeyboardInterrupt:
+        # run_sync cancelled the run and waited for it to unwind: the ledger saved what was done
+        if interrupted and not isinstance(sys.exc_info()[1], RunInterrupted):
+            raise interrupted[0] from None
+        raise

@@ -9,10 +9,11 @@ it to ``rows.jsonl`` at once, so a crash loses only the rows in flight.
 """
 
 import asyncio
+from typing import List, Optional
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .describe import describe_run
-from .ledger import RunLedger
+from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
 from .readers import RowError, data_path, iter_input
 from .result import EvaluationResult
@@ -29,10 +30,26 @@ def _known_total(data: object) -> "int | None":
     return len(data)  # type: ignore[arg-type]
 
 
-async def run_local(options: RunOptions) -> EvaluationResult:
-    """Evaluate every row of ``options.data`` in this process."""
+async def run_local(options: RunOptions, interrupted: Optional[List[RunInterrupted]] = None) -> EvaluationResult:
+    """Evaluate every row of ``options.data`` in this process.
+
+    Cancelled (Ctrl-C in :func:`~.api.evaluate`): the ledger saves what is done and marks the run
+    ``interrupted``; its :class:`RunInterrupted` is appended to ``interrupted`` for the caller to
+    raise (a KeyboardInterrupt cannot be raised inside an event loop task), and the cancellation
+    propagates.
+    """
     rows = RowEvaluator.prepare(options.rows)
-    with RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data)) as ledger:
+    ledger = RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data))
+    try:
+        await _run(options, rows, ledger)
+    finally:
+        if ledger.interruption is not None and interrupted is not None:
+            interrupted.append(ledger.interruption)
+    return ledger.finish()
+
+
+async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> None:
+    with ledger:
         window = RowWindow(rows, 2 * options.max_concurrency, ledger.add)
         try:
             with use_judge_limiter(new_limiter(options.max_concurrency)):
@@ -43,7 +60,6 @@ async def run_local(options: RunOptions) -> EvaluationResult:
             raise
         finally:
             rows.close()
-    return ledger.finish()
 
 
 async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, window: RowWindow) -> None:
@@ -52,7 +68,7 @@ async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, wind
     for line, item in enumerate(iter_input(options.data)):
         if line & 255 == 255:
             await asyncio.sleep(0)  # let other tasks of a host loop breathe during long inline runs
-        todo = ledger.work_for(line)
+        todo = ledger.work_for(line, item)
         if todo is None:
             ledger.skip(line)
             continue
