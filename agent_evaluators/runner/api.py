@@ -6,18 +6,20 @@ them, and hands that to an engine: :func:`~.local.run_local` or, with ``engine="
 :func:`~.distributed.run_ray`.
 """
 
-import sys
 from pathlib import Path
-from typing import Any, Callable, List, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
 from .ledger import RunInterrupted
-from .local import run_local
+from .local import RunWatch, run_local
 from .options import RayOptions, RunOptions
 from .result import EvaluationResult
 
 __all__ = ["evaluate", "evaluate_async"]
+
+#: how long Ctrl-C waits for the cancelled run to save its finished rows
+_UNWIND_S = 30.0
 
 
 async def evaluate_async(
@@ -108,14 +110,15 @@ def evaluate(
         from .distributed import run_ray  # lazy: Ray is an optional extra
 
         return run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
-    interrupted: List[RunInterrupted] = []
+    watch = RunWatch()
     try:
         return run_sync(
-            run_local(options, interrupted),
+            run_local(options, watch),
             nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
         )
-    except KeyboardInterrupt:
-        # run_sync cancelled the run and waited for it to unwind: the ledger saved what was done
-        if interrupted and not isinstance(sys.exc_info()[1], RunInterrupted):
-            raise interrupted[0] from None
+    except KeyboardInterrupt as exc:
+        # run_sync cancelled the run; once it has unwound, the ledger has saved what was done
+        interruption = None if isinstance(exc, RunInterrupted) else watch.interruption(_UNWIND_S)
+        if interruption is not None:
+            raise interruption from None
         raise

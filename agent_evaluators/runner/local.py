@@ -9,7 +9,8 @@ it to ``rows.jsonl`` at once, so a crash loses only the rows in flight.
 """
 
 import asyncio
-from typing import List, Optional
+import threading
+from typing import Optional
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .describe import describe_run
@@ -20,7 +21,7 @@ from .result import EvaluationResult
 from .rows import RowEvaluator
 from .window import RowWindow
 
-__all__ = ["run_local"]
+__all__ = ["run_local", "RunWatch"]
 
 
 def _known_total(data: object) -> "int | None":
@@ -30,22 +31,37 @@ def _known_total(data: object) -> "int | None":
     return len(data)  # type: ignore[arg-type]
 
 
-async def run_local(options: RunOptions, interrupted: Optional[List[RunInterrupted]] = None) -> EvaluationResult:
+class RunWatch:
+    """What :func:`~.api.evaluate` sees of a run it hands to the background loop: the ledger, and
+    when the run has unwound (after Ctrl-C, ``run_sync`` returns before the cancelled run has
+    saved its rows; ``evaluate`` waits for ``done`` and then raises the ledger's
+    :class:`RunInterrupted`, since a KeyboardInterrupt cannot be raised inside a loop task)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.ledger: Optional[RunLedger] = None
+
+    def interruption(self, wait_s: float) -> Optional[RunInterrupted]:
+        self.done.wait(wait_s)
+        return self.ledger.interruption if self.ledger is not None else None
+
+
+async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> EvaluationResult:
     """Evaluate every row of ``options.data`` in this process.
 
-    Cancelled (Ctrl-C in :func:`~.api.evaluate`): the ledger saves what is done and marks the run
-    ``interrupted``; its :class:`RunInterrupted` is appended to ``interrupted`` for the caller to
-    raise (a KeyboardInterrupt cannot be raised inside an event loop task), and the cancellation
-    propagates.
+    Cancelled (Ctrl-C in :func:`~.api.evaluate`, or a cancelled ``evaluate_async``): the ledger
+    saves what is done and marks the run ``interrupted``, and the cancellation propagates.
     """
-    rows = RowEvaluator.prepare(options.rows)
-    ledger = RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data))
     try:
+        rows = RowEvaluator.prepare(options.rows)
+        ledger = RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data))
+        if watch is not None:
+            watch.ledger = ledger
         await _run(options, rows, ledger)
+        return ledger.finish()
     finally:
-        if ledger.interruption is not None and interrupted is not None:
-            interrupted.append(ledger.interruption)
-    return ledger.finish()
+        if watch is not None:
+            watch.done.set()
 
 
 async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> None:

@@ -14,7 +14,11 @@ import sys
 def main() -> None:
     data, out, delay, resume = sys.argv[1:5]
     from agent_evaluators import evaluate
-    from agent_evaluators.runner import RunInterrupted
+
+    try:
+        from agent_evaluators.runner import RunInterrupted
+    except ImportError:  # the code before the fix (so the tests can show they fail there)
+        RunInterrupted = None
 
     async def slow(response: str) -> dict:
         await asyncio.sleep(float(delay))
@@ -23,7 +27,9 @@ def main() -> None:
     try:
         result = evaluate(data=data, evaluators={"slow": slow}, output_path=out, max_concurrency=1,
                           resume=resume == "1")
-    except RunInterrupted as exc:
+    except KeyboardInterrupt as exc:
+        if RunInterrupted is None or not isinstance(exc, RunInterrupted):
+            raise
         print(json.dumps({"interrupted": exc.message, "rows_done": exc.rows_done, "total": exc.total,
                           "output_path": str(exc.output_path)}), flush=True)
         sys.exit(130)

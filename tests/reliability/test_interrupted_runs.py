@@ -1,0 +1,84 @@
+"""Issue "Reliability, round two", item 10: interrupted runs.
+
+Before the fix Ctrl-C showed a raw KeyboardInterrupt traceback, left summary.json
+``"status": "running"``, and a later run without ``resume`` wiped the unfinished folder.
+These tests fail on that code: the child exits with a traceback (no RunInterrupted), the
+summary says ``running``, and the rerun is not refused.
+"""
+
+import json
+import signal
+
+import pytest
+
+from agent_evaluators import evaluate
+from agent_evaluators.errors import ConfigError
+
+from .run_support import lines_of, start_slow_run, write_rows
+
+
+def _length(response: str) -> dict:
+    return {"length": len(response)}
+
+
+@pytest.fixture
+def interrupted_run(tmp_path):
+    data = write_rows(tmp_path / "data.jsonl", 300)
+    out = tmp_path / "out"
+    proc = start_slow_run(data, out, delay=0.03)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    return data, out, proc.returncode, stdout, stderr
+
+
+def test_ctrl_c_saves_rows_and_marks_the_summary_interrupted(interrupted_run):
+    data, out, code, stdout, stderr = interrupted_run
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    report = json.loads(stdout.strip().splitlines()[-1])
+    on_disk = lines_of(out / "rows.jsonl")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "interrupted"
+    assert 0 < summary["rows"] == report["rows_done"] == len(on_disk) < 300
+    assert report["output_path"] == str(out)
+    assert "resume=True" in report["interrupted"]
+    assert len({r["line_number"] for r in on_disk}) == len(on_disk)
+
+
+def test_rerun_without_resume_over_an_interrupted_run_is_refused(interrupted_run):
+    data, out, *_ = interrupted_run
+    before = (out / "rows.jsonl").read_bytes()
+    with pytest.raises(ConfigError) as info:
+        evaluate(data=str(data), evaluators={"slow": _length}, output_path=out)
+    assert "resume=True" in str(info.value) and "force=True" in str(info.value)
+    assert "interrupted" in str(info.value)
+    assert (out / "rows.jsonl").read_bytes() == before
+    # resume finishes it (force: this process's evaluator is another function than the child's)
+    result = evaluate(data=str(data), evaluators={"slow": _length}, output_path=out, resume=True, force=True)
+    assert [r["line_number"] for r in result.rows] == list(range(300))
+    assert json.loads((out / "summary.json").read_text())["status"] == "complete"
+
+
+def test_force_replaces_an_interrupted_run(interrupted_run):
+    data, out, *_ = interrupted_run
+    result = evaluate(data=[{"response": "only"}], evaluators={"slow": _length}, output_path=out, force=True)
+    assert len(result.rows) == 1 and len(lines_of(out / "rows.jsonl")) == 1
+
+
+def test_a_crashed_run_is_not_wiped_either(tmp_path):
+    data = write_rows(tmp_path / "data.jsonl", 300)
+    out = tmp_path / "out"
+    proc = start_slow_run(data, out, delay=0.03)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    assert json.loads((out / "summary.json").read_text())["status"] == "running"
+    with pytest.raises(ConfigError, match="did not finish"):
+        evaluate(data=str(data), evaluators={"slow": _length}, output_path=out)
+
+
+def test_a_complete_run_is_still_replaced(tmp_path, caplog):
+    out = tmp_path / "out"
+    evaluate(data=[{"response": "a"}, {"response": "b"}], evaluators={"len": _length}, output_path=out)
+    result = evaluate(data=[{"response": "c"}], evaluators={"len": _length}, output_path=out)
+    assert [r["inputs.response"] for r in result.rows] == ["c"]
+    assert "replacing the results of an earlier run" in caplog.text
