@@ -37,7 +37,7 @@ def encode_row(rows: RowEvaluator, line: int, record: Record, cells: Cells) -> T
         return encode_record(record), record, cells
     except UNENCODABLE:
         pass
-    bad = {k: p for k, v in record.items() if (p := _problem(k, v)) is not None}
+    bad = {k: why for k, v in record.items() if (why := _problem(k, v)) is not None}
     row: Dict[str, Any] = {}
     tout: Dict[str, Any] = {}
     row_problems: List[str] = []
@@ -72,8 +72,8 @@ def encode_row(rows: RowEvaluator, line: int, record: Record, cells: Cells) -> T
         target_error = (f"row {line}: the target returned a value that cannot be saved to rows.jsonl: "
                         + "; ".join(target_problems))
         tout = {}
-        for p in rows.plans:
-            new_cells[p.alias] = error_cell(p.invoker, f"{target_error}; evaluator {p.alias!r} result discarded")
+        for plan in rows.plans:
+            new_cells[plan.alias] = error_cell(plan.invoker, f"{target_error}; evaluator {plan.alias!r} result discarded")
     else:
         tout = {k[8:]: v for k, v in record.items() if k.startswith("outputs.") and rows.alias_of(k) is None}
     fixed = rows.assemble(line, row or None, tout or None, new_cells,
