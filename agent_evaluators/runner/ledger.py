@@ -66,6 +66,18 @@ class RunInterrupted(KeyboardInterrupt):
         self.output_path = output_path
 
 
+def _jsonl_rows(data: Any) -> Optional[int]:
+    """The row count of a JSONL data file (non-blank lines), for "N of M rows"; ``None`` for other data."""
+    path = data_path(data)
+    if path is None or not path.name.lower().endswith(".jsonl"):
+        return None
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for raw in f if raw.strip())
+    except OSError:
+        return None
+
+
 def _now_iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, timezone.utc).isoformat()
 
@@ -241,7 +253,7 @@ class RunLedger:
         if self.interruption is not None or self._finished:
             return self.interruption or RunInterrupted("interrupted", rows_done=0, total=None, output_path=None)
         done = self.rows_done
-        total = self.total
+        total = self.total if self.total is not None else _jsonl_rows(self.options.data)
         now = time.time()
         self.summary.update({
             "status": "interrupted", "finished_at": _now_iso(now), "duration_s": round(now - self.started, 3),

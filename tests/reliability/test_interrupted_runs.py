@@ -82,3 +82,15 @@ def test_a_complete_run_is_still_replaced(tmp_path, caplog):
     result = evaluate(data=[{"response": "c"}], evaluators={"len": _length}, output_path=out)
     assert [r["inputs.response"] for r in result.rows] == ["c"]
     assert "replacing the results of an earlier run" in caplog.text
+
+
+def test_report_of_an_interrupted_folder_says_incomplete(interrupted_run):
+    from agent_evaluators.report import write_report
+    from agent_evaluators.report.load import load_run
+
+    data, out, *_ = interrupted_run
+    run = load_run(out)
+    done = len(lines_of(out / "rows.jsonl"))
+    assert run.incomplete is not None and run.incomplete.startswith(f"incomplete: {done} of 300 rows")
+    html = write_report(out).read_text(encoding="utf-8")
+    assert f"incomplete: {done} of 300 rows" in html
