@@ -93,3 +93,20 @@ def test_deeply_nested_evalset_is_an_input_error_naming_the_file(tmp_path):
     path.write_text('{"eval_set_id": "x", "eval_cases": ' + _deep(sys.getrecursionlimit() * 4) + "}")
     with pytest.raises(InputError, match="deep.evalset.json"):
         evaluate(data=str(path), evaluators={"len": _length}, output_path=tmp_path / "out")
+
+
+def test_target_returning_unwritable_value_becomes_a_target_error(tmp_path):
+    def target(response: str) -> dict:
+        out: dict = {"answer": response}
+        if response == "bad":
+            out["loop"] = out
+        return out
+
+    out = tmp_path / "out"
+    result = evaluate(data=[{"response": "good"}, {"response": "bad"}], target=target,
+                      evaluators={"len": _length}, output_path=out)
+    good, bad = result.rows
+    assert good["cell_status"] == {"len": "ok"} and good["outputs.answer"] == "good"
+    assert "row 1" in bad["target_error"] and "'loop'" in bad["target_error"]
+    assert bad["cell_status"] == {"len": "error"}
+    assert json.loads((out / "summary.json").read_text())["status"] == "complete"
