@@ -138,6 +138,7 @@ class RunLedger:
             self._open_locked(description)
         except BaseException:
             self.close()
+            self.release()
             raise
 
     def _refuse_input_inside_output(self) -> None:
@@ -230,6 +231,10 @@ class RunLedger:
         if self._prior_file is not None:
             self._prior_file.close()
             self._prior_file = None
+
+    def release(self) -> None:
+        """Free the run folder for the next run: only after the final ``summary.json`` is written,
+        so a run that starts next can never have its summary overwritten by this one."""
         if self._lock is not None:
             self._lock.release()
             self._lock = None
@@ -240,6 +245,8 @@ class RunLedger:
         if exc_type is not None and issubclass(exc_type, (KeyboardInterrupt, asyncio.CancelledError)):
             self.interrupt()
         self.close()
+        if exc_type is not None:
+            self.release()  # a normal exit leaves the lock to finish()
 
     @property
     def rows_done(self) -> int:
@@ -369,6 +376,12 @@ class RunLedger:
         """Metrics, the final ``summary.json`` and the result (raising :class:`EvaluatorErrors` if asked)."""
         self._finished = True
         self.close()
+        try:
+            return self._finish(extra)
+        finally:
+            self.release()
+
+    def _finish(self, extra: Optional[Mapping[str, Any]]) -> EvaluationResult:
         tally = self.tally
         metrics: Dict[str, Any] = {}
         for alias in self.rows.aliases:
