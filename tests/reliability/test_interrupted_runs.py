@@ -94,3 +94,31 @@ def test_report_of_an_interrupted_folder_says_incomplete(interrupted_run):
     assert run.incomplete is not None and run.incomplete.startswith(f"incomplete: {done} of 300 rows")
     html = write_report(out).read_text(encoding="utf-8")
     assert f"incomplete: {done} of 300 rows" in html
+
+
+def test_cancelled_evaluate_async_marks_the_summary_interrupted(tmp_path):
+    import asyncio
+
+    from agent_evaluators import evaluate_async
+
+    out = tmp_path / "out"
+
+    async def slow(response: str) -> dict:
+        await asyncio.sleep(0.01)
+        return {"length": len(response)}
+
+    async def main() -> None:
+        task = asyncio.ensure_future(evaluate_async(
+            data=[{"response": f"r{i}"} for i in range(2000)], evaluators={"slow": slow}, output_path=out,
+            max_concurrency=2))
+        while not (out / "rows.jsonl").exists() or (out / "rows.jsonl").stat().st_size == 0:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "interrupted"
+    assert 0 < summary["rows"] == len(lines_of(out / "rows.jsonl")) < 2000
+    assert summary["rows_total"] == 2000
