@@ -123,12 +123,14 @@ def _summary_section(run: RunData) -> str:
         ("Error cells", s.get("error_count", 0)),
         ("Started", s.get("started_at")),
         ("Duration", f"{s.get('duration_s')} s" if s.get("duration_s") is not None else None),
-        ("Status", s.get("status")),
+        ("Status", run.incomplete or s.get("status")),
         ("Max concurrency", cfg.get("max_concurrency")),
         ("Versions", ", ".join(f"{k} {v}" for k, v in (s.get("versions") or {}).items() if isinstance(v, str))),
     ]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in items if v not in (None, ""))
     head = f'<p class="verdict {verdict[0]}">{esc(verdict[1])}</p>' if verdict else ""
+    if run.incomplete:
+        head += f'<p class="verdict error">{esc(run.incomplete)}</p>'
     return f'<section id="summary"><h2>Run</h2>{head}<dl class="kv">{dl}</dl></section>'
 
 

@@ -50,6 +50,19 @@ class RunData:
         return None
 
     @property
+    def incomplete(self) -> Optional[str]:
+        """``"incomplete: N of M rows"`` for a run that did not finish (interrupted, or crashed while
+        ``running``); ``None`` for a finished one. M is left out when the run never knew it."""
+        status = self.summary.get("status")
+        if status in (None, "complete"):
+            return None
+        done = self.summary.get("rows") if status == "interrupted" else len(self.rows)
+        total = self.summary.get("rows_total")
+        how = "interrupted" if status == "interrupted" else "did not finish"
+        of = f" of {total}" if isinstance(total, int) else ""
+        return f"incomplete: {done}{of} rows ({how}; resume=True / --resume continues it)"
+
+    @property
     def metrics(self) -> Dict[str, Any]:
         return dict(self.summary.get("metrics") or {})
 

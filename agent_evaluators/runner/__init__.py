@@ -15,7 +15,7 @@ How one row travels (each step is one module):
 
 from .api import evaluate, evaluate_async
 from .callables import blocking
-from .ledger import EvaluatorErrors
+from .ledger import EvaluatorErrors, RunInterrupted
 from .options import RowSpec, RunOptions
 from .readers import RowError, register_reader
 from .result import EvaluationResult
@@ -26,6 +26,7 @@ __all__ = [
     "blocking",
     "EvaluationResult",
     "EvaluatorErrors",
+    "RunInterrupted",
     "register_reader",
     "RowError",
     "RunOptions",

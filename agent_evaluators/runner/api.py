@@ -11,11 +11,15 @@ from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
-from .local import run_local
+from .ledger import RunInterrupted
+from .local import RunWatch, run_local
 from .options import RayOptions, RunOptions
 from .result import EvaluationResult
 
 __all__ = ["evaluate", "evaluate_async"]
+
+#: how long Ctrl-C waits for the cancelled run to save its finished rows
+_UNWIND_S = 30.0
 
 
 async def evaluate_async(
@@ -106,7 +110,15 @@ def evaluate(
         from .distributed import run_ray  # lazy: Ray is an optional extra
 
         return run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
-    return run_sync(
-        run_local(options),
-        nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
-    )
+    watch = RunWatch()
+    try:
+        return run_sync(
+            run_local(options, watch),
+            nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
+        )
+    except KeyboardInterrupt as exc:
+        # run_sync cancelled the run; once it has unwound, the ledger has saved what was done
+        interruption = None if isinstance(exc, RunInterrupted) else watch.interruption(_UNWIND_S)
+        if interruption is not None:
+            raise interruption from None
+        raise

@@ -5,7 +5,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional
 
-from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config
+from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config, settings_digest
 from .options import RunOptions
 from .readers import data_path, describe_data
 from .rows import RowEvaluator
@@ -78,5 +78,7 @@ def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
         mapping=config["evaluator_config"],
         target=target_name,
         num_runs=spec.num_runs,
+        settings={alias: settings_digest(inv.fn) for alias, inv in rows.invokers.items()},
+        target_settings=settings_digest(target_inv.fn) if target_inv is not None else None,
     )
     return RunDescription(config, fingerprint, _versions(rows, thorough=options.output_path is not None))

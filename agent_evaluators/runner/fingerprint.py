@@ -6,20 +6,21 @@ refusal can say exactly *what* changed. Secrets (API keys, tokens) never enter
 ``summary.json`` or the fingerprint: rotating a key does not invalidate a run.
 """
 
+import dataclasses
+import enum
 import hashlib
 import json
 import math
-import re
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
 from .callables import Invoker
+from .settings import SECRET_NAME, settings_digest
 
-__all__ = ["public_config", "describe_evaluator", "file_digest", "build_fingerprint", "fingerprint_changes"]
+__all__ = ["public_config", "describe_evaluator", "file_digest", "row_digest", "build_fingerprint", "fingerprint_changes",
+           "settings_digest"]
 
-_SECRET = re.compile(
-    r"(api[_-]?key|subscription[_-]?key|secret|password|credential|(^|[_-])token$|authorization|cookie)", re.I
-)
+_SECRET = SECRET_NAME
 _MAX_DEPTH = 4
 
 
@@ -31,6 +32,8 @@ def _safe(value: Any, depth: int = 0) -> Any:
         return value if math.isfinite(value) else str(value)
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, enum.Enum):
+        return _safe(value.value, depth)
     if depth >= _MAX_DEPTH:
         return f"<{type(value).__name__}>"
     if isinstance(value, Mapping):
@@ -45,6 +48,12 @@ def _safe(value: Any, depth: int = 0) -> Any:
         return [_safe(v, depth + 1) for v in items[:100]]
     if callable(value):
         return f"<{getattr(value, '__qualname__', type(value).__qualname__)}>"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: ("***" if _SECRET.search(f.name) else _safe(getattr(value, f.name, None), depth + 1))
+                for f in dataclasses.fields(value) if not f.name.startswith("_")}
+    fields = getattr(type(value), "model_fields", None)  # pydantic models
+    if isinstance(fields, dict):
+        return {n: ("***" if _SECRET.search(n) else _safe(getattr(value, n, None), depth + 1)) for n in fields}
     return f"<{type(value).__qualname__}>"
 
 
@@ -58,6 +67,11 @@ def public_config(obj: Any) -> Dict[str, Any]:
         if k.startswith("_"):
             continue
         out[k] = "***" if _SECRET.search(k) and v is not None else _safe(v)
+    for k, v in attrs.items():  # private flags (``_is_reasoning_model``): shown so a refusal can name them
+        name = k.lstrip("_")
+        if k.startswith("_") and name and name not in out and not _SECRET.search(name) and (
+                v is None or isinstance(v, (bool, int, float, str))) and k not in ("_cache", "_prompty"):
+            out[name] = _safe(v)
     model_config = attrs.get("_model_config")
     if isinstance(model_config, Mapping) and "model_config" not in out:
         out["model_config"] = _safe(model_config)
@@ -98,6 +112,18 @@ def describe_evaluator(alias: str, inv: Invoker) -> Dict[str, Any]:
     return desc
 
 
+def row_digest(row: Mapping[str, Any]) -> Optional[str]:
+    """A short hash of a row's content, stored in its record as ``row_hash``: on resume over an
+    iterable (no file digest to compare), a row whose content changed is evaluated again instead of
+    silently keeping another row's result. ``None`` when the row cannot be rendered (it then
+    becomes an error row anyway)."""
+    try:
+        text = json.dumps(row, sort_keys=True, ensure_ascii=False, default=repr, separators=(",", ":"))
+    except (ValueError, TypeError, RecursionError, OverflowError):
+        return None
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
 def file_digest(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -117,10 +143,16 @@ def build_fingerprint(
     mapping: Mapping[str, Any],
     target: Optional[str],
     num_runs: int,
+    settings: Optional[Mapping[str, str]] = None,
+    target_settings: Optional[str] = None,
 ) -> Dict[str, Any]:
+    """One hash per part. ``settings``: each evaluator's :func:`~.settings.settings_digest` (its full
+    effective configuration, private and nested values and code included), part of its hash."""
+    settings = settings or {}
     return {
         "data": data_digest,
-        "evaluators": {alias: _hash(desc) for alias, desc in evaluators.items()},
+        "evaluators": {alias: _hash({**desc, "settings": settings.get(alias)}) for alias, desc in evaluators.items()},
+        "target_settings": target_settings,
         "templates": {alias: desc.get("template_hash") for alias, desc in evaluators.items() if desc.get("template_hash")},
         "column_mapping": _hash(mapping),
         "target": target,
@@ -148,11 +180,15 @@ def fingerprint_changes(
             before = (old_config.get("evaluators") or {}).get(alias, {})
             after = (new_config.get("evaluators") or {}).get(alias, {})
             diffs = _dict_diff(before, after)
-            changes.append(f"evaluator {alias!r} changed" + (f" ({'; '.join(diffs)})" if diffs else ""))
+            changes.append(f"evaluator {alias!r} changed" + (
+                f" ({'; '.join(diffs)})" if diffs else
+                " (in settings summary.json does not show: nested options, rubric texts, private settings or code)"))
     if old.get("column_mapping") != new.get("column_mapping"):
         changes.append("evaluator_config (column mapping) changed")
     if old.get("target") != new.get("target"):
         changes.append(f"the target changed ({old.get('target')} -> {new.get('target')})")
+    elif old.get("target_settings") != new.get("target_settings"):
+        changes.append("the target's code or configuration changed")
     if old.get("num_runs") != new.get("num_runs"):
         changes.append(f"num_runs changed ({old.get('num_runs')} -> {new.get('num_runs')})")
     return changes

@@ -17,16 +17,22 @@ from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
 
 from ..errors import AgentEvalError, ConfigError
 from .describe import RunDescription
-from .fingerprint import fingerprint_changes
+from .fingerprint import fingerprint_changes, row_digest
+from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
 from .options import RunOptions
 from .progress import Progress
+from .readers import data_path
 from .result import EvaluationResult
 from .rows import Cells, Record, RowEvaluator
+from .safe_record import encode_row
 from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_json, read_record, scan_rows, write_json_atomic
 from .tally import RowTally
 
-__all__ = ["RunLedger", "EvaluatorErrors"]
+__all__ = ["RunLedger", "EvaluatorErrors", "RunInterrupted"]
+
+#: the files a run writes in its folder (besides temporary ``*.tmp`` siblings); the CLI's report files too
+RUN_FILES = (ROWS_FILE, SUMMARY_FILE, LOCK_FILE, "report.html", "checks.json")
 
 logger = logging.getLogger("agent_evaluators.runner")
 
@@ -40,6 +46,36 @@ class EvaluatorErrors(AgentEvalError):
     def __init__(self, message: str, result: EvaluationResult) -> None:
         super().__init__(message)
         self.result = result
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a cancelled run) after the ledger saved what was done and marked ``summary.json``
+    ``"interrupted"``.
+
+    A :class:`KeyboardInterrupt` (not an :class:`AgentEvalError`), so that an ``except Exception``
+    in user code does not swallow a Ctrl-C. ``rows_done`` rows are on disk in ``output_path``
+    (``None`` for a run without a folder), ``total`` is the row count when it was known; a CLI
+    prints ``message`` and exits 130, and ``resume=True`` on the same folder continues the run.
+    """
+
+    def __init__(self, message: str, *, rows_done: int, total: Optional[int], output_path: Optional[Path]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rows_done = rows_done
+        self.total = total
+        self.output_path = output_path
+
+
+def _jsonl_rows(data: Any) -> Optional[int]:
+    """The row count of a JSONL data file (non-blank lines), for "N of M rows"; ``None`` for other data."""
+    path = data_path(data)
+    if path is None or not path.name.lower().endswith(".jsonl"):
+        return None
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for raw in f if raw.strip())
+    except OSError:
+        return None
 
 
 def _now_iso(ts: float) -> str:
@@ -66,6 +102,12 @@ class RunLedger:
         self._prior_offsets: Dict[int, int] = {}
         self._prior_status: Dict[int, Dict[str, str]] = {}
         self._closed = False
+        self._finished = False
+        self._lock: Optional[RunFolderLock] = None
+        self._prior_hash: Dict[int, Optional[str]] = {}
+        self.changed_rows = 0
+        self.total = total
+        self.interruption: Optional[RunInterrupted] = None
         self.summary: Dict[str, Any] = {
             "status": "running",
             "started_at": _now_iso(self.started),
@@ -89,16 +131,64 @@ class RunLedger:
 
     def _open(self, description: RunDescription) -> None:
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
+        self._refuse_input_inside_output()
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = RunFolderLock(self.out_dir)
+        try:
+            self._open_locked(description)
+        except BaseException:
+            self.close()
+            self.release()
+            raise
+
+    def _refuse_input_inside_output(self) -> None:
+        """Refuse, before anything is written, a data file that is one of the files this run writes
+        (``data="runs/rows.jsonl", output_path="runs"`` would truncate the input before reading it)."""
+        assert self.out_dir is not None
+        data = self.options.data
+        src = data_path(data)
+        if src is None and hasattr(data, "read") and isinstance(getattr(data, "name", None), str):
+            src = Path(data.name)  # an open file: its path, if it has one
+        if src is None:
+            return
+        try:
+            resolved = src.resolve()
+            outputs = {(self.out_dir / name).resolve() for name in RUN_FILES}
+            outputs |= {p.with_name(p.name + ".tmp") for p in outputs}
+        except (OSError, RuntimeError):
+            return
+        if resolved in outputs:
+            raise ConfigError(
+                f"data {src} is a file this run writes in output_path {self.out_dir} ({resolved.name}): the input "
+                "would be overwritten before it is read. Copy the data elsewhere, or choose another output_path."
+            )
+
+    def _open_locked(self, description: RunDescription) -> None:
+        assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
         if self.options.continues_earlier_run:
             self._check_earlier_run(description)
-            self._prior_offsets, self._prior_status, _ = scan_rows(self.rows_path)
+            self._prior_offsets, self._prior_status, _ = scan_rows(self.rows_path, self._prior_hash)
         elif self.rows_path.exists() and self.rows_path.stat().st_size:
+            self._check_replace()
             logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
         write_json_atomic(self.summary_path, self.summary)
         self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
         if self._prior_offsets:
             self._prior_file = open(self.rows_path, "rb")
+
+    def _check_replace(self) -> None:
+        """A new run over a folder whose earlier run did not finish: refuse to wipe it (unless ``force``).
+
+        This run holds the folder's lock, so an earlier ``running`` status is a crashed run."""
+        assert self.summary_path is not None
+        old = read_json(self.summary_path) or {}
+        status = old.get("status")
+        if status in ("running", "interrupted") and not self.options.force:
+            how = "was interrupted" if status == "interrupted" else "did not finish (it crashed or was killed)"
+            raise ConfigError(
+                f"the earlier run in {self.out_dir} {how}: pass resume=True to continue it, or force=True to "
+                "replace its results with a new run"
+            )
 
     def _check_earlier_run(self, description: RunDescription) -> None:
         """Refuse to continue a run made with a different setup (unless ``force``)."""
@@ -131,9 +221,6 @@ class RunLedger:
     def __enter__(self) -> "RunLedger":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
     def close(self) -> None:
         if self._closed:
             return
@@ -145,13 +232,60 @@ class RunLedger:
             self._prior_file.close()
             self._prior_file = None
 
+    def release(self) -> None:
+        """Free the run folder for the next run: only after the final ``summary.json`` is written,
+        so a run that starts next can never have its summary overwritten by this one."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        import asyncio
+
+        if exc_type is not None and issubclass(exc_type, (KeyboardInterrupt, asyncio.CancelledError)):
+            self.interrupt()
+        self.close()
+        if exc_type is not None:
+            self.release()  # a normal exit leaves the lock to finish()
+
+    @property
+    def rows_done(self) -> int:
+        if self.rows_path is not None:
+            return sum(1 for o in self._offsets if o >= 0)
+        return sum(1 for r in self._memory if r is not None)
+
+    def interrupt(self) -> RunInterrupted:
+        """Ctrl-C / cancellation: keep what is written, mark ``summary.json`` ``"interrupted"``, and
+        keep the :class:`RunInterrupted` an engine raises (``self.interruption``)."""
+        if self.interruption is not None or self._finished:
+            return self.interruption or RunInterrupted("interrupted", rows_done=0, total=None, output_path=None)
+        done = self.rows_done
+        total = self.total if self.total is not None else _jsonl_rows(self.options.data)
+        now = time.time()
+        self.summary.update({
+            "status": "interrupted", "finished_at": _now_iso(now), "duration_s": round(now - self.started, 3),
+            "rows": done, "rows_total": total, "rows_reused": self.reused,
+            "error_count": self.tally.error_count, "errors": self.tally.errors,
+        })
+        of = f" of {total}" if total is not None else ""
+        if self.summary_path is not None and not self._closed:
+            self.close()
+            write_json_atomic(self.summary_path, self.summary)
+            message = f"interrupted: {done}{of} rows done and saved in {self.out_dir}; continue with resume=True"
+        else:
+            self.close()
+            message = f"interrupted: {done}{of} rows done (no output_path, nothing saved)"
+        logger.warning("%s", message)
+        self.interruption = RunInterrupted(message, rows_done=done, total=total, output_path=self.out_dir)
+        return self.interruption
+
     # --------------------------------------------------------------- what to do per line
     @property
     def fresh(self) -> bool:
         """A new run: every line is evaluated by every evaluator."""
         return not self._prior_status and not self.options.continues_earlier_run
 
-    def work_for(self, line: int) -> Optional[List[ArgPlan]]:
+    def work_for(self, line: int, item: Any = None) -> Optional[List[ArgPlan]]:
         """Evaluators still to run on ``line`` (``None`` = leave the line as it is, ``[]`` = reuse it)."""
         plans = self.rows.plans
         if self.fresh:
@@ -159,6 +293,15 @@ class RunLedger:
         status = self._prior_status.get(line)
         if status is None:
             return plans if self.options.resume else None
+        if item is not None and line in self._prior_hash:
+            old = self._prior_hash.pop(line)
+            new = row_digest(item) if isinstance(item, Mapping) else None
+            if old is not None and new is not None and old != new:
+                # the row at this position is not the one evaluated before (reordered or edited data)
+                self.changed_rows += 1
+                self._prior_offsets.pop(line, None)
+                self._prior_status.pop(line, None)
+                return plans
         if self.options.rerun_failed and not self.options.resume:
             return [p for p in plans if status.get(p.alias) == "error"]
         return [p for p in plans if status.get(p.alias) != "ok"]
@@ -199,7 +342,8 @@ class RunLedger:
         """A finished row: written (or kept in memory) at once, then counted."""
         self._ensure(line)
         if self._writer is not None:
-            self._offsets[line] = self._writer.write(record)
+            data, record, cells = encode_row(self.rows, line, record, cells)
+            self._offsets[line] = self._writer.write_encoded(data)
         else:
             self._memory[line] = record
         self.progress.update(1, self.tally.add(line, cells))
@@ -230,12 +374,22 @@ class RunLedger:
     # --------------------------------------------------------------- the end
     def finish(self, extra: Optional[Mapping[str, Any]] = None) -> EvaluationResult:
         """Metrics, the final ``summary.json`` and the result (raising :class:`EvaluatorErrors` if asked)."""
+        self._finished = True
         self.close()
+        try:
+            return self._finish(extra)
+        finally:
+            self.release()
+
+    def _finish(self, extra: Optional[Mapping[str, Any]]) -> EvaluationResult:
         tally = self.tally
         metrics: Dict[str, Any] = {}
         for alias in self.rows.aliases:
             metrics.update(tally.stats[alias].metrics(alias))
         usage = {alias: tally.stats[alias].usage for alias in self.rows.aliases}
+        if self.changed_rows:
+            logger.warning("%d row(s) differ from the rows of the earlier run at the same position; they were "
+                           "evaluated again", self.changed_rows)
         if self.skipped:
             logger.warning(
                 "%d row(s) have no results yet and were not run (rerun_failed reruns error cells only); "
@@ -244,7 +398,8 @@ class RunLedger:
             )
         rows: Sequence[Dict[str, Any]]
         if self.rows_path is not None:
-            rows = RowsView(self.rows_path, array("q", (o for o in self._offsets if o >= 0)))
+            done = [i for i, o in enumerate(self._offsets) if o >= 0]
+            rows = RowsView(self.rows_path, array("q", (self._offsets[i] for i in done)), array("q", done))
         else:
             rows = [r for r in self._memory if r is not None]
         finished = time.time()
@@ -255,6 +410,7 @@ class RunLedger:
             "duration_s": round(finished - self.started, 3),
             "rows": len(rows),
             "rows_reused": self.reused,
+            "rows_changed": self.changed_rows,
             "metrics": metrics,
             "error_count": tally.error_count,
             "errors": tally.errors,

@@ -9,17 +9,19 @@ it to ``rows.jsonl`` at once, so a crash loses only the rows in flight.
 """
 
 import asyncio
+import threading
+from typing import Optional
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .describe import describe_run
-from .ledger import RunLedger
+from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
 from .readers import RowError, data_path, iter_input
 from .result import EvaluationResult
 from .rows import RowEvaluator
 from .window import RowWindow
 
-__all__ = ["run_local"]
+__all__ = ["run_local", "RunWatch"]
 
 
 def _known_total(data: object) -> "int | None":
@@ -29,10 +31,41 @@ def _known_total(data: object) -> "int | None":
     return len(data)  # type: ignore[arg-type]
 
 
-async def run_local(options: RunOptions) -> EvaluationResult:
-    """Evaluate every row of ``options.data`` in this process."""
-    rows = RowEvaluator.prepare(options.rows)
-    with RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data)) as ledger:
+class RunWatch:
+    """What :func:`~.api.evaluate` sees of a run it hands to the background loop: the ledger, and
+    when the run has unwound (after Ctrl-C, ``run_sync`` returns before the cancelled run has
+    saved its rows; ``evaluate`` waits for ``done`` and then raises the ledger's
+    :class:`RunInterrupted`, since a KeyboardInterrupt cannot be raised inside a loop task)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.ledger: Optional[RunLedger] = None
+
+    def interruption(self, wait_s: float) -> Optional[RunInterrupted]:
+        self.done.wait(wait_s)
+        return self.ledger.interruption if self.ledger is not None else None
+
+
+async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> EvaluationResult:
+    """Evaluate every row of ``options.data`` in this process.
+
+    Cancelled (Ctrl-C in :func:`~.api.evaluate`, or a cancelled ``evaluate_async``): the ledger
+    saves what is done and marks the run ``interrupted``, and the cancellation propagates.
+    """
+    try:
+        rows = RowEvaluator.prepare(options.rows)
+        ledger = RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data))
+        if watch is not None:
+            watch.ledger = ledger
+        await _run(options, rows, ledger)
+        return ledger.finish()
+    finally:
+        if watch is not None:
+            watch.done.set()
+
+
+async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> None:
+    with ledger:
         window = RowWindow(rows, 2 * options.max_concurrency, ledger.add)
         try:
             with use_judge_limiter(new_limiter(options.max_concurrency)):
@@ -43,7 +76,6 @@ async def run_local(options: RunOptions) -> EvaluationResult:
             raise
         finally:
             rows.close()
-    return ledger.finish()
 
 
 async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, window: RowWindow) -> None:
@@ -52,7 +84,7 @@ async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, wind
     for line, item in enumerate(iter_input(options.data)):
         if line & 255 == 255:
             await asyncio.sleep(0)  # let other tasks of a host loop breathe during long inline runs
-        todo = ledger.work_for(line)
+        todo = ledger.work_for(line, item)
         if todo is None:
             ledger.skip(line)
             continue

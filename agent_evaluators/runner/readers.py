@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 
 __all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data"]
 
@@ -140,6 +140,8 @@ def read_json_array(path: Path) -> Iterator[Row]:
             value = json.load(f)
         except ValueError as e:
             raise ConfigError(f"{path}: not valid JSON ({e}); use JSONL for one row per line") from None
+        except RecursionError:
+            raise _too_deep(path) from None
     if isinstance(value, dict) and ("eval_cases" in value or "evalCases" in value):
         yield from read_adk(path)
         return
@@ -151,10 +153,22 @@ def read_json_array(path: Path) -> Iterator[Row]:
         )
 
 
-def read_adk(path: Path) -> Iterable[Row]:
+def _too_deep(path: Path) -> InputError:
+    return InputError(
+        f"{path}: the JSON is nested deeper than Python can read (recursion limit); flatten the data, "
+        "or use JSONL, where one too-deep line is an error row instead of the whole file",
+        input_name=str(path),
+    )
+
+
+def read_adk(path: Path) -> Iterator[Row]:
     from ..adk.convert import iter_rows  # lazy: ADK models are only needed for ADK files
 
-    return iter_rows(path)
+    # a whole-file format: nesting past the recursion limit anywhere fails the file, with its name
+    try:
+        yield from iter_rows(path)
+    except RecursionError:
+        raise _too_deep(path) from None
 
 
 register_reader(".jsonl", read_jsonl)

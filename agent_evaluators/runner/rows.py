@@ -30,6 +30,7 @@ from .cells import (
     sync_result,
     timeout_message,
 )
+from .fingerprint import row_digest
 from .mapping import ArgPlan, parse_evaluator_config, validate_first_row
 from .options import RowSpec
 from .readers import RowError
@@ -83,6 +84,10 @@ class RowEvaluator:
         return cls(spec, invokers, plans, target)
 
     # --------------------------------------------------------------- records
+    def alias_of(self, key: str) -> Optional[str]:
+        """The evaluator an ``outputs.<alias>.<key>`` record key belongs to (``None``: a target output)."""
+        return next((a for a in self._by_len if key.startswith(self._prefixes[a])), None)
+
     def split_prior(self, record: Mapping[str, Any]) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Any]]:
         """A stored record → (cells by alias, target outputs)."""
         cells: Dict[str, Dict[str, Any]] = {}
@@ -103,6 +108,9 @@ class RowEvaluator:
                  *, row_error: Optional[str] = None, target_error: Optional[str] = None) -> Record:
         record: Record = {"line_number": line}
         if row is not None:
+            digest = row_digest(row)
+            if digest is not None:
+                record["row_hash"] = digest
             keys = self._in_keys
             for col, v in row.items():
                 key = keys.get(col)

@@ -19,7 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
-__all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "RowsView", "write_json_atomic", "read_json"]
+from ..errors import AgentEvalError
+
+__all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "read_checked", "RowsView",
+           "write_json_atomic", "read_json"]
 
 logger = logging.getLogger(__name__)
 
@@ -105,8 +108,10 @@ def _ends_with_newline(path: Path, size: int) -> bool:
         return f.read(1) == b"\n"
 
 
-def scan_rows(path: Path) -> Tuple[Dict[int, int], Dict[int, Dict[str, str]], int]:
-    """Index ``rows.jsonl``: latest offset per line, its ``cell_status``, and how many lines were unreadable."""
+def scan_rows(path: Path, hashes: Optional[Dict[int, Optional[str]]] = None,
+              ) -> Tuple[Dict[int, int], Dict[int, Dict[str, str]], int]:
+    """Index ``rows.jsonl``: latest offset per line, its ``cell_status``, and how many lines were unreadable
+    (and, into ``hashes``, each line's ``row_hash``)."""
     offsets: Dict[int, int] = {}
     statuses: Dict[int, Dict[str, str]] = {}
     bad = 0
@@ -133,6 +138,8 @@ def scan_rows(path: Path) -> Tuple[Dict[int, int], Dict[int, Dict[str, str]], in
                 continue
             offsets[line] = start
             statuses[line] = record.get("cell_status") or {}
+            if hashes is not None:
+                hashes[line] = record.get("row_hash")
     if bad:
         logger.warning("%s: skipped %d unreadable line(s) (a torn write from a crash is expected)", path, bad)
     return offsets, statuses, bad
@@ -143,31 +150,62 @@ def read_record(f: Any, offset: int) -> Dict[str, Any]:
     return json.loads(f.readline())
 
 
+def read_checked(f: Any, offset: int, line: int, path: Path) -> Dict[str, Any]:
+    """The record of ``line`` at ``offset``, or an error if something else is there now."""
+    f.seek(offset)
+    raw = f.readline()
+    record: Any = None
+    if raw.endswith(b"\n"):
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            record = None
+    if not isinstance(record, dict) or record.get("line_number") != line:
+        raise AgentEvalError(
+            f"{path} changed after this run wrote it (the record of row {line} is no longer at its place): "
+            "another run has written to the same output_path since. Re-read the folder, or give each run "
+            "its own output_path."
+        )
+    return record
+
+
 class RowsView(Sequence):
     """``result.rows`` read lazily from ``rows.jsonl``, in input order.
 
-    Holds only one byte offset per row, so memory stays flat however many rows
-    there are; each access reads that row's record from disk.
+    Holds one byte offset and one line number per row, so memory stays flat however
+    many rows there are; each access reads that row's record from disk and checks it is
+    the record this run wrote there (a whole line holding the expected ``line_number``).
+    If the file was replaced since (another run in the same folder), the access fails
+    with a clear :class:`~agent_evaluators.errors.AgentEvalError` instead of returning
+    another run's row or a torn line.
     """
 
-    def __init__(self, path: Path, offsets: "array[int]") -> None:
+    def __init__(self, path: Path, offsets: "array[int]", lines: "Optional[array[int]]" = None) -> None:
         self._path = Path(path)
         self._offsets = offsets
+        self._lines = lines if lines is not None else array("q", range(len(offsets)))
 
     def __len__(self) -> int:
         return len(self._offsets)
 
+    def _read(self, f: Any, i: int) -> Dict[str, Any]:
+        return read_checked(f, self._offsets[i], self._lines[i], self._path)
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             with open(self._path, "rb") as f:
-                return [read_record(f, self._offsets[i]) for i in range(*index.indices(len(self)))]
+                return [self._read(f, i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("row index out of range")
         with open(self._path, "rb") as f:
-            return read_record(f, self._offsets[index])
+            return self._read(f, index)
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         with open(self._path, "rb") as f:
-            for off in self._offsets:
-                yield read_record(f, off)
+            for i in range(len(self._offsets)):
+                yield self._read(f, i)
 
     def __repr__(self) -> str:
         return f"<{len(self)} rows read lazily from {self._path}>"

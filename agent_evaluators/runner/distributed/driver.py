@@ -126,10 +126,16 @@ def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
             "shard_size": shard_size,
             "input": "byte ranges read by workers" if by_range else "row chunks sent by the driver",
         }
-        with RunLedger(options, rows, description, engine=engine) as ledger:
-            planner = ShardPlanner(options, rows, ledger, dpath.resolve() if by_range and dpath else None,
-                                   shard_size)
-            stats = _run_shards(ray, options, ray_options, ledger, planner, workers, per_worker)
+        ledger = RunLedger(options, rows, description, engine=engine)
+        try:
+            with ledger:
+                planner = ShardPlanner(options, rows, ledger, dpath.resolve() if by_range and dpath else None,
+                                       shard_size)
+                stats = _run_shards(ray, options, ray_options, ledger, planner, workers, per_worker)
+        except KeyboardInterrupt:
+            if ledger.interruption is not None:
+                raise ledger.interruption from None  # what was done is saved; summary says "interrupted"
+            raise
         engine.update(stats)
         return ledger.finish(extra={"engine": engine})
     finally:
@@ -203,7 +209,7 @@ class ShardPlanner:
     def _plan_line(self, line: int, item: Any, shard: Shard) -> bool:
         """Decide what happens to ``line``; reused / skipped lines are handled here. True: a worker runs it."""
         ledger = self.ledger
-        todo = ledger.work_for(line)
+        todo = ledger.work_for(line, item)
         if todo is None:
             ledger.skip(line)
             shard.work[line] = SKIP

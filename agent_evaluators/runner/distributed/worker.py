@@ -25,7 +25,7 @@ from ..mapping import ArgPlan
 from ..options import RowSpec
 from ..readers import RowError
 from ..rows import Cells, Record, RowEvaluator
-from ..store import encode_record
+from ..safe_record import encode_row
 from ..tally import RowTally
 from ..window import RowWindow
 from .budget import ClusterLimiter
@@ -84,7 +84,7 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
     def emit(line: int, record: Record, cells: Cells) -> None:
         out.lines.append(line)
         if to_disk:
-            data = encode_record(record)
+            data, record, cells = encode_row(rows, line, record, cells)
             parts.append(data)
             out.lengths.append(len(data))
         else:

@@ -1,0 +1,63 @@
+"""The run folder's lock: one run at a time per ``output_path``.
+
+Two processes writing one ``rows.jsonl`` would interleave their records and each would
+index the other's rows as its own, so the ledger takes an exclusive ``fcntl.flock`` on
+``.agent-eval.lock`` in the folder before it touches anything else there. The kernel
+drops a ``flock`` when its holder exits however it exits (SIGKILL included), so a dead
+run never blocks the next one; the pid written into the file only names the holder in
+the error. Where ``fcntl`` does not exist (Windows) the lock is best effort: the pid is
+written, nothing is enforced.
+"""
+
+import os
+from pathlib import Path
+from typing import Optional
+
+from ..errors import ConfigError
+
+__all__ = ["LOCK_FILE", "RunFolderLock"]
+
+LOCK_FILE = ".agent-eval.lock"
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+def _holder(path: Path) -> str:
+    try:
+        pid = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        pid = ""
+    return f"pid {pid}" if pid.isdigit() else "another process"
+
+
+class RunFolderLock:
+    """An exclusive lock on ``folder`` for the life of a run; :meth:`release` (or exit) frees it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / LOCK_FILE
+        self._fd: Optional[int] = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(self._fd)
+                self._fd = None
+                raise ConfigError(
+                    f"{folder} is in use by another run ({_holder(self.path)}): two runs cannot share one "
+                    "output_path. Wait for it to finish (or stop it), or choose another output_path."
+                ) from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, str(os.getpid()).encode())
+
+    def release(self) -> None:
+        if self._fd is not None:
+            try:
+                os.ftruncate(self._fd, 0)
+            except OSError:
+                pass
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = None
+

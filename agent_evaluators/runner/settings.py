@@ -1,0 +1,148 @@
+"""The full effective configuration of an evaluator (or target), for the resume fingerprint.
+
+``summary.json``'s readable ``config`` shows public settings only, with placeholders for
+objects; a fingerprint made from that missed real changes (rubric texts, ``args_match``,
+``AnswerSimilarityOptions``, ``is_reasoning_model``, a function's code) and ``resume=True``
+reused results made with another setup. :func:`settings_digest` hashes everything that
+decides a result instead: attribute values of every depth, private ones too, dataclasses,
+pydantic models, enums, containers, and a callable's qualified name plus the hash of its
+bytecode and constants.
+
+Secrets never enter it: a value under a secret-looking name (api key, token, password,
+credential, headers) is replaced by a marker before hashing, and clients, credentials,
+caches, locks and other live objects are skipped by name or type, so rotating a key or
+reconnecting does not invalidate a run.
+"""
+
+import dataclasses
+import enum
+import hashlib
+import json
+import math
+import re
+import types
+from pathlib import Path
+from typing import Any, Dict, Optional, Set
+
+__all__ = ["settings_digest", "settings_value", "SECRET_NAME"]
+
+#: names whose values are secrets (never rendered, never hashed)
+SECRET_NAME = re.compile(
+    r"(api[_-]?key|subscription[_-]?key|secret|password|passwd|credential|(^|[_-])token$|token[_-]?provider|"
+    r"authorization|cookie|headers?$|auth$)",
+    re.I,
+)
+#: attributes that hold live machinery or lazily-made caches, not configuration
+_SKIP_NAMES = {"_prompty", "_cache", "cache", "_client", "_clients", "client", "_lock", "_loop", "_executor",
+               "_session", "_sync_executor", "_judge", "_limiter"}
+_LIVE_TYPE = re.compile(r"(Client|Credential|Session|Lock|Loop|Executor|Thread|Connection|Pool|Logger)$")
+_MAX_DEPTH = 12
+_MAX_ITEMS = 10_000
+
+
+def _code_digest(code: types.CodeType, seen: Set[int]) -> str:
+    h = hashlib.sha256(code.co_code)
+    h.update(repr(code.co_names).encode())
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            h.update(_code_digest(const, seen).encode())
+        else:
+            h.update(json.dumps(settings_value(const, 0, seen), sort_keys=True, default=str).encode())
+    return h.hexdigest()[:24]
+
+
+def _callable(value: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
+    if all(hasattr(value, a) for a in ("func", "args", "keywords")):  # functools.partial
+        return {"partial": settings_value(value.func, depth + 1, seen), "args": settings_value(list(value.args), depth + 1, seen),
+                "keywords": settings_value(dict(value.keywords), depth + 1, seen)}
+    fn = getattr(value, "__func__", value)  # bound methods: the function
+    out: Dict[str, Any] = {"callable": f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', type(fn).__qualname__)}"}
+    code = getattr(fn, "__code__", None)
+    if isinstance(code, types.CodeType):
+        out["code"] = _code_digest(code, seen)
+        defaults = getattr(fn, "__defaults__", None)
+        if defaults:
+            out["defaults"] = settings_value(list(defaults), depth + 1, seen)
+    elif hasattr(value, "__dict__") and not isinstance(value, type):
+        out["state"] = _attributes(value, depth, seen)  # a callable object (an evaluator)
+    return out
+
+
+def _attributes(obj: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"type": f"{type(obj).__module__}.{type(obj).__qualname__}"}
+    for name, v in vars(obj).items():
+        if name in _SKIP_NAMES or _LIVE_TYPE.search(type(v).__name__):
+            continue
+        out[name] = "<secret>" if SECRET_NAME.search(name) and v is not None else settings_value(v, depth + 1, seen)
+    return out
+
+
+def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) -> Any:
+    """A JSON-safe, secret-free rendering of ``value`` with everything that decides a result."""
+    seen = set() if seen is None else seen
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int) and not isinstance(value, enum.Enum):
+        # hex(), not str(): a huge int has no decimal form past 4,300 digits
+        return value if value.bit_length() < 64 else "int:" + hashlib.sha256(hex(value).encode()).hexdigest()[:24]
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__qualname__}.{value.name}"
+    if isinstance(value, (bytes, bytearray)):
+        return "bytes:" + hashlib.sha256(value).hexdigest()[:24]
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, type):
+        return f"class {value.__module__}.{value.__qualname__}"
+    if depth >= _MAX_DEPTH or id(value) in seen:
+        return f"<{type(value).__qualname__}>"
+    if _LIVE_TYPE.search(type(value).__name__):
+        return f"<{type(value).__qualname__}>"
+    seen.add(id(value))
+    try:
+        if isinstance(value, dict) or (hasattr(value, "items") and hasattr(value, "keys")):
+            return {str(k): ("<secret>" if SECRET_NAME.search(str(k)) and v is not None else settings_value(v, depth + 1, seen))
+                    for k, v in list(value.items())[:_MAX_ITEMS]}
+        if isinstance(value, (list, tuple)):
+            return [settings_value(v, depth + 1, seen) for v in value[:_MAX_ITEMS]]
+        if isinstance(value, (set, frozenset)):
+            return sorted((settings_value(v, depth + 1, seen) for v in value), key=repr)
+        if isinstance(value, re.Pattern):
+            return {"pattern": value.pattern, "flags": value.flags}
+        if dataclasses.is_dataclass(value):
+            out: Dict[str, Any] = {"type": type(value).__qualname__}
+            for f in dataclasses.fields(value):
+                v = getattr(value, f.name, None)
+                out[f.name] = "<secret>" if SECRET_NAME.search(f.name) and v is not None else settings_value(v, depth + 1, seen)
+            return out
+        fields = getattr(type(value), "model_fields", None)  # pydantic models
+        if isinstance(fields, dict):
+            out = {"type": type(value).__qualname__}
+            for name in fields:
+                v = getattr(value, name, None)
+                out[name] = "<secret>" if SECRET_NAME.search(name) and v is not None else settings_value(v, depth + 1, seen)
+            return out
+        if callable(value):
+            return _callable(value, depth, seen)
+        if hasattr(value, "__dict__"):
+            return _attributes(value, depth, seen)
+        slots = getattr(type(value), "__slots__", None)
+        if slots:
+            names = [slots] if isinstance(slots, str) else list(slots)
+            return {"type": type(value).__qualname__,
+                    **{n: settings_value(getattr(value, n, None), depth + 1, seen) for n in names
+                       if not SECRET_NAME.search(n)}}
+        return f"<{type(value).__qualname__}>"
+    finally:
+        seen.discard(id(value))
+
+
+def settings_digest(value: Any) -> str:
+    """The hash of :func:`settings_value` (what ``summary.json``'s fingerprint stores)."""
+    try:
+        rendered = settings_value(value)
+    except (RecursionError, ValueError, TypeError):  # an exotic object: fall back to its type
+        rendered = f"<{type(value).__qualname__}>"
+    text = json.dumps(rendered, sort_keys=True, default=str, ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:32]
