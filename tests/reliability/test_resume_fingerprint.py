@@ -59,11 +59,11 @@ def test_resume_refuses_a_changed_configuration(tmp_path, what):
 
 def test_secrets_do_not_enter_the_fingerprint(tmp_path):
     out = tmp_path / "out"
-    mc = dict(MC, default_headers={"X-Tenant-Key": "header-SECRET-1"})
+    mc = dict(MC, extra_headers={"X-Tenant-Key": "header-SECRET-1"})
     evaluate(data=[], evaluators={"ev": IntentResolutionEvaluator(mc)}, output_path=out)
     text = (out / "summary.json").read_text()
     assert "SECRET" not in text
-    rotated = dict(MC, api_key="sk-second-SECRET", default_headers={"X-Tenant-Key": "header-SECRET-2"})
+    rotated = dict(MC, api_key="sk-second-SECRET", extra_headers={"X-Tenant-Key": "header-SECRET-2"})
     evaluate(data=[], evaluators={"ev": IntentResolutionEvaluator(rotated)}, output_path=out, resume=True)
     assert "SECRET" not in (out / "summary.json").read_text()
 
