@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
+from .._scrub import scrub, scrub_bytes
 from ..errors import AgentEvalError
 
 __all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "read_checked", "RowsView",
@@ -61,7 +62,9 @@ _encoder = json.JSONEncoder(ensure_ascii=False, default=_json_default, separator
 
 
 def encode_record(record: Dict[str, Any]) -> bytes:
-    return (_encoder.encode(record) + "\n").encode("utf-8", "surrogatepass")
+    """One ``rows.jsonl`` line; any known secret in it (a judge key a row or an evaluator echoed)
+    is masked by the package's one scrubber before it reaches the disk."""
+    return scrub_bytes((_encoder.encode(record) + "\n").encode("utf-8", "surrogatepass"))
 
 
 class RowWriter:
@@ -218,8 +221,9 @@ class RowsView(Sequence):
 
 def write_json_atomic(path: Path, value: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
+    text = json.dumps(value, ensure_ascii=False, indent=2, default=_json_default, allow_nan=True)
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(value, f, ensure_ascii=False, indent=2, default=_json_default, allow_nan=True)
+        f.write(scrub(text))  # summary.json / checks.json hold error texts and configs: no secret leaves
         f.write("\n")
         f.flush()
         os.fsync(f.fileno())

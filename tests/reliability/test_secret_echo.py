@@ -67,3 +67,18 @@ def test_log_records_are_scrubbed():
     record = logging.LogRecord("agent_evaluators.x", logging.WARNING, __file__, 1, "saw %s in reply", (secret,), None)
     assert ScrubFilter().filter(record) and secret not in record.getMessage() and "***" in record.getMessage()
     assert scrub(f"Authorization: Bearer {secrets.token_hex(12)}") == "Authorization: Bearer ***"
+
+
+def test_rows_and_summary_on_disk_never_hold_a_configured_secret(tmp_path):
+    """A row that quotes the key, and an evaluator whose error text quotes it: both reach the disk masked."""
+    key = "sk-rowdata-" + secrets.token_hex(12)
+    remember([key])
+
+    def leaky(response):
+        raise ValueError(f"could not score, saw {key}")
+
+    result = evaluate(data=[{"response": f"my key is {key}"}], evaluators={"leaky": leaky}, output_path=tmp_path / "o")
+    assert result.metrics["leaky.error_count"] == 1
+    for name in ("rows.jsonl", "summary.json"):
+        text = (tmp_path / "o" / name).read_text()
+        assert key not in text and "***" in text, name
