@@ -257,7 +257,8 @@ def prepare_run(
         raise ConfigError(f"give one source of agent invocations, not {' and '.join(given)}")
     if not given:
         raise ConfigError(
-            "no agent invocations to evaluate: an eval set holds only the expected invocations. Pass "
+            "no agent invocations to evaluate: an eval set holds only the expected invocations. Name the "
+            "agent folder first to run the agent (agent-eval adk AGENT_DIR EVALSET), or pass "
             "--actual FILE (an ADK *.evalset_result.json, or JSONL lines {\"eval_id\": ..., \"invocations\": [...]}) "
             "or, from Python, actual=, target= (a per-turn callable) or producer="
         )

@@ -65,7 +65,7 @@ def test_scenario_case_with_a_recorded_conversation_is_scored_without_references
     # the criterion that needs expected invocations says why, in one line
     (note,) = result.notes
     assert note == ("tool_trajectory_avg_score: not evaluated: tool_trajectory_avg_score compares with expected "
-                    "invocations, and none were given")
+                    "invocations, and a conversation_scenario case has none")
     assert server.stats()["requests"] == 3  # safety_v1: one judge call per recorded invocation
     per = result.eval_metric_result_per_invocation
     assert len(per) == 3 and all(item.expected_invocation is None for item in per)
