@@ -178,8 +178,11 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
     if app is not None:  # as ADK: a copy of the App (its plugins and settings kept) running root_agent
         app = app.model_copy(update={"plugins": list(app.plugins or []) + [plugin], "root_agent": root_agent})
         runner = Runner(app=app, app_name=app_name, session_service=sessions)
-    else:
-        runner = Runner(app_name=app_name, agent=root_agent, session_service=sessions, plugins=[plugin])
+    else:  # an App carries the plugin (Runner's plugins= is deprecated); the session keeps the case's app name
+        from google.adk.apps import App
+
+        app = App(name="agent_evaluators_run", root_agent=root_agent, plugins=[plugin])
+        runner = Runner(app=app, app_name=app_name, session_service=sessions)
     invocations: List[Any] = []
     async with runner:
         while True:
