@@ -34,7 +34,15 @@ from ..adk.loading import load_eval_set
 from ..adk.models import EvalCase, EvalSet, Invocation
 from ..adk.results import EvalCaseResult, EvalStatus, new_eval_set_result
 from ..errors import ConfigError, InputError
-from .cases import CASE_COLUMN, INVOCATIONS_COLUMN, SIMULATED_USER_COLUMN, CaseSlot, CriterionCell, case_result, case_result_from_row
+from .cases import (
+    CASE_COLUMN,
+    INVOCATIONS_COLUMN,
+    SIMULATED_USER_COLUMN,
+    CaseSlot,
+    CriterionCell,
+    case_result,
+    case_result_from_row,
+)
 from .criteria import get_metric, judge_endpoint
 from .producers import Producer, check_target, from_actual, from_target, has_actual
 

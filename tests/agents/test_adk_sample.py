@@ -11,8 +11,7 @@ from ..conftest import optional_import
 optional_import("google.adk")
 
 from agent_evaluators import JudgeError  # noqa: E402
-from agent_evaluators.adk import load_eval_set  # noqa: E402
-from agent_evaluators.adk import arun_eval_sets  # noqa: E402
+from agent_evaluators.adk import arun_eval_sets, load_eval_set  # noqa: E402
 from agent_evaluators.adk.convert import final_response_text, function_calls  # noqa: E402
 from agent_evaluators.adk.results import EvalStatus  # noqa: E402
 from agent_evaluators.agents.adk_runner import agent_producer, run_case  # noqa: E402
