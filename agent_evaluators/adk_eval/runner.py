@@ -4,6 +4,11 @@ ADK runs the agent itself; we do not import agents. A case's actual invocations 
 from a producer (:mod:`.producers`): recorded invocations (``actual=``), a per-turn
 ``target`` callable, or any ``producer=`` (the hook for a live agent runner).
 
+A live ADK agent is a producer too
+(:func:`agent_evaluators.agents.adk_runner.agent_producer`, behind ``agent-eval adk
+AGENT_DIR EVALSET``); what a producer returns may carry ``simulator_records`` (a simulated
+user's turns), which the row keeps as ``outputs.simulated_user``.
+
 A run is one :func:`agent_evaluators.evaluate_async` call: a row per selected case
 (every eval set of the run together), the producer as the target, and per criterion
 a :class:`~.cases.CriterionCell`. The engine schedules rows, shares the judge budget
@@ -55,9 +60,9 @@ PathsLike = Union[str, Path, Sequence[Union[str, Path]]]
 ConfigLike = Union[None, str, Path, EvalConfig, Mapping[str, Any]]
 
 SCENARIO_NOTE = (
-    "conversation_scenario case without recorded invocations: its conversation is driven by ADK's user "
-    "simulator, which this run does not start; give the recorded conversation with --actual / actual= "
-    "(or a producer=) to score it; not evaluated"
+    "conversation_scenario case without recorded invocations: its conversation is driven by a simulated "
+    "user, which a per-turn target cannot do; run the agent (agent-eval adk AGENT_DIR EVALSET, or "
+    "producer=agent_producer(...)) or give the recorded conversation with --actual / actual=; not evaluated"
 )
 
 
