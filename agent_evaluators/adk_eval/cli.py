@@ -121,6 +121,17 @@ def _judge(args: argparse.Namespace) -> Any:
     return judge_model_config(settings)
 
 
+def _new_run_dir(output: Path) -> Path:
+    """``output/run_<timestamp>``, suffixed when a run of the same second is already there
+    (the engine would otherwise read that folder's rows as a run to continue)."""
+    base = output / time.strftime("run_%Y%m%d-%H%M%S")
+    run_dir, n = base, 1
+    while run_dir.exists():
+        n += 1
+        run_dir = base.with_name(f"{base.name}-{n}")
+    return run_dir
+
+
 def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tuple[RunPlan, Any]:
     if args.max_concurrency < 1:
         raise ConfigError("--max_concurrency must be at least 1")
@@ -169,7 +180,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     from .._loop import run_sync
 
     output = Path(args.output) if args.output is not None else DEFAULT_OUTPUT
-    run_dir = output / time.strftime("run_%Y%m%d-%H%M%S")
+    run_dir = _new_run_dir(output)
     try:
         results = run_sync(plan.run(output_dir=output, model_config=model_config,
                                     max_concurrency=args.max_concurrency, run_dir=run_dir))

@@ -160,3 +160,14 @@ def test_agent_evaluator_passes_on_a_folder_of_passing_cases(fake_judge, tmp_pat
     printed = capsys.readouterr().out
     assert "Tests passed: 6" in printed  # 3 cases x 2 runs, through the eval-set runner
     assert "trip_planning_scenario: per_turn_user_simulator_quality_v1: 1.0" in printed
+
+
+def test_runs_into_one_output_folder_keep_their_own_rows(tmp_path):
+    config = tmp_path / "test_config.json"
+    config.write_text(json.dumps({"criteria": {"tool_trajectory_avg_score": 1.0}}))  # no judge needed
+    args = [str(SAMPLE), f"{EVALSET}:weather_paris", "--config", str(config), "--output", str(tmp_path / "out")]
+    assert main(args) == 0 and main(args) == 0  # usually within one second: the same timestamp
+    run_dirs = sorted((tmp_path / "out").glob("run_*"))
+    assert len(run_dirs) == 2
+    assert [len((d / "rows.jsonl").read_text().splitlines()) for d in run_dirs] == [1, 1]
+    assert len(list((tmp_path / "out").glob("*.evalset_result.json"))) == 2
