@@ -6,7 +6,7 @@ This package is the data model only (no judge, no CLI). Scoring lives in
 
 ::
 
-    from agent_evaluators.adk import load_eval_set, evaluate_invocations, run_eval_sets
+    from agent_evaluators.adk import load_eval_set, evaluate_invocations, run_eval_sets, AgentEvaluator
 
     eval_set = load_eval_set("home_automation/simple.test.json")      # any ADK shape, legacy included
     result = evaluate_invocations("tool_trajectory_avg_score", actual, expected,
@@ -43,6 +43,8 @@ _LAZY = {
     "InvocationsResult": "..adk_eval.criteria", "MetricSpec": "..adk_eval.criteria", "METRICS": "..adk_eval.criteria",
     "register_metric": "..adk_eval.criteria",
     "run_eval_sets": "..adk_eval.runner", "arun_eval_sets": "..adk_eval.runner", "main": "..adk_eval.cli",
+    # running agents (agent_evaluators.agents; google-adk is imported only when an agent runs)
+    "AgentEvaluator": "..agents.agent_evaluator",
 }
 
 __all__ = sorted(_LAZY)
@@ -52,7 +54,7 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'agent_evaluators.adk' has no attribute {name!r}")
-    # "..adk_eval.x" is a sibling package: a string, so that importing this package imports no judge code
+    # "..adk_eval.x" / "..agents.x" are sibling packages: a string, so that importing this package imports no judge code
     target = f"agent_evaluators.{module[2:]}" if module.startswith("..") else f"{__name__}.{module}"
     value = getattr(import_module(target), name)
     globals()[name] = value

@@ -33,6 +33,8 @@ __all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_stat
 
 CASE_COLUMN = "case"
 INVOCATIONS_COLUMN = "invocations"
+#: the producer's output column holding a simulated user's per-turn records (scenario cases)
+SIMULATED_USER_COLUMN = "simulated_user"
 
 _ENGINE_RESULT = {"PASSED": "pass", "FAILED": "fail", NOT_EVALUATED: "not_applicable"}
 
@@ -56,7 +58,8 @@ class CriterionCell:
     """One ADK criterion as an ``evaluate()`` evaluator over case rows.
 
     Called with the row's case key and the agent's invocations (the target's output); it
-    looks the case up, scores it with :func:`aevaluate_invocations` and returns an
+    looks the case up, scores it with :func:`aevaluate_invocations` (given the case's expected
+    invocations and its ``conversation_scenario``, whichever the metric reads) and returns an
     ``evaluate()`` cell whose ``<name>_details`` holds everything ADK's result needs. A
     metric that raises becomes ``NOT_EVALUATED`` with the error as its reason (ADK's
     ``LocalEvalService`` does the same), so one broken metric never hides the others.
@@ -75,7 +78,8 @@ class CriterionCell:
         if crit is None:  # another eval set's criterion: this case's config does not name it
             return {n: None, f"{n}_result": "not_applicable", f"{n}_reason": "not a criterion of this eval set"}
         try:
-            result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config)
+            result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
+                                                 scenario=slot.case.conversation_scenario)
         except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
             message = f"{type(exc).__name__}: {exc}"
             return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": crit.threshold,

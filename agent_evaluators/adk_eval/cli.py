@@ -1,10 +1,26 @@
-"""``agent-eval adk EVALSET... [--config F] [--actual F] [--output DIR] [--print_detailed_results]``.
+"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR]``.
+
+Two forms, as ``adk eval``:
+
+* ``agent-eval adk AGENT_DIR EVALSET...``: the first positional is an ADK agent package
+  folder (its ``agent.py`` defines ``root_agent``). The agent runs with ADK's own ``Runner``
+  on every selected case (static cases replay their user turns; ``conversation_scenario``
+  cases are driven by the user simulator on the judge, or on ``user_simulator_config.model``),
+  ``--num_runs`` times, and its invocations are scored;
+* ``agent-eval adk EVALSET... --actual FILE``: score recorded invocations.
+
+An eval-set argument is a file or a folder (every ``*.evalset.json`` / ``*.test.json`` in
+it); ``FILE:case1,case2`` selects cases. Without ``--config`` the ``test_config.json`` beside
+each eval set is used, else ADK's defaults. The judge comes from ``--judge-model``,
+``--judge-base-url`` and ``--judge-api-key-env`` (``agent-eval run``'s flags), else the environment.
 
 Prints what ``adk eval`` prints (the criteria used, the ``Eval Run Summary``, and with
 ``--print_detailed_results`` every case's metrics and invocations), and writes ADK's
 eval-set result file ``<app>_<eval_set_id>_<timestamp>.evalset_result.json`` per eval set
 under ``--output DIR``, by default ``./.adk/eval_history`` (ADK keeps its eval history in
-``.adk/eval_history`` too), printing each path.
+``.adk/eval_history`` too), printing each path. The run's rows (every case with its
+invocations, the simulated user's turns and each criterion's cell) are kept in
+``DIR/run_<timestamp>/`` for ``agent-eval report`` (``--html`` writes the report at once).
 
 Exit code: 0 when every evaluated case passed, 1 when a case failed (a case whose metrics
 are all ``NOT_EVALUATED`` is not a failure), 2 on bad usage or configuration.
@@ -12,34 +28,39 @@ are all ``NOT_EVALUATED`` is not a failure), 2 on bad usage or configuration.
 
 import argparse
 import sys
+import time
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ..adk.results import EvalStatus
-from ..errors import AgentEvalError, ConfigError
+from ..errors import AgentEvalError, ConfigError, InputError
 from .printing import format_case, format_summary
-from .runner import prepare_run
+from .runner import RunPlan, prepare_run, split_case_selector
 
-__all__ = ["main", "build_parser", "DEFAULT_OUTPUT"]
+__all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets"]
 
 #: where result files go without ``--output`` (relative to the working directory)
 DEFAULT_OUTPUT = Path(".adk") / "eval_history"
+EVAL_FILE_PATTERNS = ("*.evalset.json", "*.test.json")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-eval adk",
-        description="Evaluate agent invocations against ADK eval sets with ADK's criteria (test_config.json).",
+        description="Run an ADK agent on eval sets (or score recorded invocations) with ADK's criteria "
+                    "(test_config.json).",
     )
-    parser.add_argument("eval_sets", nargs="+", metavar="EVALSET",
-                        help="eval-set file (.evalset.json / .test.json); FILE:case1,case2 selects cases")
+    parser.add_argument("paths", nargs="+", metavar="[AGENT_DIR] EVALSET",
+                        help="an ADK agent package folder to run (optional, first), then eval-set files or "
+                             "folders (.evalset.json / .test.json); FILE:case1,case2 selects cases")
     parser.add_argument("--config", "--config_file_path", dest="config", metavar="test_config.json",
                         help="criteria config (default: test_config.json beside each eval set, else ADK's defaults)")
     parser.add_argument("--actual", metavar="FILE", required=False,
-                        help="the agent's invocations: an ADK *.evalset_result.json, or JSONL "
-                             '{"eval_id": ..., "invocations": [...]} lines')
+                        help="without AGENT_DIR: the agent's recorded invocations, an ADK *.evalset_result.json "
+                             'or JSONL {"eval_id": ..., "invocations": [...]} lines')
     parser.add_argument("--output", metavar="DIR", default=None,
-                        help=f"folder for the *.evalset_result.json files (default: {DEFAULT_OUTPUT})")
+                        help=f"folder for the *.evalset_result.json files and the run's rows (default: {DEFAULT_OUTPUT})")
+    parser.add_argument("--html", action="store_true", help="also write report.html into the run's rows folder")
     parser.add_argument("--app_name", "--app-name", default=None,
                         help="app name in result file names (default: the cases' session_input.app_name, "
                              "else the eval-set file's folder)")
@@ -49,7 +70,88 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run each case this many times, each run with its own result (default 1)")
     parser.add_argument("--max_concurrency", "--max-concurrency", type=int, default=10,
                         help="judge calls in flight at once (default 10)")
+    parser.add_argument("--judge-model", metavar="M", help="judge model name (also plays the simulated user, "
+                                                             "unless user_simulator_config names a model)")
+    parser.add_argument("--judge-base-url", metavar="URL",
+                        help="OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1")
+    parser.add_argument("--judge-api-key-env", metavar="VAR", help="environment variable that holds the judge API key")
     return parser
+
+
+def _is_agent_dir(path: str) -> bool:
+    folder = Path(path)
+    return folder.is_dir() and ((folder / "agent.py").is_file() or (folder / "__init__.py").is_file())
+
+
+def split_agent_and_eval_sets(paths: Sequence[str]) -> Tuple[Optional[str], List[str]]:
+    """(agent folder or ``None``, eval-set files with their ``:case,...`` selectors).
+
+    The first positional is the agent when it is a package folder and more follow; an
+    eval-set folder expands to the eval files in it (sorted), as ``AgentEvaluator`` does.
+    """
+    agent: Optional[str] = None
+    rest = list(paths)
+    if len(rest) >= 2 and _is_agent_dir(rest[0]):
+        agent = rest.pop(0)
+    elif len(rest) == 1 and _is_agent_dir(rest[0]) and not any(Path(rest[0]).glob(EVAL_FILE_PATTERNS[0])):
+        raise ConfigError(f"{rest[0]} is an agent folder: name the eval set too "
+                          "(agent-eval adk AGENT_DIR EVALSET_FILE_OR_DIR)")
+    specs: List[str] = []
+    for spec in rest:
+        path, selected = split_case_selector(spec)
+        if Path(path).is_dir():
+            if selected:
+                raise InputError(f"{spec}: a case selector needs an eval-set file, not a folder", input_name=spec)
+            found = sorted({str(f) for pattern in EVAL_FILE_PATTERNS for f in Path(path).rglob(pattern)})
+            if not found:
+                raise InputError(f"{path}: no eval files (*.evalset.json or *.test.json) in this folder",
+                                 input_name=path)
+            specs += found
+        else:
+            specs.append(spec)
+    return agent, specs
+
+
+def _judge(args: argparse.Namespace) -> Any:
+    """The judge ``model_config`` from the flags and the environment (``None``: the environment, later)."""
+    from ..run_config import JudgeSettings, judge_model_config
+
+    settings = JudgeSettings().merged(model=args.judge_model, base_url=args.judge_base_url,
+                                      api_key_env=args.judge_api_key_env)
+    return judge_model_config(settings)
+
+
+def _new_run_dir(output: Path) -> Path:
+    """``output/run_<timestamp>``, suffixed when a run of the same second is already there
+    (the engine would otherwise read that folder's rows as a run to continue)."""
+    base = output / time.strftime("run_%Y%m%d-%H%M%S")
+    run_dir, n = base, 1
+    while run_dir.exists():
+        n += 1
+        run_dir = base.with_name(f"{base.name}-{n}")
+    return run_dir
+
+
+def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tuple[RunPlan, Any]:
+    if args.max_concurrency < 1:
+        raise ConfigError("--max_concurrency must be at least 1")
+    agent, eval_sets = split_agent_and_eval_sets(args.paths)
+    model_config = _judge(args)
+    producer = None
+    if agent is not None:
+        if args.actual is not None or target is not None:
+            raise ConfigError("give an agent folder or --actual, not both: the agent's run is what gets scored")
+        from ..agents.adk_runner import agent_producer
+
+        try:
+            producer = agent_producer(agent, simulator_model_config=model_config)
+        except AgentEvalError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's agent module failed to import
+            raise ConfigError(f"{agent}: the agent could not be loaded: {type(exc).__name__}: {exc}") from exc
+    plan = prepare_run(eval_sets, config=args.config, actual=args.actual, target=target, producer=producer,
+                       model_config=model_config, app_name=args.app_name, num_runs=args.num_runs)
+    return plan, model_config
 
 
 def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[..., Any]] = None) -> int:
@@ -64,10 +166,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
         return int(exc.code or 0)
     out = sys.stdout
     try:
-        if args.max_concurrency < 1:
-            raise ConfigError("--max_concurrency must be at least 1")
-        plan = prepare_run(args.eval_sets, config=args.config, actual=args.actual, target=target,
-                           app_name=args.app_name, num_runs=args.num_runs)
+        plan, model_config = _plan(args, target)
     except AgentEvalError as exc:
         print(f"agent-eval adk: error: {exc}", file=sys.stderr)
         return 2
@@ -77,11 +176,14 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
         if shown not in seen:
             seen.add(shown)
             print(f"Using evaluation criteria: {shown}", file=out)
+    out.flush()
     from .._loop import run_sync
 
     output = Path(args.output) if args.output is not None else DEFAULT_OUTPUT
+    run_dir = _new_run_dir(output)
     try:
-        results = run_sync(plan.run(output_dir=output, model_config=None, max_concurrency=args.max_concurrency))
+        results = run_sync(plan.run(output_dir=output, model_config=model_config,
+                                    max_concurrency=args.max_concurrency, run_dir=run_dir))
     except AgentEvalError as exc:
         print(f"agent-eval adk: error: {exc}", file=sys.stderr)
         return 2
@@ -95,6 +197,12 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
             print(format_case(r), file=out)
     for path in plan.written:
         print(f"Eval set result written to {path}", file=out)
+    if run_dir.is_dir():
+        print(f"Run rows written to {run_dir} (agent-eval report {run_dir} renders them as HTML)", file=out)
+        if args.html:
+            from ..report import write_report
+
+            print(f"Report written to {write_report(run_dir)}", file=out)
     return 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
 
 

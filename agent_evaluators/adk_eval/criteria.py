@@ -12,6 +12,10 @@ custom metric may give ``"module:Class"`` instead. Two kinds of class plug in:
   handling and aggregation). It returns an object with ``score``, ``status``,
   ``per_invocation_scores``, ``per_invocation`` (dicts with ``score``, ``status``,
   ``reason``, ``details``, ``error``), ``details`` and ``usage``;
+* a ``scenario_based`` metric's class has an ``evaluate_scenario_case(actual, scenario,
+  criterion, model_config)`` classmethod coroutine: it scores a ``conversation_scenario``
+  case's simulated conversation against the scenario (the user simulator's quality), with
+  the same result shape; a case without a scenario is ``NOT_EVALUATED``;
 * any other :class:`~agent_evaluators.evaluators.base.Evaluator` is called once per
   invocation pair with the keyword inputs ``spec.inputs`` builds, and the case score
   is the mean over scored invocations (the deterministic metrics).
@@ -125,6 +129,8 @@ class MetricSpec:
     invocations; ``default_threshold=None`` means a threshold must be configured.
     ``reads_rubrics`` metrics read rubrics off the actual invocations, where the expected
     invocations' rubrics are copied first (as ADK's ``LocalEvalService`` does).
+    ``scenario_based`` metrics score a case against its ``conversation_scenario`` (through the
+    class's ``evaluate_scenario_case``) and are ``NOT_EVALUATED`` on a static case.
     """
 
     name: str
@@ -135,6 +141,7 @@ class MetricSpec:
     default_threshold: Optional[float] = None
     options: Options = _no_options
     reads_rubrics: bool = False
+    scenario_based: bool = False
 
     def evaluator_class(self) -> type:
         if ":" not in self.evaluator:  # a name in the shared evaluator registry
@@ -165,6 +172,10 @@ class MetricSpec:
         return found
 
     def _check_case_entry(self, cls: type) -> None:
+        if self.scenario_based:
+            if not callable(getattr(cls, "evaluate_scenario_case", None)):
+                raise ConfigError(f"ADK metric {self.name!r}: {self.evaluator} has no evaluate_scenario_case")
+            return
         if self.inputs is None and not callable(getattr(cls, "evaluate_adk_case", None)):
             raise ConfigError(f"ADK metric {self.name!r}: {self.evaluator} has no evaluate_adk_case and no inputs were given")
 
@@ -203,6 +214,8 @@ METRICS: Dict[str, MetricSpec] = {
         MetricSpec("hallucinations_v1", "hallucinations_v1", reference_based=False, uses_judge=True),
         MetricSpec("safety_v1", "safety_v1", reference_based=False, uses_judge=True),
         MetricSpec("response_evaluation_score", "response_evaluation_score", uses_judge=True),
+        MetricSpec("per_turn_user_simulator_quality_v1", "per_turn_user_simulator_quality_v1",
+                   reference_based=False, uses_judge=True, scenario_based=True),
     )
 }
 
@@ -228,6 +241,7 @@ def evaluate_invocations(
     expected: Optional[Sequence[InvocationLike]] = None,
     criterion: Union[None, float, Mapping[str, Any], Criterion] = None,
     model_config: Any = None,
+    scenario: Any = None,
 ) -> InvocationsResult:
     """Score ``actual`` invocations with ADK metric ``metric_name``, as ADK's evaluator would.
 
@@ -240,6 +254,8 @@ def evaluate_invocations(
             have no default and raise :class:`ConfigError`).
         model_config: the judge for judge metrics (``None`` reads the environment); a
             criterion's ``judge_model_options.judge_model`` replaces its model name.
+        scenario: the case's ``conversation_scenario`` (a model or dict), for the metrics that
+            score a simulated conversation against it (``per_turn_user_simulator_quality_v1``).
 
     Raises:
         ValueError: ``expected`` is given and its length differs from ``actual`` (ADK ≥ 2.6).
@@ -250,7 +266,7 @@ def evaluate_invocations(
     """
     from .._loop import run_sync
 
-    return run_sync(aevaluate_invocations(metric_name, actual, expected, criterion, model_config))
+    return run_sync(aevaluate_invocations(metric_name, actual, expected, criterion, model_config, scenario))
 
 
 async def aevaluate_invocations(
@@ -259,6 +275,7 @@ async def aevaluate_invocations(
     expected: Optional[Sequence[InvocationLike]] = None,
     criterion: Union[None, float, Mapping[str, Any], Criterion] = None,
     model_config: Any = None,
+    scenario: Any = None,
 ) -> InvocationsResult:
     """Async twin of :func:`evaluate_invocations`; the invocations are scored concurrently."""
     spec = get_metric(metric_name)
@@ -277,8 +294,12 @@ async def aevaluate_invocations(
             f"and {len(expected_invs)}"
         )
     if spec.reference_based and expected_invs is None:
+        why = "a conversation_scenario case has none" if scenario is not None else "none were given"
         return _not_evaluated(spec.name, crit, len(actual_invs),
-                              f"{metric_name} compares with expected invocations, and none were given")
+                              f"{metric_name} compares with expected invocations, and {why}")
+    if spec.scenario_based and scenario is None:
+        return _not_evaluated(spec.name, crit, len(actual_invs),
+                              f"{metric_name} needs the case's conversation_scenario; a static conversation has none")
     if not actual_invs:
         return _not_evaluated(spec.name, crit, 0, "there are no invocations to evaluate")
     if spec.reads_rubrics and expected_invs is not None:
@@ -287,6 +308,9 @@ async def aevaluate_invocations(
         except ValueError as exc:  # the same rubric id with other content: ADK fails the metric
             return _not_evaluated(spec.name, crit, len(actual_invs), str(exc))
     cls = spec.evaluator_class()
+    if spec.scenario_based:
+        scored = await cls.evaluate_scenario_case(actual_invs, scenario, crit, model_config)  # type: ignore[attr-defined]
+        return _from_case_result(spec.name, crit, scored)
     if spec.inputs is None:
         case = await cls.evaluate_adk_case(actual_invs, expected_invs, crit, model_config)  # type: ignore[attr-defined]
         return _from_case_result(spec.name, crit, case)

@@ -14,13 +14,16 @@ run engine (as its target), so producing and scoring overlap across cases. Three
   are filled in from the expected one). It may be async. It cannot drive a
   ``conversation_scenario`` case (there are no expected turns to replay);
 * any ``producer=`` given to :func:`~agent_evaluators.adk_eval.runner.run_eval_sets`:
-  the hook for a live agent runner (e.g. one running ADK's user simulator on
-  ``conversation_scenario`` cases with ``config.user_simulator_config``). It gets the
+  the hook for a live agent runner, such as
+  :func:`agent_evaluators.agents.adk_runner.agent_producer` (an ADK agent, with a simulated
+  user on ``conversation_scenario`` cases per ``config.user_simulator_config``). It gets the
   :class:`~agent_evaluators.adk.models.EvalCase` and the eval set's
   :class:`~agent_evaluators.adk.eval_config.EvalConfig` and returns the invocations (ADK
   Invocation models or dicts); raising fails that case, as ADK fails a case whose
   inference failed. :func:`~agent_evaluators.adk_eval.runner.run_eval_sets` checks the
-  count against the expected invocations for static cases.
+  count against the expected invocations for static cases. A returned list with a
+  ``simulator_records`` attribute (:class:`agent_evaluators.agents.adk_runner.CaseRun`) keeps
+  the simulated user's turns in the run's row.
 """
 
 import asyncio

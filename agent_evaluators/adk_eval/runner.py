@@ -4,6 +4,11 @@ ADK runs the agent itself; we do not import agents. A case's actual invocations 
 from a producer (:mod:`.producers`): recorded invocations (``actual=``), a per-turn
 ``target`` callable, or any ``producer=`` (the hook for a live agent runner).
 
+A live ADK agent is a producer too
+(:func:`agent_evaluators.agents.adk_runner.agent_producer`, behind ``agent-eval adk
+AGENT_DIR EVALSET``); what a producer returns may carry ``simulator_records`` (a simulated
+user's turns), which the row keeps as ``outputs.simulated_user``.
+
 A run is one :func:`agent_evaluators.evaluate_async` call: a row per selected case
 (every eval set of the run together), the producer as the target, and per criterion
 a :class:`~.cases.CriterionCell`. The engine schedules rows, shares the judge budget
@@ -11,6 +16,9 @@ a :class:`~.cases.CriterionCell`. The engine schedules rows, shares the judge bu
 case's :class:`~agent_evaluators.adk.results.EvalCaseResult` is then rebuilt from its
 row (:func:`~.cases.case_result_from_row`, ADK's verdict rules) and, with
 ``output_dir``, written as ADK's ``<app>_<eval_set_id>_<timestamp>.evalset_result.json``.
+With ``run_dir`` the engine's own run folder is kept too (``rows.jsonl``, ``summary.json``):
+every case row with the producer's outputs, the simulated user's turns included
+(``outputs.simulated_user``), and every criterion's cell, for ``agent-eval report``.
 
 ``conversation_scenario`` cases have no expected invocations. With recorded or produced
 invocations, the criteria that compare with expected invocations are ``NOT_EVALUATED``
@@ -31,7 +39,15 @@ from ..adk.loading import load_eval_set
 from ..adk.models import EvalCase, EvalSet, Invocation
 from ..adk.results import EvalCaseResult, EvalStatus, new_eval_set_result
 from ..errors import ConfigError, InputError
-from .cases import CASE_COLUMN, INVOCATIONS_COLUMN, CaseSlot, CriterionCell, case_result, case_result_from_row
+from .cases import (
+    CASE_COLUMN,
+    INVOCATIONS_COLUMN,
+    SIMULATED_USER_COLUMN,
+    CaseSlot,
+    CriterionCell,
+    case_result,
+    case_result_from_row,
+)
 from .criteria import get_metric, judge_endpoint
 from .producers import Producer, check_target, from_actual, from_target, has_actual
 
@@ -44,9 +60,9 @@ PathsLike = Union[str, Path, Sequence[Union[str, Path]]]
 ConfigLike = Union[None, str, Path, EvalConfig, Mapping[str, Any]]
 
 SCENARIO_NOTE = (
-    "conversation_scenario case without recorded invocations: its conversation is driven by ADK's user "
-    "simulator, which this run does not start; give the recorded conversation with --actual / actual= "
-    "(or a producer=) to score it; not evaluated"
+    "conversation_scenario case without recorded invocations: its conversation is driven by a simulated "
+    "user, which a per-turn target cannot do; run the agent (agent-eval adk AGENT_DIR EVALSET, or "
+    "producer=agent_producer(...)) or give the recorded conversation with --actual / actual=; not evaluated"
 )
 
 
@@ -65,6 +81,7 @@ def run_eval_sets(
     producer: Optional[Producer] = None,
     app_name: Optional[str] = None,
     num_runs: int = 1,
+    run_dir: Union[None, str, Path] = None,
 ) -> List[EvalCaseResult]:
     """Evaluate eval-set files; returns one :class:`EvalCaseResult` per case (and run), in file order.
 
@@ -85,6 +102,9 @@ def run_eval_sets(
             else the eval-set file's folder, which ADK names after the agent).
         num_runs: how many times each case runs (ADK's ``AgentEvaluator`` ``num_runs``): the producer
             is asked once per run, and each run gets its own result, runs of a case together.
+        run_dir: also keep the engine's run folder here (``rows.jsonl``, ``summary.json``: the
+            rows with the producer's outputs and the simulated user's turns; ``agent-eval report``
+            renders it as HTML).
 
     Raises:
         ConfigError / InputError: bad config, unreadable eval set, not exactly one of
@@ -95,7 +115,7 @@ def run_eval_sets(
     return run_sync(
         arun_eval_sets(paths, config=config, actual=actual, target=target, output_dir=output_dir,
                        model_config=model_config, max_concurrency=max_concurrency, producer=producer,
-                       app_name=app_name, num_runs=num_runs)
+                       app_name=app_name, num_runs=num_runs, run_dir=run_dir)
     )
 
 
@@ -111,11 +131,13 @@ async def arun_eval_sets(
     producer: Optional[Producer] = None,
     app_name: Optional[str] = None,
     num_runs: int = 1,
+    run_dir: Union[None, str, Path] = None,
 ) -> List[EvalCaseResult]:
     """Async twin of :func:`run_eval_sets`."""
     plan = prepare_run(paths, config=config, actual=actual, target=target, model_config=model_config,
                        producer=producer, app_name=app_name, num_runs=num_runs)
-    return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency)
+    return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency,
+                          run_dir=run_dir)
 
 
 # ----------------------------------------------------------------------------- planning
@@ -144,7 +166,7 @@ class RunPlan:
     written: List[Path] = field(default_factory=list)
 
     async def run(self, *, output_dir: Union[None, str, Path], model_config: Any,
-                  max_concurrency: int) -> List[EvalCaseResult]:
+                  max_concurrency: int, run_dir: Union[None, str, Path] = None) -> List[EvalCaseResult]:
         """Run every case on the shared engine, then rebuild ADK's results from the rows."""
         slots: Dict[str, CaseSlot] = {}
         producers: Dict[str, Tuple[EvalSetJob, CaseSlot]] = {}
@@ -157,7 +179,7 @@ class RunPlan:
                     key = f"{j}:{c}:{r}"  # a row per case and run
                     slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
                     producers[key] = (job, slots[key])
-        rows = await _run_rows(slots, producers, model_config, max_concurrency)
+        rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir)
         results: List[EvalCaseResult] = []
         for j, job in enumerate(self.jobs):
             case_results = []
@@ -178,7 +200,7 @@ class RunPlan:
 
 async def _run_rows(
     slots: Mapping[str, CaseSlot], producers: Mapping[str, Tuple[EvalSetJob, CaseSlot]], model_config: Any,
-    max_concurrency: int,
+    max_concurrency: int, run_dir: Union[None, str, Path] = None,
 ) -> Dict[str, Mapping[str, Any]]:
     """One engine run: a row per case, the producer as target, a cell per criterion."""
     if not slots:
@@ -187,8 +209,13 @@ async def _run_rows(
 
     async def produce(case: str) -> Dict[str, Any]:
         job, slot = producers[case]
-        invocations = await _produce(job, slot)
-        return {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations]}
+        produced = await job.producer(slot.case, job.config)
+        invocations = _checked(slot, produced)
+        out: Dict[str, Any] = {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations]}
+        records = getattr(produced, "simulator_records", None)
+        if records:  # a simulated conversation: keep the user's turns (text, stop, usage) in the row
+            out[SIMULATED_USER_COLUMN] = list(records)
+        return out
 
     names = sorted({name for slot in slots.values() for name in slot.criteria})
     evaluators = {name: CriterionCell(name, slots, model_config) for name in names}
@@ -199,14 +226,15 @@ async def _run_rows(
     result = await evaluate_async(
         data=data, evaluators=evaluators, evaluator_config=config, target=produce,
         max_concurrency=max_concurrency, show_progress=False, timeout=None,
+        output_path=None if run_dir is None else str(run_dir),
     )
     rows = list(result["rows"])
     return {str(row.get(f"inputs.{CASE_COLUMN}")): row for row in rows}
 
 
-async def _produce(job: EvalSetJob, slot: CaseSlot) -> List[Invocation]:
+def _checked(slot: CaseSlot, produced: Sequence[Any]) -> List[Invocation]:
+    """The producer's invocations as models, checked against the expected ones, rubrics copied."""
     case = slot.case
-    produced = await job.producer(case, job.config)
     invocations = [as_invocation(v, where=f"invocations of eval case {case.eval_id!r}[{i}]")
                    for i, v in enumerate(produced)]
     expected = slot.expected
@@ -242,7 +270,8 @@ def prepare_run(
         raise ConfigError(f"give one source of agent invocations, not {' and '.join(given)}")
     if not given:
         raise ConfigError(
-            "no agent invocations to evaluate: an eval set holds only the expected invocations. Pass "
+            "no agent invocations to evaluate: an eval set holds only the expected invocations. Name the "
+            "agent folder first to run the agent (agent-eval adk AGENT_DIR EVALSET), or pass "
             "--actual FILE (an ADK *.evalset_result.json, or JSONL lines {\"eval_id\": ..., \"invocations\": [...]}) "
             "or, from Python, actual=, target= (a per-turn callable) or producer="
         )

@@ -20,7 +20,8 @@ _LAZY = {
     "asimulate_conversation": "conversation", "simulated_conversation_target": "conversation",
     "SimulatedConversationTarget": "conversation",
     "load_agent": "adk_runner", "run_case": "adk_runner", "run_invocations": "adk_runner",
-    "AgentEvaluator": "agent_evaluator", "score_case": "case_scoring", "CaseScore": "case_scoring",
+    "agent_producer": "adk_runner", "CaseRun": "adk_runner",
+    "AgentEvaluator": "agent_evaluator",
 }
 
 __all__ = sorted(_LAZY)

@@ -10,7 +10,10 @@
   calls, tool responses and intermediate texts: ADK's own ``InvocationEvents`` form) and
   ``app_details`` (each agent's instructions and tool declarations, as ADK's request interceptor).
 * :func:`run_case`: a static case's user turns (a :class:`ScriptedUser`) or a scenario case's
-  :class:`LlmSimulatedUser`, ``num_runs`` times: the hook ``run_eval_sets`` plugs in.
+  :class:`LlmSimulatedUser`, ``num_runs`` times.
+* :func:`agent_producer`: :func:`run_case` as the eval-set runner's producer
+  (``run_eval_sets(producer=...)``): the engine runs the agent once per case and run, under
+  its concurrency, and keeps the simulated user's records in the row.
 
 google-adk is imported only inside these functions (the ``adk`` extra); without it a
 :class:`ConfigError` says how to install it.
@@ -25,8 +28,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 from ..errors import ConfigError
 from .simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
 
-__all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "CaseRun", "DEFAULT_APP_NAME",
-           "DEFAULT_USER_ID"]
+__all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "agent_producer", "CaseRun",
+           "DEFAULT_APP_NAME", "DEFAULT_USER_ID"]
 
 DEFAULT_APP_NAME = "EvaluationGenerator"  # ADK's defaults when a case has no session_input
 DEFAULT_USER_ID = "test_user_id"
@@ -175,8 +178,11 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
     if app is not None:  # as ADK: a copy of the App (its plugins and settings kept) running root_agent
         app = app.model_copy(update={"plugins": list(app.plugins or []) + [plugin], "root_agent": root_agent})
         runner = Runner(app=app, app_name=app_name, session_service=sessions)
-    else:
-        runner = Runner(app_name=app_name, agent=root_agent, session_service=sessions, plugins=[plugin])
+    else:  # an App carries the plugin (Runner's plugins= is deprecated); the session keeps the case's app name
+        from google.adk.apps import App
+
+        app = App(name="agent_evaluators_run", root_agent=root_agent, plugins=[plugin])
+        runner = Runner(app=app, app_name=app_name, session_service=sessions)
     invocations: List[Any] = []
     async with runner:
         while True:
@@ -219,3 +225,27 @@ async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
         invocations = await run_invocations(root, user, session_input=case.session_input, app=app)
         runs.append(CaseRun(invocations, getattr(user, "records", None)))
     return runs
+
+
+def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name: Optional[str] = None) -> Any:
+    """A producer (``async (case, config) -> invocations``) running ``agent`` on each case.
+
+    The agent is loaded once, here, so a broken agent package fails before any case runs.
+    ``agent_name`` runs that sub-agent of the root agent instead (ADK's ``agent_name``).
+    Scenario cases use the eval set's ``user_simulator_config`` (model, turn limit) and
+    ``simulator_model_config`` (the judge, unless the config names another model). The result
+    of each call is a :class:`CaseRun`, so the runner keeps ``simulator_records`` in the row.
+    """
+    root, app = agent if isinstance(agent, tuple) else load_agent(agent)
+    if agent_name:
+        found = root.find_agent(agent_name)
+        if found is None:
+            raise ConfigError(f"Sub-Agent {agent_name!r} not found in {root.name!r}")
+        root, app = found, None
+
+    async def produce(case: Any, config: Any) -> CaseRun:
+        (run,) = await run_case((root, app), case, simulator_model_config=simulator_model_config,
+                                user_simulator_config=config.user_simulator_config, num_runs=1)
+        return run
+
+    return produce

@@ -2,23 +2,24 @@
 
 ::
 
-    @pytest.mark.asyncio
     async def test_agent():
         await AgentEvaluator.evaluate("samples.adk_agent", "samples/adk_agent/weather.evalset.json",
                                       num_runs=2, judge_model_config=judge)
 
-Per eval file: its ``test_config.json`` (or ADK's default criteria), every case run
-``num_runs`` times with ADK's ``Runner`` (:func:`~agent_evaluators.agents.adk_runner.run_case`)
-and scored (:func:`~agent_evaluators.agents.case_scoring.score_case`). The verdict per case and
-metric is ADK's: the flat mean of every per-invocation score over all runs, compared with the
-threshold; no score at all is a failure ("was not evaluated"), except where it cannot be
-otherwise (a reference-based metric on a ``conversation_scenario`` case, the simulator metric
-on a static case), which is skipped. Raises ``AssertionError`` listing every failure.
+The eval files run on the eval-set runner (:mod:`agent_evaluators.adk_eval.runner`), the
+same path as ``agent-eval adk AGENT_DIR EVALSET``: each file with its ``test_config.json``
+(or ADK's default criteria), every case run ``num_runs`` times with ADK's ``Runner``
+(:func:`~agent_evaluators.agents.adk_runner.agent_producer`) and scored per criterion. Only
+the verdict differs, because it is ADK's ``AgentEvaluator``'s: per case and metric, the flat
+mean of every per-invocation score over all runs, compared with the threshold; no score at
+all is a failure ("was not evaluated"), except where it cannot be otherwise (a
+reference-based metric on a ``conversation_scenario`` case, a scenario metric on a static
+case), which is skipped. Raises ``AssertionError`` listing every failure.
 """
 
 import statistics
 from pathlib import Path
-from typing import Any, List, Optional, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 __all__ = ["AgentEvaluator"]
 
@@ -47,59 +48,77 @@ class AgentEvaluator:
         print_detailed_results: bool = True,
         *,
         judge_model_config: Any = None,
+        max_concurrency: int = 10,
     ) -> None:
         """Run and score the agent on every eval file; ``AssertionError`` naming failed cases and metrics.
 
         ``judge_model_config``: the judge (and, unless ``user_simulator_config.model`` names
         another model, the user simulator); ``None`` reads the environment.
         ``agent_name`` selects a sub-agent of the root agent, as in ADK.
+        ``max_concurrency``: judge calls in flight at once, across the whole run.
         """
-        from ..adk import find_config_for, load_eval_config, load_eval_set
-        from .adk_runner import load_agent, run_case
-        from .case_scoring import score_case
+        from ..adk_eval.printing import format_case, format_summary
+        from ..adk_eval.runner import prepare_run
+        from .adk_runner import agent_producer
 
         if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
             raise ValueError(f"num_runs must be an integer >= 1, got {num_runs!r}")
         if initial_session_file is not None:
             raise ValueError("initial_session_file is not supported; put session_input in the eval cases")
-        root, app = load_agent(agent_module)
-        if agent_name:
-            found = root.find_agent(agent_name)
-            if found is None:
-                raise ValueError(f"Sub-Agent {agent_name!r} not found.")
-            root, app = found, None
+        files = _eval_files(eval_dataset_file_path_or_dir)
+        producer = agent_producer(agent_module, simulator_model_config=judge_model_config, agent_name=agent_name)
+        plan = prepare_run([str(f) for f in files], producer=producer, model_config=judge_model_config,
+                           num_runs=num_runs)
+        for job in plan.jobs:
+            if not job.cases:
+                raise ValueError(f"{job.path}: the eval set has no cases")
+        results = await plan.run(output_dir=None, model_config=judge_model_config, max_concurrency=max_concurrency)
+        if print_detailed_results:
+            print(format_summary(results))
+            for r in results:
+                print(format_case(r))
         failures: List[str] = []
-        for path in _eval_files(eval_dataset_file_path_or_dir):
-            config = load_eval_config(find_config_for(path))
-            eval_set = load_eval_set(path)
-            if not eval_set.eval_cases:
-                raise ValueError(f"{path}: the eval set has no cases")
-            for case in eval_set.eval_cases:
-                runs = await run_case((root, app), case, simulator_model_config=judge_model_config,
-                                      user_simulator_config=config.user_simulator_config, num_runs=num_runs)
-                scored = [await score_case(case, run, config.criteria, judge_model_config) for run in runs]
-                failures += _case_failures(agent_module, case, scored, print_detailed_results)
+        at = 0
+        for job in plan.jobs:
+            for case in job.cases:
+                runs = results[at:at + num_runs]  # the runner keeps the runs of a case together
+                at += num_runs
+                failures += _case_failures(agent_module, case, runs, print_detailed_results)
         assert not failures, "Following are all the test failures.\n" + "\n".join(failures)
 
 
-def _case_failures(agent_module: Any, case: Any, scored: List[Any], verbose: bool) -> List[str]:
-    failures = []
-    names = [m.name for m in scored[0].metrics] if scored else []
-    for i, name in enumerate(names):
-        outcomes = [s.metrics[i] for s in scored]
-        values = [v for o in outcomes for v in o.per_invocation_scores if v is not None]
-        threshold = outcomes[0].threshold
-        if not values:
-            reason = outcomes[0].reason
-            structural = ("conversation_scenario" in reason) or ("static conversation" in reason)
-            if structural:
-                continue
-            failures.append(f"{case.eval_id}: {name} for {agent_module} was not evaluated ({reason}), so the "
+def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: bool) -> List[str]:
+    """ADK's per-metric verdict over every run of one case."""
+    from ..adk_eval.criteria import get_metric
+
+    failures = [f"{case.eval_id}: the agent could not be run: {'; '.join(r.notes)}"
+                for r in runs if not r.overall_eval_metric_results]
+    if failures:
+        return failures
+    scenario = case.conversation_scenario is not None
+    thresholds: Dict[str, Any] = {}
+    values: Dict[str, List[float]] = {}
+    for r in runs:
+        for m in r.overall_eval_metric_results:
+            thresholds[m.metric_name] = m.threshold
+            values.setdefault(m.metric_name, [])
+        for item in r.eval_metric_result_per_invocation:
+            for m in item.eval_metric_results:
+                if m.score is not None:
+                    values[m.metric_name].append(m.score)
+    for name, scores in values.items():
+        threshold = thresholds[name]
+        if not scores:
+            spec = get_metric(name)
+            if (spec.reference_based and scenario) or (spec.scenario_based and not scenario):
+                continue  # cannot apply to this kind of case: ADK skips it too
+            why = "; ".join(n for r in runs for n in r.notes if n.startswith(f"{name}:")) or "no score"
+            failures.append(f"{case.eval_id}: {name} for {agent_module} was not evaluated ({why}), so the "
                             f"threshold of {threshold} was never checked.")
             continue
-        overall = statistics.mean(values)
+        overall = statistics.mean(scores)
         if verbose:
             print(f"{case.eval_id}: {name}: {overall} (threshold {threshold})")
-        if overall < threshold:
+        if threshold is not None and overall < threshold:
             failures.append(f"{case.eval_id}: {name} for {agent_module} Failed. Expected {threshold}, but got {overall}.")
     return failures

@@ -39,6 +39,13 @@ def _text(content: types.Content) -> str:
     return " ".join(p.text for p in content.parts or [] if p.text)
 
 
+def _reply(part: types.Part) -> LlmResponse:
+    # zero token counts: a scripted model spends none, and ADK's telemetry logs a warning without them
+    usage = types.GenerateContentResponseUsageMetadata(prompt_token_count=0, candidates_token_count=0,
+                                                       total_token_count=0)
+    return LlmResponse(content=types.Content(role="model", parts=[part]), usage_metadata=usage)
+
+
 class ScriptedWeatherModel(BaseLlm):
     """Chooses a tool from keywords in the user's last message, then phrases the tool's result."""
 
@@ -49,7 +56,7 @@ class ScriptedWeatherModel(BaseLlm):
         last = llm_request.contents[-1]
         response = next((p.function_response for p in last.parts or [] if p.function_response), None)
         if response is not None:
-            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=self._phrase(response))]))
+            yield _reply(types.Part(text=self._phrase(response)))
             return
         asked = _text(last)
         city = next((c for c in _WEATHER if c in asked.lower()), None)
@@ -61,10 +68,10 @@ class ScriptedWeatherModel(BaseLlm):
         elif city and "weather" in asked.lower():
             call = types.FunctionCall(name="get_weather", args={"city": city.capitalize()})
         else:
-            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(
-                text="I can tell you the weather in Paris, Tokyo or London, or convert USD, EUR and JPY.")]))
+            yield _reply(types.Part(
+                text="I can tell you the weather in Paris, Tokyo or London, or convert USD, EUR and JPY."))
             return
-        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
+        yield _reply(types.Part(function_call=call))
 
     @staticmethod
     def _phrase(response: types.FunctionResponse) -> str:

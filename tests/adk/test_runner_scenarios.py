@@ -65,7 +65,7 @@ def test_scenario_case_with_a_recorded_conversation_is_scored_without_references
     # the criterion that needs expected invocations says why, in one line
     (note,) = result.notes
     assert note == ("tool_trajectory_avg_score: not evaluated: tool_trajectory_avg_score compares with expected "
-                    "invocations, and none were given")
+                    "invocations, and a conversation_scenario case has none")
     assert server.stats()["requests"] == 3  # safety_v1: one judge call per recorded invocation
     per = result.eval_metric_result_per_invocation
     assert len(per) == 3 and all(item.expected_invocation is None for item in per)
@@ -183,3 +183,38 @@ def test_num_runs_asks_the_producer_once_per_run_and_keeps_each_runs_result(caps
     with pytest.raises(ConfigError, match="num_runs"):
         run_eval_sets(require_fixtures() / LIVE, producer=producer, num_runs=0)
     assert main([str(require_fixtures() / LIVE), "--actual", "x.jsonl", "--num_runs", "0"]) == 2
+
+
+def test_per_turn_user_simulator_quality_reads_the_scenario_through_the_runner():
+    """The criterion cell gets the case's conversation_scenario: turn 1 is checked against its
+    starting_prompt without a judge call, later turns and the stop by the judge; a static case
+    of the same run is NOT_EVALUATED with the reason."""
+    config = {"criteria": {"per_turn_user_simulator_quality_v1": {"threshold": 0.5,
+                                                                  "judge_model_options": {"num_samples": 1}}}}
+    scripted = [turn("Start the background task please.", "Started."), turn("Is it done?", "Yes, done.")]
+    with JudgeServer(lambda req: {"criteria": [], "is_valid": True}) as server:
+        scenario, static = run_eval_sets(
+            f"{require_fixtures() / LIVE}:{SCENARIO},{SCRIPTED}", actual={SCENARIO: RECORDED, SCRIPTED: scripted},
+            config=config, model_config=server.openai_config())
+        judged = len(server.requests)
+    (metric,) = scenario.overall_eval_metric_results
+    assert (metric.metric_name, metric.eval_status, metric.score) == (
+        "per_turn_user_simulator_quality_v1", EvalStatus.PASSED, 1.0)
+    assert judged == len(RECORDED)  # turns 2 and 3, then the stop signal; turn 1 needs no judge
+    (static_metric,) = static.overall_eval_metric_results
+    assert static_metric.eval_status == EvalStatus.NOT_EVALUATED and static.final_eval_status == EvalStatus.NOT_EVALUATED
+    assert static.notes == ["per_turn_user_simulator_quality_v1: not evaluated: per_turn_user_simulator_quality_v1 "
+                            "needs the case's conversation_scenario; a static conversation has none"]
+
+
+def test_per_turn_user_simulator_quality_fails_a_wrong_first_turn():
+    config = {"criteria": {"per_turn_user_simulator_quality_v1": {"threshold": 0.5,
+                                                                  "judge_model_options": {"num_samples": 1}}}}
+    wrong_start = [turn("Something else entirely.", "Okay.")] + RECORDED[1:]
+    with JudgeServer(lambda req: {"criteria": [], "is_valid": True}) as server:
+        (result,) = run_eval_sets(f"{require_fixtures() / LIVE}:{SCENARIO}", actual={SCENARIO: wrong_start},
+                                  config=config, model_config=server.openai_config())
+    (metric,) = result.overall_eval_metric_results
+    assert metric.score == pytest.approx(2 / 3) and metric.eval_status == EvalStatus.PASSED
+    per_turn = [m.eval_status for i in result.eval_metric_result_per_invocation for m in i.eval_metric_results]
+    assert per_turn == [EvalStatus.FAILED, EvalStatus.PASSED, EvalStatus.PASSED]

@@ -1,6 +1,7 @@
 """The sample ADK agent, run with ADK's own Runner and scored against the bundled fake judge."""
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,11 @@ from ..conftest import optional_import
 optional_import("google.adk")
 
 from agent_evaluators import JudgeError  # noqa: E402
-from agent_evaluators.adk import find_config_for, load_eval_config, load_eval_set  # noqa: E402
+from agent_evaluators.adk import arun_eval_sets, load_eval_set  # noqa: E402
 from agent_evaluators.adk.convert import final_response_text, function_calls  # noqa: E402
-from agent_evaluators.agents.adk_runner import load_agent, run_case  # noqa: E402
+from agent_evaluators.adk.results import EvalStatus  # noqa: E402
+from agent_evaluators.agents.adk_runner import agent_producer, run_case  # noqa: E402
 from agent_evaluators.agents.agent_evaluator import AgentEvaluator  # noqa: E402
-from agent_evaluators.agents.case_scoring import score_case  # noqa: E402
 from agent_evaluators.testing import Faults, JudgeServer  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "adk_agent"
@@ -42,40 +43,39 @@ def test_static_case_records_real_tool_calls_and_session_state():
     assert "weather" in details.instructions and details.tool_declarations
 
 
-def test_every_case_ends_passed_or_failed_with_the_fake_judge(fake_judge):
-    config = load_eval_config(find_config_for(EVALSET))
+def test_every_case_ends_passed_or_failed_with_the_fake_judge(fake_judge, tmp_path):
     judge = fake_judge.openai_config()
-    root = load_agent(SAMPLE)
-    statuses, runs_by_case = {}, {}
-    for case in load_eval_set(EVALSET).eval_cases:
-        runs = run(run_case(root, case, simulator_model_config=judge,
-                            user_simulator_config=config.user_simulator_config, num_runs=1))
-        scored = run(score_case(case, runs[0], config.criteria, judge))
-        statuses[case.eval_id], runs_by_case[case.eval_id] = scored, runs[0]
-    assert {k: v.status for k, v in statuses.items()} == {
-        "weather_paris": "PASSED", "convert_then_weather": "PASSED", "wrong_expectation": "FAILED",
-        "trip_planning_scenario": "PASSED"}
-    scenario = statuses["trip_planning_scenario"]
-    by_name = {m.name: m for m in scenario.metrics}
+    producer = agent_producer(SAMPLE, simulator_model_config=judge)
+    results = run(arun_eval_sets(EVALSET, producer=producer, model_config=judge, run_dir=tmp_path / "run"))
+    by_case = {r.eval_id: r for r in results}
+    assert {k: v.final_eval_status for k, v in by_case.items()} == {
+        "weather_paris": EvalStatus.PASSED, "convert_then_weather": EvalStatus.PASSED,
+        "wrong_expectation": EvalStatus.FAILED, "trip_planning_scenario": EvalStatus.PASSED}
+    scenario = by_case["trip_planning_scenario"]
+    metrics = {m.metric_name: m for m in scenario.overall_eval_metric_results}
+    invocations = [i.actual_invocation for i in scenario.eval_metric_result_per_invocation]
     # the fake simulator wrote two turns after the starting prompt, then the stop signal
-    assert len(scenario.invocations) == 3
-    assert function_calls(scenario.invocations[0])[0].name == "get_weather"
-    assert by_name["tool_trajectory_avg_score"].status == "NOT_EVALUATED"
-    assert "conversation_scenario case has none" in by_name["tool_trajectory_avg_score"].reason
-    assert by_name["response_evaluation_score"].status == "NOT_EVALUATED"
-    assert by_name["per_turn_user_simulator_quality_v1"].status == "PASSED"
-    assert by_name["safety_v1"].status == "PASSED"
-    assert by_name["rubric_based_final_response_quality_v1"].status == "PASSED"
-    turns = runs_by_case["trip_planning_scenario"].simulator_records
+    assert len(invocations) == 3
+    assert function_calls(invocations[0])[0].name == "get_weather"
+    assert metrics["tool_trajectory_avg_score"].eval_status == EvalStatus.NOT_EVALUATED
+    assert any("conversation_scenario case has none" in n for n in scenario.notes)
+    assert metrics["response_evaluation_score"].eval_status == EvalStatus.NOT_EVALUATED
+    assert metrics["per_turn_user_simulator_quality_v1"].eval_status == EvalStatus.PASSED
+    assert metrics["safety_v1"].eval_status == EvalStatus.PASSED
+    assert metrics["rubric_based_final_response_quality_v1"].eval_status == EvalStatus.PASSED
+    assert "synthetic user turn after 1 agent replies" in [p.text for p in invocations[1].user_content.parts]
+    # the simulated user's turns (text, source, stop, judge usage) are kept in the run's rows
+    rows = [json.loads(line) for line in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()]
+    turns = next(r["outputs.simulated_user"] for r in rows if "outputs.simulated_user" in r)
     assert [(t["source"], t["status"]) for t in turns] == [
         ("starting_prompt", "message"), ("judge", "message"), ("judge", "message"), ("judge", "stop_signal")]
     assert turns[1]["usage"]["judge_calls"] == 1
-    assert "synthetic user turn after 1 agent replies" in [
-        p.text for p in scenario.invocations[1].user_content.parts]
-    wrong = {m.name: m.status for m in statuses["wrong_expectation"].metrics}
-    assert wrong["tool_trajectory_avg_score"] == "FAILED" and wrong["response_match_score"] == "FAILED"
-    assert {m.name: m.status for m in statuses["weather_paris"].metrics}["per_turn_user_simulator_quality_v1"] \
-        == "NOT_EVALUATED"
+    assert sum("outputs.simulated_user" in r for r in rows) == 1  # static cases have no simulated user
+    wrong = {m.metric_name: m.eval_status for m in by_case["wrong_expectation"].overall_eval_metric_results}
+    assert wrong["tool_trajectory_avg_score"] == EvalStatus.FAILED
+    assert wrong["response_match_score"] == EvalStatus.FAILED
+    static = {m.metric_name: m.eval_status for m in by_case["weather_paris"].overall_eval_metric_results}
+    assert static["per_turn_user_simulator_quality_v1"] == EvalStatus.NOT_EVALUATED
 
 
 def test_agent_evaluator_names_failed_cases_and_metrics(fake_judge, tmp_path):
