@@ -372,7 +372,7 @@ def parse_evaluator_arg(text: str) -> EvaluatorSpec:
             alias = name
     spec = EvaluatorSpec(alias=alias, name=resolved)
     if _is_class_path(resolved):
-        spec.cls  # import now: a typo is a ConfigError before anything runs
+        _ = spec.cls  # import now: a typo is a ConfigError before anything runs
     return spec
 
 

@@ -12,12 +12,12 @@ from typing import Any, List, Optional, Tuple
 __all__ = ["for_cli", "evalset_hint", "is_eval_set"]
 
 _REWRITES: List[Tuple["re.Pattern[str]", str]] = [
-    (re.compile(r"evaluator_config=\{'([^']+)': \{'column_mapping': \{'([^']+)': '\$\{data\.<column>\}'\}\}\}"),
-     r"--map \1.\2=<column>"),
     (re.compile(r"e\.g\. evaluator_config=\{'<alias>': \{'column_mapping': \{'<input>': '\$\{data\.<column>\}'\}\}\} "
                 r"\('default' applies to every evaluator without its own\)"),
      "e.g. --map <alias>.<input>=<column> (--map default.<input>=<column> applies to every evaluator "
      "without its own)"),
+    (re.compile(r"evaluator_config=\{'([^']+)': \{'column_mapping': \{'([^']+)': '\$\{data\.<column>\}'\}\}\}"),
+     r"--map \1.\2=<column>"),
     (re.compile(r"raise evaluate\(timeout=\.\.\.\)"), "raise --timeout SECONDS"),
     (re.compile(r"or resume=False to start over"), "or run without --resume to start over"),
     (re.compile(r"\(force=True\)"), "(--force)"),

@@ -249,13 +249,13 @@ class JudgeEvaluator(Evaluator):
         size = sum(len(str(m.get("content") or "")) if isinstance(m, Mapping) else len(str(m)) for m in messages)
         limit = self._max_input_chars()
         if size > limit:
-            biggest = max(inputs, key=lambda k: len(str(inputs[k])), default=None)
+            biggest = max(inputs, key=lambda k: len(str(inputs[k])), default="")
             raise InputError(
                 f"{self.name}: the prompt for this row is {size:,} characters, over the limit of {limit:,} "
                 f"(max_input_chars); the largest input is {biggest!r} ({len(str(inputs.get(biggest, ''))):,} characters). "
                 "Shorten it, map a smaller column, or raise max_input_chars in the model config "
                 "(--judge-max-input-chars, judge.max_input_chars)",
-                evaluator=self.name, input_name=biggest,
+                evaluator=self.name, input_name=biggest or None,
             )
 
     async def _ask_samples(
