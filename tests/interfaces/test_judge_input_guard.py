@@ -4,7 +4,6 @@ import json
 
 from agent_evaluators import IntentResolutionEvaluator
 from agent_evaluators.testing import JudgeServer, schema_reply
-
 from tests.cli.helpers import agent_eval, write_jsonl
 
 
