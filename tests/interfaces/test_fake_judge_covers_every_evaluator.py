@@ -37,7 +37,7 @@ def test_calibrate_against_the_fake_judge_scores_every_case_of_every_evaluator(f
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     data = json.loads(report.read_text())
     text = json.dumps(data)
-    names = {e.adk_metric or e.name for e in registry.calibrated_entries()}
+    names = {e.calibration.stem for e in registry.calibrated_entries() if e.calibration}
     for name in ("hallucinations_v1", "answer_similarity", "response_evaluation_score",
                  "per_turn_user_simulator_quality_v1"):
         assert name in text, name
