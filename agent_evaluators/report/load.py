@@ -61,7 +61,7 @@ class RunData:
         scale = (desc.get("config") or {}).get("scale")
         if isinstance(scale, (list, tuple)) and len(scale) == 2 and all(_is_number(v) for v in scale):
             return float(scale[0]), float(scale[1])
-        if _is_number(scale) and scale > 0:
+        if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale > 0:
             return 0.0, float(scale)
         from .. import registry
 
