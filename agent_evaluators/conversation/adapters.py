@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..errors import InputError
 from ._values import input_error, parse_arguments, to_json_text
+from .message_keys import check_message_keys
 from .models import Conversation, Message, ToolCall
 
 __all__ = ["to_messages", "to_tool_calls"]
@@ -302,6 +303,7 @@ def _chat_message(d: Dict[str, Any], role_raw: Any, *, input_name: str, where: s
         raise input_error(
             input_name, where, f"unknown role {role_raw!r}; expected one of system, developer, user, assistant, tool"
         )
+    check_message_keys(d, input_name=input_name, where=where)
     raw_calls = d.get("tool_calls")
     calls = _tool_calls(raw_calls, input_name=input_name, where=f"{where}.tool_calls")
     legacy = d.get("function_call")
