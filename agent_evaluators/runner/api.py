@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
+from .azure_output import split_output_path, write_azure_json
 from .local import run_local
 from .options import RayOptions, RunOptions
 from .result import EvaluationResult
@@ -38,8 +39,12 @@ async def evaluate_async(
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
+    output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    return await run_local(options)
+    result = await run_local(options)
+    if azure_file is not None:
+        write_azure_json(azure_file, result)
+    return result
 
 
 def evaluate(
@@ -79,7 +84,9 @@ def evaluate(
             sync or async functions returning a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
         target: optional callable(**row) -> dict, run once per row before the evaluators.
-        output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``.
+        output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``; a path ending in
+            ``.json`` (azure-ai-evaluation's style) also gets azure's result file
+            ``{"rows", "metrics", "studio_url"}``, with the folder at the same path minus ``.json``.
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         max_concurrency: judge HTTP requests in flight, shared by every evaluator.
         resume: continue the run in ``output_path``: only missing or failed cells run.
@@ -101,12 +108,17 @@ def evaluate(
         raise ConfigError(f"engine must be 'local' or 'ray', got {engine!r}")
     if engine == "local" and (ray_address is not None or num_workers is not None):
         raise ConfigError("ray_address / num_workers apply to engine='ray' only")
+    output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
     if engine == "ray":
         from .distributed import run_ray  # lazy: Ray is an optional extra
 
-        return run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
-    return run_sync(
-        run_local(options),
-        nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
-    )
+        result = run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
+    else:
+        result = run_sync(
+            run_local(options),
+            nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
+        )
+    if azure_file is not None:
+        write_azure_json(azure_file, result)
+    return result
