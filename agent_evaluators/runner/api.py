@@ -14,9 +14,16 @@ from ..errors import ConfigError
 from .azure_output import split_output_path, write_azure_json
 from .local import run_local
 from .options import RayOptions, RunOptions
+from .progress import DATA_HINT
 from .result import EvaluationResult
 
 __all__ = ["evaluate", "evaluate_async"]
+
+
+async def _run_local(options: RunOptions) -> EvaluationResult:
+    """The local engine, with the data named for the progress line's total (set inside the run's own task)."""
+    DATA_HINT.set(options.data)
+    return await run_local(options)
 
 
 async def evaluate_async(
@@ -41,7 +48,7 @@ async def evaluate_async(
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    result = await run_local(options)
+    result = await _run_local(options)
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -116,7 +123,7 @@ def evaluate(
         result = run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
     else:
         result = run_sync(
-            run_local(options),
+            _run_local(options),
             nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
         )
     if azure_file is not None:
