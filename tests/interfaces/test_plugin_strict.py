@@ -98,3 +98,19 @@ def test_batch_sample_runs_without_pytest_installed(tmp_path):
     proc = subprocess.run([sys.executable, "-c", "from agent_evaluators.pytest_plugin import assert_passes"],
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_custom_evaluator_class_in_an_eval_yaml(tmp_path):
+    (tmp_path / "my_evals.py").write_text(
+        "class Short:\n"
+        "    def __init__(self, *, max_chars=10):\n"
+        "        self.max_chars = max_chars\n"
+        "    def __call__(self, *, response):\n"
+        "        ok = len(str(response)) <= self.max_chars\n"
+        "        return {'short': 1.0 if ok else 0.0, 'short_result': 'pass' if ok else 'fail'}\n")
+    (tmp_path / "rows.jsonl").write_text('{"id": "a", "response": "ok"}\n{"id": "b", "response": "far too long"}\n')
+    (tmp_path / "mine.eval.yaml").write_text(
+        "data: rows.jsonl\nevaluators:\n  short:\n    type: my_evals:Short\n    options: {max_chars: 5}\n")
+    proc = _pytest(tmp_path, "-v", "mine.eval.yaml")
+    assert "mine.eval.yaml::row0-a PASSED" in proc.stdout, proc.stdout
+    assert "mine.eval.yaml::row1-b FAILED" in proc.stdout, proc.stdout
