@@ -161,8 +161,8 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
         ``criterion``: ADK's ``LlmBackedUserSimulatorCriterion`` (threshold, judge_model_options,
         stop_signal). No scenario (a static case) or a judge failure → ``NOT_EVALUATED`` with the reason.
         """
-        from ..adk.convert import as_invocations, final_response_text, user_text
         from ..adk.eval_config import parse_criterion
+        from ..adk.convert import as_invocations, final_response_text, user_text
         from ..adk_eval.criteria import judge_endpoint
 
         crit = parse_criterion(cls.result_key, criterion, source=f"{cls.result_key} criterion")
