@@ -77,7 +77,8 @@ def test_prompty_evaluator_from_the_command_line(tmp_path):
                        "--option", "mine.threshold=5", "--judge-base-url", server.url + '/v1', "--judge-model", "m",
                        "-o", tmp_path / "run")
     assert r.rc == 1, r
-    rows = [json.loads(x) for x in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()]
+    rows = sorted((json.loads(x) for x in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()),
+                  key=lambda row: row["line_number"])  # the file is in completion order
     assert [row["outputs.mine.politeness"] for row in rows] == [9.0, 2.0]
     assert len(server.requests) == 2
 
@@ -108,7 +109,8 @@ def test_prompty_and_module_class_in_yaml_relative_to_the_config(tmp_path):
         r = agent_eval("run", "--config", folder / "run.yaml", "--judge-base-url", server.url + '/v1',
                        "--judge-model", "m", "-o", tmp_path / "run", cwd=tmp_path)
     assert r.rc == 0, r
-    rows = [json.loads(x) for x in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()]
+    rows = sorted((json.loads(x) for x in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()),
+                  key=lambda row: row["line_number"])  # the file is in completion order
     assert [row["outputs.polite.politeness"] for row in rows] == [9.0, 2.0]
     assert [row["outputs.length.short"] for row in rows] == [0.0, 1.0]
 
