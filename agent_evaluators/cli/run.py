@@ -159,8 +159,11 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     hint = evalset_hint(cfg.data, [f.reason for f in outcome.failures if f.kind == "error"])
     if hint:
         print("\n" + _safe(hint), file=out)
+    azure_file = None
+    if output.suffix.lower() == ".json":  # azure-ai-evaluation style: its result file there, our folder beside it
+        azure_file, output = output, output.with_suffix("")
     _write_checks(output, outcome, code)
-    written = [output / "rows.jsonl", output / "summary.json"]
+    written = [output / "rows.jsonl", output / "summary.json"] + ([azure_file] if azure_file else [])
     if args.junit:
         from ..report.junit import write_junit
 

@@ -29,3 +29,13 @@ def test_a_json_output_path_gets_azures_result_file_and_our_run_folder(tmp_path)
     assert doc["metrics"]["match.response_match_score"] == float(mean)
     assert "outputs.match.response_match_score" in doc["rows"][0] and "inputs.query" in doc["rows"][0]
     assert (tmp_path / "results" / "summary.json").is_file() and (tmp_path / "results" / "rows.jsonl").is_file()
+
+
+def test_cli_output_json_writes_the_same_pair(tmp_path):
+    from tests.cli.helpers import agent_eval
+
+    r = agent_eval("run", "--data", AGENTS, "-e", "response_match", "-o", tmp_path / "results.json", "--html")
+    assert r.rc in (0, 1), r
+    assert set(json.loads((tmp_path / "results.json").read_text())) == {"rows", "metrics", "studio_url"}
+    for name in ("rows.jsonl", "summary.json", "checks.json", "report.html"):
+        assert (tmp_path / "results" / name).is_file(), name
