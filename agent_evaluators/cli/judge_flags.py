@@ -23,24 +23,23 @@ from ..run_config import JudgeSettings
 
 __all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "JUDGE_FLAG_KEYS"]
 
-#: (flag, JudgeSettings field, type, metavar, help, hidden aliases)
+#: (flag, JudgeSettings field, type, metavar, help)
 _FLAGS = (
-    ("--judge-model", "model", str, "M", "judge model (or Azure deployment) name", ()),
+    ("--judge-model", "model", str, "M", "judge model (or Azure deployment) name"),
     ("--judge-base-url", "base_url", str, "URL",
-     "OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1", ()),
+     "OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1"),
     ("--judge-api-key-env", "api_key_env", str, "VAR",
-     "environment variable that holds the judge API key (keys never go on the command line)", ()),
-    ("--judge-azure-endpoint", "azure_endpoint", str, "URL", "Azure OpenAI endpoint", ()),
-    ("--judge-azure-deployment", "azure_deployment", str, "NAME", "Azure OpenAI deployment", ()),
-    ("--judge-api-version", "api_version", str, "V", "Azure OpenAI API version", ()),
-    ("--judge-timeout", "timeout", float, "SECONDS", "seconds per judge HTTP attempt (default 60)", ()),
-    ("--judge-max-attempts", "max_attempts", int, "N", "judge HTTP attempts per request, retries included (default 5)",
-     ()),
+     "environment variable that holds the judge API key (keys never go on the command line)"),
+    ("--judge-azure-endpoint", "azure_endpoint", str, "URL", "Azure OpenAI endpoint"),
+    ("--judge-azure-deployment", "azure_deployment", str, "NAME", "Azure OpenAI deployment"),
+    ("--judge-api-version", "api_version", str, "V", "Azure OpenAI API version"),
+    ("--judge-timeout", "timeout", float, "SECONDS", "seconds per judge HTTP attempt (default 60)"),
+    ("--judge-max-attempts", "max_attempts", int, "N", "judge HTTP attempts per request, retries included (default 5)"),
     ("--judge-max-text-length", "max_text_length", int, "N",
-     "maxLength put into json_schema requests (local servers that enforce schemas)", ()),
-    ("--judge-max-list-items", "max_list_items", int, "N", "maxItems put into json_schema requests", ()),
+     "maxLength put into json_schema requests (local servers that enforce schemas)"),
+    ("--judge-max-list-items", "max_list_items", int, "N", "maxItems put into json_schema requests"),
     ("--judge-max-input-chars", "max_input_chars", int, "N",
-     "largest prompt sent to the judge, in characters; a larger row is an error cell (default 400000)", ()),
+     "largest prompt sent to the judge, in characters; a larger row is an error cell (default 400000)"),
 )
 
 #: the JudgeSettings fields the flags set
@@ -54,7 +53,7 @@ def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default:
     every default is ``None`` so that a config file's value is kept unless a flag is given.
     """
     group = parser.add_argument_group("judge (default: the config file's judge:, then the environment)")
-    for flag, key, typ, metavar, text, _aliases in _FLAGS:
+    for flag, key, typ, metavar, text in _FLAGS:
         group.add_argument(flag, dest=f"judge_{key}", type=typ, metavar=metavar, default=None, help=text)
     group.add_argument("--judge-reasoning", dest="judge_is_reasoning_model", action="store_true", default=None,
                        help="the judge is a reasoning model (o-series, gpt-5 under another name)")
