@@ -33,3 +33,14 @@ def test_the_limit_is_a_judge_setting(tmp_path):
         assert not server.requests
         ev = IntentResolutionEvaluator(model_config={**server.openai_config(), "max_input_chars": 1_000_000})
         assert ev(query="q", response="y" * 3000)["intent_resolution"] == 4.0
+
+
+def test_yaml_judge_section_takes_the_same_settings(tmp_path):
+    write_jsonl(tmp_path / "d.jsonl", [{"query": "q", "response": "y" * 500}])
+    with JudgeServer(lambda req: schema_reply(req, score=4)) as server:
+        (tmp_path / "run.yaml").write_text(
+            f"data: d.jsonl\njudge:\n  model: m\n  base_url: {server.url}/v1\n  max_input_chars: 100\n"
+            "  max_attempts: 1\n  timeout: 5\nevaluators: [intent_resolution]\n")
+        r = agent_eval("run", "--config", tmp_path / "run.yaml", "-o", tmp_path / "run")
+        assert not server.requests
+    assert r.rc == 2 and "over the limit of 100" in r.out, r
