@@ -141,7 +141,9 @@ JUDGE_HOWTO = (
 )
 
 _JUDGE_KEYS = ("model", "base_url", "api_key_env", "azure_endpoint", "azure_deployment", "api_version",
-               "is_reasoning_model")
+               "is_reasoning_model", "timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars")
+#: the judge settings that travel in the model_config dict (the judge client and JudgeEvaluator read them)
+_CLIENT_LIMITS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars")
 
 
 @dataclass
@@ -155,6 +157,11 @@ class JudgeSettings:
     azure_deployment: Optional[str] = None
     api_version: Optional[str] = None
     is_reasoning_model: bool = False
+    timeout: Optional[float] = None
+    max_attempts: Optional[int] = None
+    max_text_length: Optional[int] = None
+    max_list_items: Optional[int] = None
+    max_input_chars: Optional[int] = None
 
     def merged(self, **overrides: Any) -> "JudgeSettings":
         values = {k: getattr(self, k) for k in _JUDGE_KEYS}
@@ -201,6 +208,7 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
                 "judge.model in the config file, or set AGENT_EVAL_JUDGE_MODEL"
             )
         cfg = {"model": model, "base_url": base_url, "api_key": api_key}
+    cfg.update({k: getattr(settings, k) for k in _CLIENT_LIMITS})
     cfg = {k: v for k, v in cfg.items() if v is not None}
     from .judge.config import resolve_config
 
@@ -209,22 +217,87 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
 
 
 # ---------------------------------------------------------------------------- evaluator specs
+PROMPTY_PREFIX = "prompty:"
+
+
+def _is_class_path(name: str) -> bool:
+    """``mypkg.evals:MyEval``: a class of the user's own (not a registry name, not a prompty)."""
+    return ":" in name and not name.startswith(PROMPTY_PREFIX)
+
+
+def _import_class(target: str, search: Sequence[Path] = ()) -> Type[Any]:
+    """Import ``module:Class``; the current folder and ``search`` folders are tried too, as ``python -m`` would."""
+    import importlib
+    import sys
+
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr.replace(".", "").isidentifier():
+        raise ConfigError(f"evaluator type {target!r}: write a class as 'package.module:ClassName'")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name.split(".")[0]:
+            raise ConfigError(f"evaluator type {target!r}: importing {module_name} failed: {exc}") from exc
+        extra = [str(p) for p in (Path.cwd(), *search) if str(p) not in sys.path]
+        sys.path[:0] = extra
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            raise ConfigError(
+                f"evaluator type {target!r}: no module named {module_name!r} (searched the Python path, the current "
+                "folder and the config file's folder); install the package or run from the folder that holds it"
+            ) from None
+    obj: Any = module
+    for part in attr.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            raise ConfigError(f"evaluator type {target!r}: {module_name} has no {attr!r}")
+    if not callable(obj):
+        raise ConfigError(f"evaluator type {target!r} is not a class or function")
+    return obj  # type: ignore[no-any-return]
+
+
 @dataclass
 class EvaluatorSpec:
-    """One evaluator of a run: registry name, options, threshold and column mapping."""
+    """One evaluator of a run: its type, options, threshold and column mapping.
+
+    ``name`` (the type) is a registry name (``agent-eval list``), ``prompty:PATH`` (a
+    :class:`~agent_evaluators.evaluators.judge_base.PromptyEvaluator` on the user's
+    template; ``options`` carries ``result_key`` / ``scale``) or ``module:Class`` (the
+    user's own evaluator class, built with ``options`` as keyword arguments).
+    """
 
     alias: str
     name: str
     options: Dict[str, Any] = field(default_factory=dict)
     threshold: Optional[float] = None
     column_mapping: Optional[Dict[str, str]] = None
+    search_path: Tuple[Path, ...] = ()
+
+    @property
+    def is_prompty(self) -> bool:
+        return self.name.startswith(PROMPTY_PREFIX)
+
+    @property
+    def prompty_path(self) -> Optional[Path]:
+        return Path(self.name[len(PROMPTY_PREFIX):]) if self.is_prompty else None
 
     @property
     def cls(self) -> Type[Any]:
+        if self.is_prompty:
+            from .evaluators.judge_base import PromptyEvaluator
+
+            return PromptyEvaluator
+        if _is_class_path(self.name):
+            return _import_class(self.name, self.search_path)
         return evaluator_class(self.name)
 
     @property
     def uses_judge(self) -> bool:
+        if self.is_prompty:
+            return True
+        if _is_class_path(self.name):
+            return bool(getattr(self.cls, "uses_judge", False))
         return registry.get(self.name).judge
 
     def build(self, model_config: Optional[Mapping[str, Any]], *, is_reasoning_model: bool = False) -> Any:
@@ -233,7 +306,22 @@ class EvaluatorSpec:
         kwargs = dict(self.options)
         if self.threshold is not None:
             kwargs["threshold"] = self.threshold
-        params = inspect.signature(cls.__init__).parameters
+        if self.is_prompty:
+            path = self.prompty_path
+            assert path is not None
+            if not path.is_file():
+                raise ConfigError(f"evaluator {self.alias!r}: prompty file not found: {path}")
+            kwargs["prompty"] = str(path)
+            if isinstance(kwargs.get("scale"), list):
+                kwargs["scale"] = tuple(kwargs["scale"])
+        try:
+            params = inspect.signature(cls.__init__ if inspect.isclass(cls) else cls).parameters
+        except (TypeError, ValueError):
+            params = {}  # type: ignore[assignment]
+        if not inspect.isclass(cls):  # a plain function is the evaluator itself
+            if kwargs:
+                raise ConfigError(f"evaluator {self.alias!r} ({self.name}) is a function: it takes no options")
+            return cls
         if self.uses_judge:
             kwargs.setdefault("model_config", dict(model_config) if model_config else None)
             if is_reasoning_model and "is_reasoning_model" in params:
@@ -251,14 +339,41 @@ class EvaluatorSpec:
             raise ConfigError(f"evaluator {self.alias!r} ({self.name}): {exc}") from exc
 
 
-def parse_evaluator_arg(text: str) -> EvaluatorSpec:
-    """``--evaluator NAME`` or ``--evaluator NAME=ALIAS`` (the alias defaults to the name)."""
-    name, _, alias = str(text).partition("=")
-    name, alias = name.strip(), alias.strip() or name.strip()
-    if not name:
-        raise ConfigError(f"--evaluator {text!r}: give a registry name, e.g. --evaluator tool_trajectory=trajectory")
+def _resolve_type(name: str, base: Optional[Path] = None) -> str:
+    """The canonical type string: a registry name, ``prompty:<path>`` (resolved against ``base``) or ``module:Class``."""
+    if name.startswith(PROMPTY_PREFIX):
+        path = Path(name[len(PROMPTY_PREFIX):])
+        if base is not None and not path.is_absolute():
+            path = base / path
+        return PROMPTY_PREFIX + str(path)
+    if _is_class_path(name):
+        return name
     evaluator_class(name)  # fail early on a misspelling
-    return EvaluatorSpec(alias=alias, name=canonical_name(name))
+    return canonical_name(name)
+
+
+def parse_evaluator_arg(text: str) -> EvaluatorSpec:
+    """``--evaluator NAME[=ALIAS]``: NAME is a registry name, ``prompty:PATH`` or ``module:Class``.
+
+    The alias defaults to the registry name, the prompty file's stem or the class name.
+    """
+    name, _, alias = str(text).partition("=")
+    name, alias = name.strip(), alias.strip()
+    if not name or name == PROMPTY_PREFIX:
+        raise ConfigError(f"--evaluator {text!r}: give a registry name, prompty:PATH or module:Class, "
+                          "e.g. --evaluator tool_trajectory=trajectory")
+    resolved = _resolve_type(name)
+    if not alias:
+        if resolved.startswith(PROMPTY_PREFIX):
+            alias = Path(resolved[len(PROMPTY_PREFIX):]).name.split(".")[0]
+        elif _is_class_path(resolved):
+            alias = resolved.rpartition(":")[2].rpartition(".")[2]
+        else:
+            alias = name
+    spec = EvaluatorSpec(alias=alias, name=resolved)
+    if _is_class_path(resolved):
+        _ = spec.cls  # import now: a typo is a ConfigError before anything runs
+    return spec
 
 
 # ---------------------------------------------------------------------------- the file
@@ -309,7 +424,7 @@ class RunConfig:
 
 
 _TOP_KEYS = {"data", "output", "evaluators", "column_mapping", "thresholds", "judge", "concurrency"}
-_EVALUATOR_KEYS = {"type", "options", "threshold", "column_mapping"}
+_EVALUATOR_KEYS = {"type", "options", "threshold", "column_mapping", "prompty", "result_key", "scale"}
 
 
 def _read(path: Path) -> Any:
@@ -379,21 +494,35 @@ def load_config(path: Any) -> RunConfig:
         bad = sorted(set(spec) - _EVALUATOR_KEYS)
         if bad:
             raise ConfigError(f"{path}: evaluators.{alias}: unknown key {bad[0]!r}; known: {', '.join(sorted(_EVALUATOR_KEYS))}")
-        name = spec.get("type") or alias
-        evaluator_class(name)
+        name = str(spec.get("type") or alias)
         options = spec.get("options") or {}
         if not isinstance(options, Mapping):
             raise ConfigError(f"{path}: evaluators.{alias}.options must be a mapping of constructor arguments")
+        options = dict(options)
+        if name == "prompty" or spec.get("prompty") is not None:
+            if not spec.get("prompty"):
+                raise ConfigError(f"{path}: evaluators.{alias}: type: prompty needs 'prompty: PATH' (relative to {path.name})")
+            name = PROMPTY_PREFIX + str(spec["prompty"])
+        elif any(spec.get(k) is not None for k in ("result_key", "scale")):
+            raise ConfigError(f"{path}: evaluators.{alias}: result_key / scale go with type: prompty")
+        for key in ("result_key", "scale"):
+            if spec.get(key) is not None:
+                options[key] = spec[key]
+        try:
+            resolved = _resolve_type(name, base)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: evaluators.{alias}: {exc}") from None
         threshold = spec.get("threshold")
         if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
             raise ConfigError(f"{path}: evaluators.{alias}.threshold must be a number, got {threshold!r}")
         cfg.evaluators.append(
             EvaluatorSpec(
                 alias=str(alias),
-                name=canonical_name(name),
-                options=dict(options),
+                name=resolved,
+                options=options,
                 threshold=threshold,
                 column_mapping=_mapping(spec.get("column_mapping"), f"{path}: evaluators.{alias}"),
+                search_path=(base.resolve(),),
             )
         )
     return cfg

@@ -7,9 +7,11 @@ set -u
 agent-eval run --config samples/eval.yaml --html --junit agent-eval-results/junit.xml
 echo "exit code: $?"
 
-# 2. No config file: data + evaluators + a run-level threshold on the command line.
+# 2. No config file: data + evaluators + column mapping + options + a run-level threshold
+#    on the command line (the same run as the config file's deterministic part).
 agent-eval run --data samples/data/agents.jsonl \
   --evaluator tool_trajectory=trajectory --evaluator response_match \
+  --map trajectory.ground_truth=expected_tool_calls --option trajectory.match_type=in_order \
   --threshold "trajectory.pass_rate >= 0.7" --output agent-eval-results/adhoc
 echo "exit code: $?"
 

@@ -17,7 +17,7 @@ import argparse
 import importlib
 import logging
 import sys
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .listing import add_list_parser
 from .report import add_report_parser
@@ -49,9 +49,24 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)
     add_list_parser(sub)
     sub.add_parser("adk", help="run ADK eval sets with ADK's criteria (agent-eval adk --help)", add_help=False)
-    sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf", add_help=False)
+    judge = sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf",
+                           description="Local judge commands.")
+    judge_sub = judge.add_subparsers(dest="judge_command", metavar="SUBCOMMAND")
+    judge_sub.add_parser("serve", help="serve a GGUF model as an OpenAI-compatible judge (agent-eval judge serve --help)",
+                         add_help=False)
+    judge.set_defaults(func=_print_help_of(judge))
     sub.add_parser("calibrate", help="accuracy and Cohen's kappa of your judge on our labelled sets", add_help=False)
     return parser
+
+
+def _print_help_of(parser: argparse.ArgumentParser) -> Callable[..., int]:
+    """``agent-eval judge`` alone: that command's help (not the top-level one), exit 2."""
+
+    def show(args: argparse.Namespace, out: Any, err: Any) -> int:
+        parser.print_help(out)
+        return 2
+
+    return show
 
 
 def _delegated(argv: List[str]) -> Optional[int]:

@@ -20,7 +20,7 @@ class CellFailure:
     line: int
     label: str
     alias: str
-    kind: str  # "fail" | "error"
+    kind: str  # "fail" | "error" | "row" (an input line that could not be read: one entry, not one per evaluator)
     score: Any = None
     threshold: Any = None
     reason: str = ""
@@ -40,6 +40,7 @@ class RunOutcome:
     fail_count: int = 0
     error_count: int = 0
     rows: int = 0
+    unreadable: int = 0
 
 
 def exit_code(outcome: RunOutcome) -> int:
@@ -63,6 +64,11 @@ def summarize_rows(
     for row in rows:
         n_rows += 1
         line = row.get("line_number", n_rows - 1)
+        if row.get("row_error"):
+            # one unreadable line is one problem, whatever the number of evaluators
+            n_err += 1
+            failures.append(CellFailure(line, "", "(row)", "row", reason=f"unreadable input line: {row['row_error']}"))
+            continue
         for alias in aliases:
             key = result_keys.get(alias)
             prefix = f"outputs.{alias}."

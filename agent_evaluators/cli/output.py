@@ -45,10 +45,11 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
         m = outcome.metrics
         rate = m.get(f"{alias}.pass_rate")
         fails = sum(1 for f in outcome.failures if f.alias == alias and f.kind == "fail")
+        errs = sum(1 for f in outcome.failures if f.alias == alias and f.kind == "error")
         table.append([
             alias, key, _fmt(m.get(f"{alias}.{key}")),
             "-" if rate is None else f"{100 * rate:.1f}%",
-            _fmt(m.get(f"{alias}.n")), str(fails), _fmt(m.get(f"{alias}.error_count")),
+            _fmt(m.get(f"{alias}.n")), str(fails), str(errs),
             _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias)),
         ])
     widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(headers)]
@@ -66,6 +67,11 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
 def print_failures(outcome: RunOutcome, out: TextIO) -> None:
     if not outcome.failures:
         return
+    unreadable = [f for f in outcome.failures if f.kind == "row"]
+    if unreadable:
+        print(f"\nUnreadable input lines ({len(unreadable)}; no evaluator ran on them):", file=out)
+        for f in unreadable[:MAX_FAILING_SHOWN]:
+            print(f"  row {f.line:<4} {_safe(_shorten(f.reason, 300))}", file=out)
     errors = [f for f in outcome.failures if f.kind == "error"]
     fails = [f for f in outcome.failures if f.kind == "fail"]
     if errors:

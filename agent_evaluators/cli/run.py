@@ -2,11 +2,13 @@
 
 import argparse
 from pathlib import Path
-from typing import Dict, Optional, TextIO
+from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from .._safe_text import terminal_safe as _safe
-from ..errors import AgentEvalError
+from ..errors import AgentEvalError, ConfigError
 from ..run_config import JUDGE_HOWTO, RunConfig, build_evaluators, load_config, parse_evaluator_arg, parse_threshold
+from .judge_flags import add_judge_arguments, judge_settings_from_args
+from .messages import evalset_hint, for_cli
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
 
@@ -21,6 +23,50 @@ CHECKS_FILE = "checks.json"
 
 
 # ---------------------------------------------------------------------------- run
+def _split_assignment(text: str, flag: str, example: str) -> Tuple[str, str, str]:
+    """``ALIAS.KEY=VALUE`` -> (alias, key, value)."""
+    target, eq, value = str(text).partition("=")
+    alias, dot, key = target.strip().partition(".")
+    if not eq or not dot or not alias or not key.strip():
+        raise ConfigError(f"{flag} {text!r}: write {flag} ALIAS.KEY=VALUE, e.g. {flag} {example}")
+    return alias, key.strip(), value.strip()
+
+
+def _spec(cfg: RunConfig, alias: str, flag: str) -> Any:
+    for spec in cfg.evaluators:
+        if spec.alias == alias:
+            return spec
+    raise ConfigError(f"{flag}: no evaluator with alias {alias!r} in this run "
+                      f"(aliases: {', '.join(s.alias for s in cfg.evaluators)})")
+
+
+def _apply_maps(cfg: RunConfig, maps: List[str]) -> None:
+    """``--map ALIAS.INPUT=COLUMN`` (``default.INPUT`` for every evaluator); COLUMN may be ``${data.x}`` or ``x``."""
+    for text in maps:
+        alias, name, column = _split_assignment(text, "--map", "trajectory.ground_truth=expected_tool_calls")
+        if not column:
+            raise ConfigError(f"--map {text!r}: name the column after '='")
+        ref = column if column.startswith("${") else "${data." + column + "}"
+        if alias == "default":
+            cfg.column_mapping = {**(cfg.column_mapping or {}), name: ref}
+        else:
+            spec = _spec(cfg, alias, f"--map {text}")
+            spec.column_mapping = {**(spec.column_mapping or {}), name: ref}
+
+
+def _apply_options(cfg: RunConfig, options: List[str]) -> None:
+    """``--option ALIAS.KEY=VALUE``: a constructor argument; VALUE is read as a YAML scalar (1, 0.5, true, [a, b])."""
+    import yaml
+
+    for text in options:
+        alias, key, raw = _split_assignment(text, "--option", "trajectory.match_type=in_order")
+        try:
+            value = yaml.safe_load(raw) if raw else ""
+        except yaml.YAMLError:
+            value = raw
+        _spec(cfg, alias, f"--option {text}").options[key] = value
+
+
 def _build_config(args: argparse.Namespace) -> RunConfig:
     cfg = load_config(args.config) if args.config else RunConfig()
     if args.data:
@@ -31,9 +77,11 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
         cfg.thresholds = cfg.thresholds + [parse_threshold(t) for t in args.threshold]
     if args.output:
         cfg.output = Path(args.output)
-    if args.concurrency is not None:
-        cfg.concurrency = args.concurrency
-    cfg.judge = cfg.judge.merged(model=args.judge_model, base_url=args.judge_base_url, api_key_env=args.judge_api_key_env)
+    if args.max_concurrency is not None:
+        cfg.concurrency = args.max_concurrency
+    cfg.judge = judge_settings_from_args(args, cfg.judge)
+    _apply_maps(cfg, args.map or [])
+    _apply_options(cfg, args.option or [])
     cfg.check()
     return cfg
 
@@ -44,9 +92,15 @@ def _default_output(cfg: RunConfig) -> Path:
     return Path("agent-eval-results") / stem
 
 
+def _error(err: TextIO, text: Any) -> int:
+    print(f"agent-eval: error: {_safe(for_cli(text))}", file=err)
+    return 2
+
+
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..runner import evaluate
 
+    cfg: Optional[RunConfig] = None
     try:
         cfg = _build_config(args)
         evaluators, skipped, model_config = build_evaluators(cfg)
@@ -66,30 +120,50 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             output_path=output,
             max_concurrency=cfg.concurrency or 10,
             resume=bool(args.resume),
+            rerun_failed=bool(args.rerun_failed),
+            force=bool(args.force),
+            timeout=args.timeout if args.timeout is not None else 300.0,
+            engine=args.engine,
         )
     except AgentEvalError as exc:
-        print(f"agent-eval: error: {_safe(exc)}", file=err)
-        return 2
+        hint = evalset_hint(cfg.data if cfg else None, [str(exc)])
+        code = _error(err, exc)
+        if hint:
+            print(_safe(hint), file=err)
+        return code
 
     aliases = [s.alias for s in cfg.evaluators]
     ran = [a for a in aliases if a not in skipped]
     failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
+    if n_rows == 0:
+        return _error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
+                           "Check the file (or the step that writes it) and run again.")
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
     )
+    for f in outcome.failures:
+        f.reason = for_cli(f.reason)
     outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped)
     code = exit_code(outcome)
 
-    print(f"\n{n_rows} row(s) evaluated\n", file=out)
+    reused = int((result.summary or {}).get("rows_reused") or 0) if (args.resume or args.rerun_failed) else 0
+    kept = f" ({reused} kept from the earlier run, {n_rows - reused} evaluated now)" if args.resume or args.rerun_failed else ""
+    print(f"\n{n_rows} row(s) evaluated{kept}\n", file=out)
     print_table(outcome, out)
     print_failures(outcome, out)
     print_checks(outcome, out)
     if skipped:
         print(f"\nSkipped {_safe(', '.join(skipped))}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
               file=out)
+    hint = evalset_hint(cfg.data, [f.reason for f in outcome.failures if f.kind == "error"])
+    if hint:
+        print("\n" + _safe(hint), file=out)
+    azure_file = None
+    if output.suffix.lower() == ".json":  # azure-ai-evaluation style: its result file there, our folder beside it
+        azure_file, output = output, output.with_suffix("")
     _write_checks(output, outcome, code)
-    written = [output / "rows.jsonl", output / "summary.json"]
+    written = [output / "rows.jsonl", output / "summary.json"] + ([azure_file] if azure_file else [])
     if args.junit:
         from ..report.junit import write_junit
 
@@ -100,9 +174,18 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         written.append(write_report(output))
     print("\nWrote " + ", ".join(str(p) for p in written), file=out)
-    verdict = {0: "PASS", 1: "FAIL (threshold)", 2: "ERROR (evaluator errors)"}[code]
-    print(f"Result: {verdict}, exit code {code}", file=out)
+    print(f"Result: {verdict(code, outcome)}, exit code {code}", file=out)
     return code
+
+
+def verdict(code: int, outcome: RunOutcome) -> str:
+    """``PASS``, ``FAIL (threshold)`` or ``ERROR (...)``, saying how many thresholds were not checked and why."""
+    text = {0: "PASS", 1: "FAIL (threshold)", 2: "ERROR (evaluator errors)"}[code]
+    unchecked = [c for c in outcome.checks if c["status"] == "skipped"]
+    if code != 2 and unchecked:
+        why = "no judge" if all(c.get("note") == "no judge configured" for c in unchecked) else "evaluator skipped"
+        text += f" ({len(unchecked)} of {len(outcome.checks)} thresholds not checked: {why})"
+    return text
 
 
 def _write_checks(output: Path, outcome: RunOutcome, code: int) -> None:
@@ -126,15 +209,24 @@ def add_run_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     run.add_argument("--config", metavar="FILE", help="run config (YAML or JSON): data, evaluators, thresholds, judge")
     run.add_argument("--data", metavar="FILE", help="JSONL / CSV / JSON / ADK eval-set file (overrides the config)")
     run.add_argument("--evaluator", "-e", action="append", metavar="NAME[=ALIAS]",
-                     help="registry name (see `agent-eval list`), repeatable; replaces the config's evaluators")
+                     help="registry name (see `agent-eval list`), prompty:PATH or module:Class; repeatable; "
+                          "replaces the config's evaluators")
+    run.add_argument("--map", action="append", metavar="ALIAS.INPUT=COLUMN",
+                     help="column mapping, repeatable: feed data column COLUMN to input INPUT of evaluator ALIAS "
+                          "(ALIAS 'default': every evaluator)")
+    run.add_argument("--option", action="append", metavar="ALIAS.KEY=VALUE",
+                     help="constructor argument of evaluator ALIAS, repeatable; VALUE is read as YAML (1, 0.5, true, [a, b])")
     run.add_argument("--threshold", "-t", action="append", metavar="'ALIAS.METRIC >= N'",
                      help="run-level threshold, repeatable (added to the config's)")
-    run.add_argument("--judge-model", metavar="M", help="judge model (or Azure deployment) name")
-    run.add_argument("--judge-base-url", metavar="URL", help="OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1")
-    run.add_argument("--judge-api-key-env", metavar="VAR", help="environment variable that holds the judge API key")
     run.add_argument("--output", "-o", metavar="DIR", help="results folder (default: agent-eval-results/<data name>)")
-    run.add_argument("--concurrency", type=int, metavar="N", help="judge requests in flight (default 10)")
     run.add_argument("--resume", action="store_true", help="continue the run in --output: only missing or errored cells run")
+    run.add_argument("--rerun-failed", action="store_true", help="re-run only the errored cells of the run in --output")
+    run.add_argument("--force", action="store_true",
+                     help="with --resume / --rerun-failed: reuse earlier results even though data or evaluators changed")
+    run.add_argument("--timeout", type=float, metavar="SECONDS", help="limit per evaluator call (default 300)")
+    run.add_argument("--engine", choices=("local", "ray"), default="local",
+                     help="local (one process) or ray (shards on a Ray cluster; pip install agent-evaluators[ray])")
     run.add_argument("--html", action="store_true", help="also write report.html into the results folder")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML (a test case per row and evaluator)")
+    add_judge_arguments(run)
     run.set_defaults(func=run_command)

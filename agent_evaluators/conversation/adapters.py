@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..errors import InputError
 from ._values import input_error, parse_arguments, to_json_text
+from .message_keys import check_message_keys
 from .models import Conversation, Message, ToolCall
 
 __all__ = ["to_messages", "to_tool_calls"]
@@ -302,6 +303,7 @@ def _chat_message(d: Dict[str, Any], role_raw: Any, *, input_name: str, where: s
         raise input_error(
             input_name, where, f"unknown role {role_raw!r}; expected one of system, developer, user, assistant, tool"
         )
+    check_message_keys(d, input_name=input_name, where=where)
     raw_calls = d.get("tool_calls")
     calls = _tool_calls(raw_calls, input_name=input_name, where=f"{where}.tool_calls")
     legacy = d.get("function_call")
@@ -327,7 +329,8 @@ def _chat_message(d: Dict[str, Any], role_raw: Any, *, input_name: str, where: s
 
 def _langchain_message(d: Dict[str, Any], typ: str, *, input_name: str, where: str) -> List[Message]:
     """A LangChain message dict (``type`` key, optionally ``messages_to_dict``'s ``data`` wrapper)."""
-    data = d.get("data") if isinstance(d.get("data"), dict) and "content" not in d else d
+    wrapped = d.get("data")
+    data: Dict[str, Any] = wrapped if isinstance(wrapped, dict) and "content" not in d else d
     role = _LANGCHAIN_TYPES[typ]
     if role is None:  # ChatMessage carries its own role
         role = data.get("role")

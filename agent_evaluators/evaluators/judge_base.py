@@ -25,7 +25,7 @@ if sys.version_info >= (3, 11):
 else:  # pydantic depends on typing_extensions
     from typing_extensions import Unpack
 
-from ..errors import ConfigError, JudgeError
+from ..errors import ConfigError, InputError, JudgeError
 from ..judge.usage import merge_usage
 from .base import Evaluator, Outcome
 
@@ -85,6 +85,12 @@ _JUDGE_PARAMETERS = (
     inspect.Parameter("credential", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any),
     inspect.Parameter("cache", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[str]),
 )
+
+#: largest rendered prompt sent to a judge, in characters (about 100k tokens): a bigger row is
+#: almost always a mistake (a log file, a base64 image pasted as text) and would cost real
+#: money or overflow the model's context; raise it with the ``max_input_chars`` key of the
+#: model config (``--judge-max-input-chars``, YAML ``judge.max_input_chars``)
+DEFAULT_MAX_INPUT_CHARS = 400_000
 
 #: sampling temperature range, the same for every sampled judge metric (OpenAI's range)
 TEMPERATURE_RANGE = (0.0, 2.0)
@@ -189,7 +195,11 @@ class JudgeEvaluator(Evaluator):
         if client is None:
             from ..judge import get_judge_client
 
-            client = get_judge_client(self._model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache)
+            model_config = self._model_config
+            if isinstance(model_config, Mapping) and "max_input_chars" in model_config:
+                # ours, not the HTTP client's: read by _check_input_size
+                model_config = {k: v for k, v in model_config.items() if k != "max_input_chars"}
+            client = get_judge_client(model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache)
             self._judge_client = client
         return client
 
@@ -204,6 +214,7 @@ class JudgeEvaluator(Evaluator):
         """Render the template with ``inputs``, ask the judge, return (verdict, usage)."""
         prompty = self.prompty
         messages = prompty.render(**inputs)
+        self._check_input_size(messages, inputs)
         merged = {k: v for k, v in prompty.parameters.items() if k != "response_format"}
         if params:
             merged.update(params)
@@ -224,6 +235,28 @@ class JudgeEvaluator(Evaluator):
                 usage=exc.usage,
             ) from exc
         return reply.data, reply.usage
+
+    def _max_input_chars(self) -> int:
+        limit = self._model_config.get("max_input_chars") if isinstance(self._model_config, Mapping) else None
+        if limit is None:
+            return DEFAULT_MAX_INPUT_CHARS
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ConfigError(f"{self.name}: max_input_chars must be a positive integer, got {limit!r}")
+        return limit
+
+    def _check_input_size(self, messages: Any, inputs: Mapping[str, Any]) -> None:
+        """Refuse, before any request, a prompt larger than ``max_input_chars`` (an error cell, not a bill)."""
+        size = sum(len(str(m.get("content") or "")) if isinstance(m, Mapping) else len(str(m)) for m in messages)
+        limit = self._max_input_chars()
+        if size > limit:
+            biggest = max(inputs, key=lambda k: len(str(inputs[k])), default="")
+            raise InputError(
+                f"{self.name}: the prompt for this row is {size:,} characters, over the limit of {limit:,} "
+                f"(max_input_chars); the largest input is {biggest!r} ({len(str(inputs.get(biggest, ''))):,} characters). "
+                "Shorten it, map a smaller column, or raise max_input_chars in the model config "
+                "(--judge-max-input-chars, judge.max_input_chars)",
+                evaluator=self.name, input_name=biggest or None,
+            )
 
     async def _ask_samples(
         self,

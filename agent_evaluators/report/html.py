@@ -64,8 +64,27 @@ def _json(value: Any, indent: Optional[int] = 2) -> str:
 
 
 # ---------------------------------------------------------------------------- histograms
-def _bins(scores: Sequence[float]) -> Tuple[List[Tuple[str, int]], float, float]:
-    """(label, count) bars: one per integer on small integer scales, else 10 equal bins."""
+def _bins(scores: Sequence[float], scale: Optional[Tuple[float, float]] = None
+          ) -> Tuple[List[Tuple[str, int]], float, float]:
+    """(label, count) bars: one per integer on small integer scales, else 10 equal bins.
+
+    ``scale``: the evaluator's (low, high), when known; without it the axis is read off the
+    scores (a 0/1 metric whose scores are all 1 would otherwise be drawn on a 1–5 axis).
+    """
+    if scale is not None:
+        lo, hi = scale
+        lo, hi = min(lo, min(scores)), max(hi, max(scores))  # an out-of-scale score stays visible
+        if float(lo).is_integer() and float(hi).is_integer() and hi - lo <= 10 and all(
+                float(s).is_integer() for s in scores):
+            counts = {i: 0 for i in range(int(lo), int(hi) + 1)}
+            for s in scores:
+                counts[int(s)] += 1
+            return [(str(k), v) for k, v in counts.items()], lo - 0.5, hi + 0.5
+        width = (hi - lo) / 10 or 1.0
+        bars = [0] * 10
+        for s in scores:
+            bars[min(int((s - lo) / width), 9)] += 1
+        return [(f"{lo + i * width:.2g}", c) for i, c in enumerate(bars)], lo, hi
     lo, hi = min(scores), max(scores)
     if all(float(s).is_integer() for s in scores) and hi - lo <= 10:
         lo_i = int(min(lo, 1 if lo >= 1 else 0))
@@ -82,10 +101,11 @@ def _bins(scores: Sequence[float]) -> Tuple[List[Tuple[str, int]], float, float]
     return [(f"{lo + i * width:.2g}", c) for i, c in enumerate(bars)], lo, hi
 
 
-def histogram_svg(scores: Sequence[float], threshold: Optional[float], title: str) -> str:
+def histogram_svg(scores: Sequence[float], threshold: Optional[float], title: str,
+                  scale: Optional[Tuple[float, float]] = None) -> str:
     if not scores:
         return '<p class="muted">No scored rows.</p>'
-    bars, lo, hi = _bins(scores)
+    bars, lo, hi = _bins(scores, scale)
     w, h, pad_b, pad_t = 320, 130, 22, 14
     bw = w / len(bars)
     peak = max(c for _, c in bars) or 1
@@ -225,7 +245,7 @@ def _evaluators_section(run: RunData) -> str:
         extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
         cards.append(
             f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3><dl class="kv">{dl}{extra}</dl>'
-            f"{histogram_svg(scores, threshold, f'{alias} score distribution')}</div>"
+            f"{histogram_svg(scores, threshold, f'{alias} score distribution', run.score_scale(alias))}</div>"
         )
     return f'<section id="evaluators"><h2>Evaluators</h2><div class="cards">{"".join(cards)}</div></section>'
 

@@ -4,7 +4,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 
@@ -49,6 +49,30 @@ class RunData:
                     return k[len(prefix):-len("_result")]
         return None
 
+    def score_scale(self, alias: str) -> Optional[Tuple[float, float]]:
+        """The (low, high) scale of an evaluator's score, from the evaluator, never guessed from the scores.
+
+        In order: the run's recorded options (``scale`` of a PromptyEvaluator ``(low, high)``, or
+        of answer similarity, ``0..scale``), then the registry's score range for the class
+        (its calibration set), then 0..1 for the package's deterministic evaluators.
+        ``None`` for a class we do not know (the histogram then reads the scale off the data).
+        """
+        desc = ((self.summary.get("config") or {}).get("evaluators") or {}).get(alias) or {}
+        scale = (desc.get("config") or {}).get("scale")
+        if isinstance(scale, (list, tuple)) and len(scale) == 2 and all(_is_number(v) for v in scale):
+            return float(scale[0]), float(scale[1])
+        if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale > 0:
+            return 0.0, float(scale)
+        from .. import registry
+
+        entry = registry.by_class_name(str(desc.get("class") or ""))
+        if entry is None or not str(desc.get("module") or "").startswith("agent_evaluators."):
+            return None
+        if entry.calibration is not None:
+            low, high = entry.calibration.score_range
+            return float(low), float(high)
+        return (0.0, 1.0) if not entry.judge else None
+
     @property
     def incomplete(self) -> Optional[str]:
         """``"incomplete: N of M rows"`` for a run that did not finish (interrupted, or crashed while
@@ -65,6 +89,10 @@ class RunData:
     @property
     def metrics(self) -> Dict[str, Any]:
         return dict(self.summary.get("metrics") or {})
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def load_run(path: Any) -> RunData:

@@ -11,15 +11,23 @@ from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
+from .azure_output import split_output_path, write_azure_json
 from .ledger import RunInterrupted
 from .local import RunWatch, run_local
 from .options import RayOptions, RunOptions
+from .progress import DATA_HINT
 from .result import EvaluationResult
 
 __all__ = ["evaluate", "evaluate_async"]
 
 #: how long Ctrl-C waits for the cancelled run to save its finished rows
 _UNWIND_S = 30.0
+
+
+async def _run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> EvaluationResult:
+    """The local engine, with the data named for the progress line's total (set inside the run's own task)."""
+    DATA_HINT.set(options.data)
+    return await run_local(options, watch)
 
 
 async def evaluate_async(
@@ -42,8 +50,12 @@ async def evaluate_async(
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
+    output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    return await run_local(options)
+    result = await _run_local(options)
+    if azure_file is not None:
+        write_azure_json(azure_file, result)
+    return result
 
 
 def evaluate(
@@ -83,7 +95,9 @@ def evaluate(
             sync or async functions returning a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
         target: optional callable(**row) -> dict, run once per row before the evaluators.
-        output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``.
+        output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``; a path ending in
+            ``.json`` (azure-ai-evaluation's style) also gets azure's result file
+            ``{"rows", "metrics", "studio_url"}``, with the folder at the same path minus ``.json``.
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         max_concurrency: judge HTTP requests in flight, shared by every evaluator.
         resume: continue the run in ``output_path``: only missing or failed cells run.
@@ -105,15 +119,25 @@ def evaluate(
         raise ConfigError(f"engine must be 'local' or 'ray', got {engine!r}")
     if engine == "local" and (ray_address is not None or num_workers is not None):
         raise ConfigError("ray_address / num_workers apply to engine='ray' only")
+    output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
+    result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
+    if azure_file is not None:
+        write_azure_json(azure_file, result)
+    return result
+
+
+def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
+    """Run ``options`` on the chosen engine; Ctrl-C becomes :class:`RunInterrupted` once the
+    cancelled local run has saved what it finished."""
     if engine == "ray":
         from .distributed import run_ray  # lazy: Ray is an optional extra
 
-        return run_ray(options, RayOptions(ray_address=ray_address, num_workers=num_workers))
+        return run_ray(options, ray_options)
     watch = RunWatch()
     try:
         return run_sync(
-            run_local(options, watch),
+            _run_local(options, watch),
             nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
         )
     except KeyboardInterrupt as exc:

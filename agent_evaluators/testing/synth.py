@@ -6,6 +6,13 @@ the requested score (clamped into the schema's range), strings get a short reaso
 enums their first value, arrays their minimum length, except an array of objects
 keyed by a field the prompt itself lists (``"call_index": 0``, ``"rubric_id": "r1"``):
 that gets one item per value listed, so per-item verdicts cover every item asked about.
+
+Replies that must be derived from the prompt's content, not only its schema, are built from
+the ``<tag>...</tag>`` blocks the templates put the data in: a list of ``sentences`` (the
+hallucination segmenter) is the sentences of the text asked about, and the answer-similarity
+analysis splits both answers into units and matches equal ones. So every shipped evaluator
+gets a usable verdict from the bundled fake judge (``agent-eval calibrate`` against it
+scores every case).
 """
 
 import json
@@ -14,7 +21,7 @@ from typing import Any, Dict, List, Optional
 
 from .requests import ChatRequest
 
-__all__ = ["schema_reply", "synthesize", "simulated_user_reply"]
+__all__ = ["schema_reply", "synthesize", "simulated_user_reply", "similarity_reply"]
 
 DEFAULT_SCORE = 4
 REASON = "synthetic verdict from the local judge server"
@@ -57,16 +64,41 @@ def _listed_values(text: str) -> Dict[str, List[Any]]:
     return seen
 
 
+_BLOCK = re.compile(r"<([a-z_]+)>\n(.*?)\n</\1>", re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _blocks(text: str) -> Dict[str, str]:
+    """The ``<tag>\\n...\\n</tag>`` blocks of the prompt (where the templates put the data)."""
+    return {tag: body.strip() for tag, body in _BLOCK.findall(text)}
+
+
+def _units(text: str) -> List[str]:
+    """The sentences of ``text`` (split after ``.``/``!``/``?`` and at line breaks), as written."""
+    try:  # a JSON string (rendered messages / quoted text): its text
+        decoded = json.loads(text)
+        text = decoded if isinstance(decoded, str) else text
+    except ValueError:
+        pass
+    return [u.strip() for u in _SENTENCE_END.split(text) if u.strip()]
+
+
+#: string lists filled with the sentences of a block: property name -> the block it splits
+_UNIT_SOURCES = {"sentences": "agent_text", "output_units": "agent_answer", "ground_truth_units": "expected_answer"}
+
+
 def _data_text(req: ChatRequest) -> str:
     """The non-system messages: where templates put the data (system prompts hold format examples)."""
     return "\n".join(str(m.get("content") or "") for m in req.messages if m.get("role") != "system")
 
 
 def synthesize(schema: Dict[str, Any], *, score: float = DEFAULT_SCORE, root: Optional[Dict[str, Any]] = None,
-               name: str = "", depth: int = 0, listed: Optional[Dict[str, List[Any]]] = None) -> Any:
+               name: str = "", depth: int = 0, listed: Optional[Dict[str, List[Any]]] = None,
+               blocks: Optional[Dict[str, str]] = None) -> Any:
     """A value valid for ``schema`` (a JSON-schema dict); see the module docstring for the rules."""
     root = schema if root is None else root
     listed = listed or {}
+    blocks = blocks or {}
     node = _resolve(schema, root)
     if depth > 12:
         return None
@@ -81,26 +113,33 @@ def synthesize(schema: Dict[str, Any], *, score: float = DEFAULT_SCORE, root: Op
         if isinstance(options, list) and options:
             non_null = [o for o in options if isinstance(o, dict) and o.get("type") != "null"]
             return synthesize((non_null or options)[0], score=score, root=root, name=name, depth=depth + 1,
-                              listed=listed)
+                              listed=listed, blocks=blocks)
     typ = node.get("type")
     if isinstance(typ, list):
         non_null_types = [t for t in typ if t != "null"]
         typ = non_null_types[0] if non_null_types else "null"
     if typ == "object" or (typ is None and "properties" in node):
         props = node.get("properties") or {}
-        return {k: synthesize(v, score=score, root=root, name=k, depth=depth + 1, listed=listed) for k, v in props.items()}
+        return {k: synthesize(v, score=score, root=root, name=k, depth=depth + 1, listed=listed, blocks=blocks)
+                for k, v in props.items()}
     if typ == "array":
         items = _resolve(node.get("items") or {}, root)
-        keys = [k for k in (items.get("properties") or {}) if k in listed and (k.endswith("_index") or k.endswith("_id"))]
+        source = _UNIT_SOURCES.get(name)
+        if items.get("type") == "string" and source and (source in blocks or len(blocks) == 1):
+            return _units(blocks.get(source) or next(iter(blocks.values())))
+        keys = [k for k in (items.get("properties") or {})
+                if k in listed and (k.endswith("_index") or k.endswith("_id") or k == "index")]
         if keys:
             out = []
             for value in listed[keys[0]]:
-                item = synthesize(items, score=score, root=root, name=name, depth=depth + 1, listed=listed)
+                item = synthesize(items, score=score, root=root, name=name, depth=depth + 1, listed=listed,
+                                  blocks=blocks)
                 item[keys[0]] = value
                 out.append(item)
             return out
         count = int(node.get("minItems") or 0)
-        return [synthesize(items, score=score, root=root, name=name, depth=depth + 1, listed=listed) for _ in range(count)]
+        return [synthesize(items, score=score, root=root, name=name, depth=depth + 1, listed=listed, blocks=blocks)
+                for _ in range(count)]
     if typ == "integer":
         return _number(node, name, score, integer=True)
     if typ == "number":
@@ -126,18 +165,56 @@ def schema_reply(req: ChatRequest, **overrides: Any) -> Dict[str, Any]:
     """
     if not overrides and _schema_name(req) == "SimulatedUserTurn":
         return simulated_user_reply(req)
+    if set(overrides) <= {"score"} and _schema_name(req) == "SimilarityVerdict":  # no score field to set
+        return similarity_reply(req)
     score = overrides.get("score", DEFAULT_SCORE)
     schema = req.json_schema
     if schema is None:
         out: Dict[str, Any] = {"score": score, "reason": REASON}
     else:
-        value = synthesize(schema, score=score, listed=_listed_values(_data_text(req)))
+        data = _data_text(req)
+        value = synthesize(schema, score=score, listed=_listed_values(data), blocks=_blocks(data))
         out = value if isinstance(value, dict) else {"value": value}
     for key, value in overrides.items():
         if key == "score" and schema is not None:
             continue  # already applied, clamped, by synthesize()
         out[key] = value
     return out
+
+
+# ---------------------------------------------------------------------------- answer similarity
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def similarity_reply(req: ChatRequest) -> Dict[str, Any]:
+    """The answer-similarity analysis (``prompty/answer_similarity.prompty``) of a literal judge:
+    both answers split into sentences; a ground-truth sentence the answer repeats (same words)
+    is an exact match, one it shares most words with is partial, anything else is missing."""
+    blocks = _blocks(_data_text(req))
+    out_units = _units(blocks.get("agent_answer", ""))
+    gt_units = _units(blocks.get("expected_answer", "")) or ["(empty)"]
+    matches, used = [], set()
+    for g, gt in enumerate(gt_units):
+        words = set(_norm(gt).split())
+        best, overlap = None, 0.0
+        for o, unit in enumerate(out_units):
+            if o in used:
+                continue
+            share = len(words & set(_norm(unit).split())) / max(len(words), 1)
+            if share > overlap:
+                best, overlap = o, share
+        kind = "exact" if best is not None and _norm(out_units[best]) == _norm(gt) else (
+            "partial" if best is not None and overlap >= 0.5 else "missing")
+        if kind == "missing":
+            best = None
+        else:
+            used.add(best)
+        matches.append({"ground_truth_unit": g, "output_unit": best, "match_type": kind,
+                        "explanation": f"synthetic: {kind} (word overlap {overlap:.2f})"})
+    extra = [o for o in range(len(out_units)) if o not in used]
+    return {"output_units": out_units, "ground_truth_units": gt_units, "matches": matches,
+            "extra_in_output": extra, "contradictions": []}
 
 
 # ---------------------------------------------------------------------------- the user simulator

@@ -158,7 +158,9 @@ def test_resume_reuses_finished_rows_without_new_judge_calls(tmp_path):
     assert first.rc == second.rc == 1  # response_match fails on the bad runs
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["rows_reused"] == 6
-    assert first.out.split("\n\n", 1)[1].split("Wrote")[0] == second.out.split("\n\n", 1)[1].split("Wrote")[0]
+    # the resumed run says what it kept; the table and the rest are the same
+    assert "6 row(s) evaluated (6 kept from the earlier run, 0 evaluated now)" in second.out
+    assert first.out.split("\n\n", 2)[2].split("Wrote")[0] == second.out.split("\n\n", 2)[2].split("Wrote")[0]
     # a changed setup is refused, not silently mixed
     third = agent_eval("run", "--data", data, "--evaluator", "response_match", "-o", tmp_path / "out", "--resume")
     assert third.rc == 2 and "resume refused" in third.err, third

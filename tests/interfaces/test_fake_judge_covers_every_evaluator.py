@@ -1,0 +1,50 @@
+"""The bundled fake judge (``python -m agent_evaluators.testing``) gives every shipped judge evaluator a
+usable verdict: ``agent-eval calibrate`` against it scores every labelled case of every evaluator."""
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from agent_evaluators import registry
+from tests.cli.helpers import clean_env
+
+
+@pytest.fixture
+def fake_judge():
+    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.testing", "--port", "0"],
+                            stdout=subprocess.PIPE, text=True, env=clean_env())
+    try:
+        line = proc.stdout.readline()
+        assert "listening on http://" in line, line
+        yield line.split("listening on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_calibrate_against_the_fake_judge_scores_every_case_of_every_evaluator(fake_judge, tmp_path):
+    report = tmp_path / "cal.json"
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent_evaluators.cli", "calibrate", "--judge-base-url", fake_judge + "/v1",
+         "--judge-model", "fake", "--quick", "--json", str(report)],
+        capture_output=True, text=True, env=clean_env(), timeout=600,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    data = json.loads(report.read_text())
+    text = json.dumps(data)
+    names = {e.calibration.stem for e in registry.calibrated_entries() if e.calibration}
+    for name in ("hallucinations_v1", "answer_similarity", "response_evaluation_score",
+                 "per_turn_user_simulator_quality_v1"):
+        assert name in text, name
+    # the summary table's rows: "<name>  <scored>/<total>  <accuracy> ..."
+    lines = [x for x in proc.stdout.splitlines() if re.match(r"^\S+\s+\d+/\d+\s", x) and x.split()[0] in names]
+    assert len(lines) == len(names), proc.stdout
+    for line in lines:
+        scored, total = line.split()[1].split("/")
+        assert scored == total and int(total) > 0, line
+    print(f"calibrate against the fake judge: {time.monotonic() - started:.1f} s")
