@@ -1,8 +1,10 @@
 """``agent-eval run``: build the run from flags and the config file, evaluate, print, write checks.json."""
 
 import argparse
+import shlex
+import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from .._safe_text import terminal_safe as _safe
 from ..errors import AgentEvalError, ConfigError
@@ -11,6 +13,9 @@ from .judge_flags import add_judge_arguments, judge_settings_from_args
 from .messages import evalset_hint, for_cli
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
+
+if TYPE_CHECKING:
+    from ..runner import RunInterrupted
 
 __all__ = ["run_command", "add_run_parser", "CHECKS_FILE", "EXIT_CODES"]
 
@@ -97,8 +102,24 @@ def _error(err: TextIO, text: Any) -> int:
     return 2
 
 
+#: the exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted(exc: "RunInterrupted", out: TextIO, err: TextIO) -> int:
+    """Ctrl-C: the finished rows are saved; say how many and the exact command that continues the run."""
+    out.flush()
+    of = f" of {exc.total}" if exc.total is not None else ""
+    print(f"\nagent-eval: interrupted; {exc.rows_done}{of} row(s) done", file=err)
+    if exc.output_path is not None:
+        argv = [a for a in sys.argv[1:] if a not in ("--resume", "--force")]
+        print(f"Saved in {_safe(exc.output_path)}. Resume with:\n  "
+              + _safe(shlex.join(["agent-eval", *argv, "--resume"])), file=err)
+    return EXIT_INTERRUPTED
+
+
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..runner import evaluate
+    from ..runner import RunInterrupted, evaluate
 
     cfg: Optional[RunConfig] = None
     try:
@@ -111,7 +132,9 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
             where = model_config.get("base_url") or model_config.get("azure_endpoint") or "https://api.openai.com/v1"
-            print(f"judge: {model_config.get('model') or model_config.get('azure_deployment')} at {where}", file=out)
+            model = model_config.get("model") or model_config.get("azure_deployment")
+            from ..judge.config import public_url
+            print(_safe(f"judge: {model} at {public_url(where)}"), file=out)  # a ?key=... never reaches the terminal
         out.flush()
         result = evaluate(
             data=str(cfg.data),
@@ -125,6 +148,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             timeout=args.timeout if args.timeout is not None else 300.0,
             engine=args.engine,
         )
+    except RunInterrupted as exc:
+        return _interrupted(exc, out, err)
     except AgentEvalError as exc:
         hint = evalset_hint(cfg.data if cfg else None, [str(exc)])
         code = _error(err, exc)
