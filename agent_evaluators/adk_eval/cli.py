@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ..adk.results import EvalStatus
+from ..cli.judge_flags import add_judge_arguments, model_config_from_args
 from ..errors import AgentEvalError, ConfigError, InputError
 from .printing import format_case, format_summary
 from .runner import RunPlan, prepare_run, split_case_selector
@@ -68,13 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print every case's metrics and invocations")
     parser.add_argument("--num_runs", "--num-runs", type=int, default=1,
                         help="run each case this many times, each run with its own result (default 1)")
-    parser.add_argument("--max_concurrency", "--max-concurrency", type=int, default=10,
-                        help="judge calls in flight at once (default 10)")
-    parser.add_argument("--judge-model", metavar="M", help="judge model name (also plays the simulated user, "
-                                                             "unless user_simulator_config names a model)")
-    parser.add_argument("--judge-base-url", metavar="URL",
-                        help="OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1")
-    parser.add_argument("--judge-api-key-env", metavar="VAR", help="environment variable that holds the judge API key")
+    # the same judge flags, spelled the same, as `agent-eval run` (ADK's --max_concurrency stays an alias)
+    add_judge_arguments(parser, concurrency_default=10)
     return parser
 
 
@@ -114,11 +110,7 @@ def split_agent_and_eval_sets(paths: Sequence[str]) -> Tuple[Optional[str], List
 
 def _judge(args: argparse.Namespace) -> Any:
     """The judge ``model_config`` from the flags and the environment (``None``: the environment, later)."""
-    from ..run_config import JudgeSettings, judge_model_config
-
-    settings = JudgeSettings().merged(model=args.judge_model, base_url=args.judge_base_url,
-                                      api_key_env=args.judge_api_key_env)
-    return judge_model_config(settings)
+    return model_config_from_args(args)
 
 
 def _new_run_dir(output: Path) -> Path:
