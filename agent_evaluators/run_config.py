@@ -210,7 +210,7 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
         cfg = {"model": model, "base_url": base_url, "api_key": api_key}
     cfg.update({k: getattr(settings, k) for k in _CLIENT_LIMITS})
     cfg = {k: v for k, v in cfg.items() if v is not None}
-    from .judge.config import resolve_config
+    from .judge.endpoint import resolve_config
 
     resolve_config(cfg)  # raises ConfigError naming what is missing
     return cfg

@@ -409,7 +409,7 @@ def judge_endpoint(model_config: Any, crit: Criterion) -> Any:
     name = crit.judge_model_options.judge_model
     if not name:
         return model_config
-    from ..judge.config import resolve_config
+    from ..judge.endpoint import resolve_config
 
     return dataclasses.replace(resolve_config(model_config), model=name)
 

@@ -321,7 +321,7 @@ def prepare_run(
 def _check_judge(model_config: Any, crit: Any) -> None:
     """Resolve the judge config now (no request is sent), so a missing judge is a usage error
     rather than every case coming back NOT_EVALUATED."""
-    from ..judge.config import resolve_config
+    from ..judge.endpoint import resolve_config
 
     resolve_config(judge_endpoint(model_config, crit))
 

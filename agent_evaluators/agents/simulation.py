@@ -304,6 +304,6 @@ def _with_model(model_config: Any, model: Optional[str]) -> Any:
     """``model_config`` with its model name replaced by ``model`` (an endpoint serving several models)."""
     if not model:
         return model_config
-    from ..judge.config import resolve_config
+    from ..judge.endpoint import resolve_config
 
     return dataclasses.replace(resolve_config(model_config), model=model)

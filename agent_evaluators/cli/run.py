@@ -133,7 +133,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
             where = model_config.get("base_url") or model_config.get("azure_endpoint") or "https://api.openai.com/v1"
             model = model_config.get("model") or model_config.get("azure_deployment")
-            from ..judge.config import public_url
+            from ..judge.endpoint import public_url
             print(_safe(f"judge: {model} at {public_url(where)}"), file=out)  # a ?key=... never reaches the terminal
         out.flush()
         result = evaluate(

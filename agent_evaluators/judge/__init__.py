@@ -15,7 +15,7 @@ non-public header value, for anything shown or stored (summaries, CLI output).
 """
 
 from .client import JudgeClient, JudgeReply, get_judge_client, is_reasoning_model_name
-from .config import DEFAULT_AZURE_API_VERSION, EndpointConfig, public_headers, public_url
+from .endpoint import DEFAULT_AZURE_API_VERSION, EndpointConfig, public_headers, public_url
 from .parsing import JudgeReplyParseError, parse_json_reply
 
 __all__ = [

@@ -33,7 +33,7 @@ from .._scrub import install_log_filter, remember, scrub
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
 from .circuit import FAILURES_TO_OPEN, circuit_for
-from .config import CLIENT_KEYS, EndpointConfig, resolve_config
+from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
@@ -502,7 +502,7 @@ _CLIENT_KEYS = tuple(k for k in CLIENT_KEYS if k != "max_input_chars")  # max_in
 def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,
                      cache: "str | os.PathLike | None" = None, timeout: float = 60.0,
                      max_attempts: int = 5) -> JudgeClient:
-    """Build a :class:`JudgeClient` from a model config (see :mod:`.config` for the accepted shapes).
+    """Build a :class:`JudgeClient` from a model config (see :mod:`.endpoint` for the accepted shapes).
 
     ``cache``: path of an sqlite file for the optional reply cache. ``timeout``: seconds
     per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.

@@ -12,7 +12,7 @@ import threading
 import weakref
 from typing import Dict
 
-from .config import EndpointConfig
+from .endpoint import EndpointConfig
 from .tokens import issued_tokens
 from .transport import Transport, build_transport
 

@@ -26,7 +26,7 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
-from .config import AZURE_SCOPE, EndpointConfig
+from .endpoint import AZURE_SCOPE, EndpointConfig
 from .tokens import remember_token
 
 __all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",

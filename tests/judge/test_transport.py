@@ -34,7 +34,7 @@ def test_azure_route_uses_api_key_header_and_no_bearer():
 
 
 def test_chat_url_for_azure_base_url_with_and_without_deployment():
-    from agent_evaluators.judge.config import EndpointConfig
+    from agent_evaluators.judge.endpoint import EndpointConfig
 
     plain = EndpointConfig(kind="azure", model="d", base_url="https://r.example/openai", api_version="v", api_key="k")
     deployed = EndpointConfig(kind="azure", model="d", base_url="https://r.example/openai/deployments/d",

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from agent_evaluators.errors import ConfigError, JudgeError
 from agent_evaluators.judge import get_judge_client
-from agent_evaluators.judge.config import public_headers, public_url, resolve_config
+from agent_evaluators.judge.endpoint import public_headers, public_url, resolve_config
 from agent_evaluators.testing import JudgeServer, Reply, schema_reply
 
 MESSAGES = [{"role": "user", "content": "Grade: 2+2=4"}]

@@ -147,7 +147,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
         crit = _criterion(cls.result_key, criterion)
         options = crit.judge_model_options
         if options.judge_model:
-            from ...judge.config import resolve_config
+            from ...judge.endpoint import resolve_config
 
             model_config = dataclasses.replace(resolve_config(model_config), model=options.judge_model)
         return cls._from_criterion(crit, model_config)

@@ -8,7 +8,7 @@ import pytest
 
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.judge import DEFAULT_AZURE_API_VERSION, get_judge_client
-from agent_evaluators.judge.config import NO_JUDGE_MESSAGE, resolve_config
+from agent_evaluators.judge.endpoint import NO_JUDGE_MESSAGE, resolve_config
 
 ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "AGENT_EVAL_JUDGE_MODEL", "AZURE_OPENAI_ENDPOINT",
             "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_DEPLOYMENT", "OPENAI_API_VERSION", "AZURE_OPENAI_API_VERSION")
