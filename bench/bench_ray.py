@@ -163,7 +163,7 @@ def main() -> int:
         t0 = time.perf_counter()
         loc = evaluate(data=str(plain_data), evaluators=evs, show_progress=False)
         local_wall = time.perf_counter() - t0
-        print(f"\nRay's cost (trivial sync evaluator, {n_plain} rows, shards of 1000)", flush=True)
+        print(f"\nRay's cost (trivial sync evaluator, {n_plain} rows, automatic shard size)", flush=True)
         print(f"fixed cost per run (10 rows, 1 worker)              {fixed_s * 1000:8.1f} ms", flush=True)
         print(f"local engine                                        {local_wall / n_plain * 1e6:8.1f} us/row "
               f"({local_wall:.2f} s)", flush=True)
