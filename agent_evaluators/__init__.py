@@ -6,9 +6,9 @@ only loaded when first used). The evaluator classes come from the one evaluator
 registry (:mod:`agent_evaluators.registry`); this module names no evaluator itself.
 """
 
-from importlib import import_module
-from typing import Any, Dict
+from typing import Dict
 
+from ._lazy import lazy_exports
 from .errors import AgentEvalError, ConfigError, InputError, JudgeError
 from .registry import ENTRIES as _ENTRIES
 
@@ -29,15 +29,4 @@ _LAZY: Dict[str, str] = {
 
 __all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agent_evaluators' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

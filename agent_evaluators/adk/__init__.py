@@ -16,8 +16,8 @@ This package is the data model only (no judge, no CLI). Scoring lives in
 Names are imported lazily so that ``import agent_evaluators.adk`` stays cheap.
 """
 
-from importlib import import_module
-from typing import Any, List
+
+from .._lazy import lazy_exports
 
 _LAZY = {
     # models
@@ -49,17 +49,4 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agent_evaluators.adk' has no attribute {name!r}")
-    # "..adk_eval.x" / "..agents.x" are sibling packages: a string, so that importing this package imports no judge code
-    target = f"agent_evaluators.{module[2:]}" if module.startswith("..") else f"{__name__}.{module}"
-    value = getattr(import_module(target), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -13,8 +13,8 @@ is where judges and the run engine come in.
 * :mod:`.printing` and :mod:`.cli`: ADK's console output and ``agent-eval adk``.
 """
 
-from importlib import import_module
-from typing import Any, List
+
+from .._lazy import lazy_exports
 
 _LAZY = {
     "evaluate_invocations": "criteria", "aevaluate_invocations": "criteria", "InvocationsResult": "criteria",
@@ -27,15 +27,4 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agent_evaluators.adk_eval' has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -10,8 +10,8 @@ Names are imported lazily so that ``import agent_evaluators.agents`` stays cheap
 needs google-adk.
 """
 
-from importlib import import_module
-from typing import Any
+
+from .._lazy import lazy_exports
 
 _LAZY = {
     "UserTurn": "simulation", "SimulatedUser": "simulation", "ScriptedUser": "simulation",
@@ -26,15 +26,4 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agent_evaluators.agents' has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
