@@ -11,7 +11,7 @@ ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
 """
 
 import functools
-from typing import Any, Dict, List, Optional, Type, Union
+from typing import Any, Dict, List, Optional, Tuple, Type, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -49,6 +49,19 @@ def _json(messages: List[Message]) -> List[Dict[str, Any]]:
     from ..conversation import messages_to_json
 
     return messages_to_json(messages)
+
+
+def _judge_messages(evaluator: JudgeEvaluator, value: Any, name: str,
+                    default_role: str) -> Tuple[List[Dict[str, Any]], Optional[List[Message]]]:
+    """A text-or-messages input as the template gets it (JSON messages), and as :class:`Message`
+    objects, ``None`` for plain text: the usual batch input is one message of ``default_role``
+    whose JSON is known without building (and validating) a message model."""
+    if type(value) is str:
+        if not value.strip():
+            _messages(evaluator, value, name, default_role)  # raises the one "is empty" error
+        return [{"role": default_role, "content": value}], None
+    messages = _messages(evaluator, value, name, default_role)
+    return _json(messages), messages
 
 
 def _definitions(value: Any) -> List[Dict[str, Any]]:
@@ -151,14 +164,14 @@ class IntentResolutionEvaluator(JudgeEvaluator):
         response: MessagesOrText,
         tool_definitions: Optional[ToolDefinitions] = None,
     ) -> Outcome:
-        query_msgs = _messages(self, query, "query", "user")
-        response_msgs = _messages(self, response, "response", "assistant")
-        if _ends_in_tool_call(response_msgs):
+        query_json, _ = _judge_messages(self, query, "query", "user")
+        response_json, response_msgs = _judge_messages(self, response, "response", "assistant")
+        if response_msgs is not None and _ends_in_tool_call(response_msgs):
             return Outcome(None, "Not applicable: the response ends in a tool call, so the agent has not answered yet",
                            not_applicable=True)
         verdict, usage = await self._ask(
             IntentVerdict,
-            {"query": _json(query_msgs), "response": _json(response_msgs), "tool_definitions": _definitions(tool_definitions)},
+            {"query": query_json, "response": response_json, "tool_definitions": _definitions(tool_definitions)},
         )
         return Outcome(float(verdict.score), verdict.reason, {"user_intent": verdict.user_intent}, usage)
 
@@ -211,11 +224,11 @@ class TaskAdherenceEvaluator(JudgeEvaluator):
         response: MessagesOrText,
         tool_definitions: Optional[ToolDefinitions] = None,
     ) -> Outcome:
-        query_msgs = _messages(self, query, "query", "user")
-        response_msgs = _messages(self, response, "response", "assistant")
+        query_json, _ = _judge_messages(self, query, "query", "user")
+        response_json, _ = _judge_messages(self, response, "response", "assistant")
         verdict, usage = await self._ask(
             AdherenceVerdict,
-            {"query": _json(query_msgs), "response": _json(response_msgs), "tool_definitions": _definitions(tool_definitions)},
+            {"query": query_json, "response": response_json, "tool_definitions": _definitions(tool_definitions)},
         )
         return Outcome(float(verdict.score), verdict.reason, {"deviations": verdict.deviations}, usage)
 
@@ -255,7 +268,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
                 evaluator=self.name,
                 input_name="tool_calls",
             )
-        query_msgs = _messages(self, query, "query", "user")
+        query_json, _ = _judge_messages(self, query, "query", "user")
         results: Dict[str, Any] = {}
         if tool_calls is not None:
             calls = to_tool_calls(tool_calls, input_name="tool_calls")
@@ -292,7 +305,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
         verdict, usage = await self._ask(
             _verdict_for_calls(len(calls)),
             {
-                "query": _json(query_msgs),
+                "query": query_json,
                 "tool_calls": rendered_calls,
                 "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
                 + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],

@@ -160,8 +160,9 @@ class Evaluator:
                     evaluator=self.name,
                     input_name=name,
                 )
-        inputs = {k: v for k, v in inputs.items() if k != "conversation"}
-        return inputs
+        if "conversation" in inputs:  # given as None
+            return {k: v for k, v in inputs.items() if k != "conversation"}
+        return inputs  # the entry points' own **inputs dict: no copy needed
 
     def _finish(self, outcome: Outcome) -> Dict[str, Any]:
         """Flatten an :class:`Outcome` into the metric's result dict."""
@@ -187,8 +188,17 @@ class Evaluator:
         return out
 
     async def _run_async(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        # one coroutine, not a wrapper around another: every frame of a judge call's stack is
+        # resumed at each of its I/O events
         try:
-            return await self._run_async_inner(inputs)
+            bound = self._bind(inputs)
+            if "conversation" in bound:
+                return self._finish(await self._per_turn_async(bound))
+            if self._evaluate_is_async:
+                outcome = await self._evaluate(**bound)  # type: ignore[attr-defined]
+            else:
+                outcome = self._evaluate(**bound)  # type: ignore[attr-defined]
+            return self._finish(outcome)
         except InputError as exc:
             raise self._named(exc) from exc.__cause__
 
@@ -203,16 +213,6 @@ class Evaluator:
         if exc.evaluator is not None:
             return exc
         return InputError(f"{self.name}: {exc}", evaluator=self.name, input_name=exc.input_name)
-
-    async def _run_async_inner(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
-        bound = self._bind(inputs)
-        if "conversation" in bound:
-            return self._finish(await self._per_turn_async(bound))
-        if self._evaluate_is_async:
-            outcome = await self._evaluate(**bound)  # type: ignore[attr-defined]
-        else:
-            outcome = self._evaluate(**bound)  # type: ignore[attr-defined]
-        return self._finish(outcome)
 
     def _run_sync_inner(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
         if self._evaluate_is_async:

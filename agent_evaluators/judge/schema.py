@@ -8,6 +8,7 @@ pydantic model (ranges, lengths, patterns) still validates the reply locally.
 
 import copy
 import functools
+import json
 import re
 from typing import Any, Dict, Optional, Tuple
 
@@ -63,13 +64,34 @@ def strict_schema(model: Any) -> Dict[str, Any]:
     return _strictify(copy.deepcopy(raw), defs)
 
 
+#: id -> (a response_format dict built here, its JSON): those dicts are shared and never mutated,
+#: so the request encoder (:mod:`.body`) reuses their text. The dict is held, so its id stays its own.
+_FORMAT_JSON: Dict[int, Tuple[Dict[str, Any], str]] = {}
+
+
+_FORMAT_JSON_MAX = 1024  # verdict models made per evaluator (users' templates) must not grow it forever
+
+
+def _shared(rf: Dict[str, Any]) -> Dict[str, Any]:
+    if len(_FORMAT_JSON) >= _FORMAT_JSON_MAX:
+        _FORMAT_JSON.clear()  # the dicts stay valid; their requests are then encoded in full
+    _FORMAT_JSON[id(rf)] = (rf, json.dumps(rf, ensure_ascii=False))
+    return rf
+
+
+def format_json(value: Any) -> Optional[str]:
+    """The JSON text of a ``response_format`` returned by :func:`response_format_for`, else ``None``."""
+    entry = _FORMAT_JSON.get(id(value))
+    return entry[1] if entry is not None and entry[0] is value else None
+
+
 @functools.lru_cache(maxsize=256)
 def _json_schema_format(model: Any) -> Dict[str, Any]:
     name = re.sub(r"[^a-zA-Z0-9_-]", "_", getattr(model, "__name__", "verdict"))[:64] or "verdict"
-    return {"type": "json_schema", "json_schema": {"name": name, "schema": strict_schema(model), "strict": True}}
+    return _shared({"type": "json_schema", "json_schema": {"name": name, "schema": strict_schema(model), "strict": True}})
 
 
-_JSON_OBJECT = {"type": "json_object"}
+_JSON_OBJECT = _shared({"type": "json_object"})
 
 
 def _limit(node: Any, max_text_length: Optional[int], max_items: Optional[int]) -> Any:
@@ -91,7 +113,7 @@ def _limited_format(model: Any, max_text_length: Optional[int], max_items: Optio
     schema = _strictify(copy.deepcopy(raw), raw.get("$defs", {}), _DROP_KEYS - _ENFORCED_LOCALLY)
     rf = copy.deepcopy(_json_schema_format(model))
     rf["json_schema"]["schema"] = _limit(schema, max_text_length, max_items)
-    return rf
+    return _shared(rf)
 
 
 def response_format_for(model: Any, mode: str, limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> Any:

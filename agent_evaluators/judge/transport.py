@@ -26,6 +26,7 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
+from .body import encode_body
 from .endpoint import AZURE_SCOPE, EndpointConfig
 from .tokens import remember_token
 
@@ -249,7 +250,7 @@ class AiohttpTransport(Transport):
         limit = self._timeouts.get(timeout)
         if limit is None:
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
-        data = json.dumps(body, ensure_ascii=False).encode()
+        data = encode_body(body)
         try:
             async with session.post(self.url, data=data, headers=headers, timeout=limit,
                                     allow_redirects=False) as resp:

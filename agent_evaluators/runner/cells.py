@@ -9,7 +9,8 @@ evaluator alias and class, and what to do.
 
 import asyncio
 import inspect
-from typing import Any, Dict, List, Mapping, Optional
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
+from typing import Any, Dict, List, Optional
 
 from ..errors import JudgeError
 from .aggregate import add_usage

@@ -1,8 +1,9 @@
 """The local engine: one process, one event loop, every row through one :class:`~.window.RowWindow`.
 
-Rows are read lazily and scheduled through a bounded window (``2 × max_concurrency``
-rows in flight), so 100,000 rows cost the memory of a few dozen; every judge HTTP
-attempt of every evaluator draws on one shared budget of ``max_concurrency`` permits.
+Rows are read lazily and scheduled through a bounded window (``max_concurrency`` to
+``2 × max_concurrency`` rows in flight, see :class:`~.window.RowWindow`), so 100,000 rows
+cost the memory of a few dozen; every judge HTTP attempt of every evaluator draws on one
+shared budget of ``max_concurrency`` permits.
 Rows whose evaluators are all plain sync functions are evaluated inline, without a
 task per row. Each finished row goes to the :class:`~.ledger.RunLedger`, which appends
 it to ``rows.jsonl`` at once, so a crash loses only the rows in flight.
@@ -13,6 +14,7 @@ import threading
 from typing import Optional
 
 from .._concurrency import new_limiter, use_judge_limiter
+from .._gc import relaxed_gc
 from .describe import describe_run
 from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
@@ -55,6 +57,7 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
     try:
         rows = RowEvaluator.prepare(options.rows)
         ledger = RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data))
+        rows.hash_rows = ledger.encodes_rows
         if watch is not None:
             watch.ledger = ledger
         await _run(options, rows, ledger)
@@ -65,8 +68,8 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
 
 
 async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> None:
-    with ledger:
-        window = RowWindow(rows, 2 * options.max_concurrency, ledger.add)
+    with ledger, relaxed_gc():
+        window = RowWindow(rows, options.max_concurrency, ledger.add)
         try:
             with use_judge_limiter(new_limiter(options.max_concurrency)):
                 await _feed(options, rows, ledger, window)

@@ -12,12 +12,13 @@ A record is the flat dict written to ``rows.jsonl``: ``line_number``,
 
 import asyncio
 import logging
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import ConfigError
 from .aggregate import add_usage
-from .callables import INLINE, THREAD, Invoker, make_invoker
+from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
 from .cells import (
     CallTimeout,
     Cell,
@@ -64,7 +65,12 @@ class RowEvaluator:
         # a CPU-bound metric then cannot stall judge traffic (or a Ray worker's heartbeat). One thread
         # for them keeps their old guarantee of never running concurrently with each other.
         self.offload_sync = any(_judges(p.invoker) for p in plans) and any(p.invoker.mode == INLINE for p in plans)
+        #: every row is judge calls and nothing else (see :class:`~.window.RowWindow`)
+        self.judge_bound = target is None and all(p.invoker.mode == ASYNC and _judges(p.invoker) for p in plans)
         self._sync_executor: Optional[ThreadPoolExecutor] = None
+        #: store ``row_hash`` in records: only a run with a folder can be resumed, which is all it is
+        #: for; the engines turn it off for runs kept in memory (it costs a JSON dump and a hash per row)
+        self.hash_rows = True
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":
@@ -108,9 +114,10 @@ class RowEvaluator:
                  *, row_error: Optional[str] = None, target_error: Optional[str] = None) -> Record:
         record: Record = {"line_number": line}
         if row is not None:
-            digest = row_digest(row)
-            if digest is not None:
-                record["row_hash"] = digest
+            if self.hash_rows:
+                digest = row_digest(row)
+                if digest is not None:
+                    record["row_hash"] = digest
             keys = self._in_keys
             for col, v in row.items():
                 key = keys.get(col)

@@ -18,11 +18,18 @@ Emit = Callable[[int, Record, Cells], None]
 
 
 class RowWindow:
-    """Rows being evaluated at once, at most ``size``; each finished row goes to ``emit``."""
+    """Rows being evaluated at once; each finished row goes to ``emit``.
 
-    def __init__(self, rows: RowEvaluator, size: int, emit: Emit) -> None:
+    How many: ``max_concurrency`` when every row is nothing but judge calls (no target, every
+    evaluator a judge evaluator), since a row beyond the judge budget would only sit waiting
+    for a permit deep inside its call stack, and waking it costs a judge call's worth of CPU
+    several times over. Otherwise ``2 × max_concurrency``, so rows busy with a target or a
+    sync metric do not leave judge permits idle.
+    """
+
+    def __init__(self, rows: RowEvaluator, max_concurrency: int, emit: Emit) -> None:
         self.rows = rows
-        self.size = max(size, 2)
+        self.size = max(max_concurrency if rows.judge_bound else 2 * max_concurrency, 2)
         self.emit = emit
         self.pending: Set["asyncio.Task[Any]"] = set()
         self._loop = asyncio.get_running_loop()

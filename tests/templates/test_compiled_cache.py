@@ -32,7 +32,7 @@ def test_loading_again_and_rendering_neither_parse_nor_compile(tmp_path: Path, m
     path = _write(tmp_path)
     first = load_prompty(path)
     monkeypatch.setattr(templates.yaml, "safe_load", _boom)
-    monkeypatch.setattr(templates._ENV, "from_string", _boom)
+    monkeypatch.setattr(templates, "_environment", _boom)
     second = load_prompty(path)
     assert second._template is first._template
     for prompty in (first, second):

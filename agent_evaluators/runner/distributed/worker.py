@@ -67,13 +67,16 @@ def _rows_for(spec_box: List[Any]) -> RowEvaluator:
 
 def run_shard(spec_box: List[Any], budget: Any, shard: Shard, to_disk: bool) -> ShardResult:
     """The Ray task body (the engine wraps it with ``ray.remote``)."""
+    from ..._gc import relaxed_gc
     from ..._loop import run_sync
 
-    return run_sync(_run_shard(_rows_for(spec_box), budget, shard, to_disk))
+    with relaxed_gc():
+        return run_sync(_run_shard(_rows_for(spec_box), budget, shard, to_disk))
 
 
 async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: bool) -> ShardResult:
     t0 = time.perf_counter()
+    rows.hash_rows = to_disk
     out = ShardResult(index=shard.index, pid=os.getpid(),
                       tally=RowTally({a: inv.result_key for a, inv in rows.invokers.items()}, rows.num_runs))
     parts: List[bytes] = []
@@ -93,7 +96,7 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
         out.tally.add(line, cells)
 
     limiter = await ClusterLimiter(budget).start()
-    window = RowWindow(rows, 2 * rows.spec.max_concurrency, emit)
+    window = RowWindow(rows, rows.spec.max_concurrency, emit)
     try:
         with use_judge_limiter(limiter):
             for line, item in shard_rows(shard):

@@ -1,0 +1,97 @@
+"""A chat request body as JSON bytes, reusing the JSON of the parts that repeat from call to call.
+
+Every request of a judge metric carries the same system message (the template's
+instructions, often several KB) and the same ``response_format`` schema; only the row's
+own text changes. Encoding the whole body anew was the largest single share of a judge
+call's client CPU (about a quarter of a bare aiohttp client's, measured with
+``bench/bench_evaluate.py``), so :func:`encode_body` keeps:
+
+* the JSON of large ``{"role", "content"}`` messages, by value, in a small bounded table
+  (a row's own text misses and is encoded as before; the table is cleared when full);
+  small ones are two escaped strings, without ``json.dumps``' per-call setup;
+* the JSON of the plain keys (``model``, the template's parameters), by value and type;
+* the JSON of the ``response_format`` dicts :mod:`.schema` builds, by identity: they are
+  cached there and never mutated (its documented contract), so one object is one text.
+
+The bytes are exactly ``json.dumps(body, ensure_ascii=False).encode()`` (same separators,
+same key order), which ``tests/judge/test_body.py`` checks over varied bodies.
+"""
+
+import json
+import threading
+from typing import Any, Dict, List, Tuple
+
+from .schema import format_json
+
+__all__ = ["encode_body"]
+
+#: a message content shorter than this is cheaper to escape than to look up
+MIN_CACHED_CHARS = 512
+#: distinct large messages kept (a template's system message, and the last few rows' texts)
+MAX_CACHED_MESSAGES = 64
+#: distinct runs of plain keys kept (``model`` and the template's parameters: a handful)
+MAX_CACHED_PARAMS = 64
+
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+_escape = json.encoder.encode_basestring  # what _dumps writes for a str (ensure_ascii=False)
+_messages: Dict[Tuple[str, str], str] = {}
+_params: Dict[Tuple[Any, ...], str] = {}
+_lock = threading.Lock()
+
+
+def _remember(table: Dict[Any, str], limit: int, key: Any, text: str) -> None:
+    with _lock:
+        if len(table) >= limit:
+            table.clear()
+        table[key] = text
+
+
+def _message_json(message: Any) -> str:
+    if type(message) is dict and len(message) == 2:
+        role, content = message.get("role"), message.get("content")
+        # the text depends on the key order too: only {"role": ..., "content": ...} in that order
+        if type(content) is str and type(role) is str and next(iter(message)) == "role":
+            if len(content) < MIN_CACHED_CHARS:
+                return '{"role": ' + _escape(role) + ', "content": ' + _escape(content) + "}"
+            key = (role, content)
+            text = _messages.get(key)
+            if text is None:
+                text = _dumps(message)
+                _remember(_messages, MAX_CACHED_MESSAGES, key, text)
+            return text
+    return _dumps(message)
+
+
+def _params_json(params: Dict[str, Any]) -> str:
+    """The JSON of a run of plain keys, without its braces. Keyed with each value's type:
+    ``1``, ``1.0`` and ``True`` are equal (and hash alike) but are written differently."""
+    try:
+        key = tuple((k, type(v), v) for k, v in params.items())
+        text = _params.get(key)
+    except TypeError:  # an unhashable value (a list of stop words): encoded each time
+        return _dumps(params)[1:-1]
+    if text is None:
+        text = _dumps(params)[1:-1]
+        _remember(_params, MAX_CACHED_PARAMS, key, text)
+    return text
+
+
+def encode_body(body: Dict[str, Any]) -> bytes:
+    """``json.dumps(body, ensure_ascii=False).encode()``, with the repeating parts reused."""
+    parts: List[str] = []
+    plain: Dict[str, Any] = {}
+    for key, value in body.items():
+        if key == "messages" and type(value) is list:
+            text = "[" + ", ".join([_message_json(m) for m in value]) + "]"
+        elif key == "response_format":
+            text = format_json(value) or _dumps(value)
+        else:
+            plain[key] = value
+            continue
+        if plain:
+            parts.append(_params_json(plain))
+            plain = {}
+        parts.append(_escape(key) + ": " + text)
+    if plain:
+        parts.append(_params_json(plain))
+    return ("{" + ", ".join(parts) + "}").encode()
