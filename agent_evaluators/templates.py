@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import yaml
 from markupsafe import Markup
 
+from ._json_text import escape, messages_json
 from .conversation._values import json_default
 from .errors import ConfigError, InputError
 
@@ -50,7 +51,6 @@ _REFERENCE = re.compile(r"^\$\{(env|file):(.*)\}$")
 # ---------------------------------------------------------------------------- value encoding
 # json.dumps(value, ensure_ascii=False, default=json_default) builds a new encoder per call: reuse one.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, default=json_default)
-_encode_string = json.encoder.encode_basestring
 
 
 def _encode(value: Any) -> str:
@@ -62,12 +62,14 @@ def _encode(value: Any) -> str:
     if isinstance(value, Markup):
         return str(value)
     if type(value) is str:  # the common case; exactly what json.dumps(value, ensure_ascii=False) writes
-        text = _encode_string(value)
+        text = escape(value)
     else:
-        try:
-            text = _ENCODER.encode(value)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"a template input value could not be written as JSON: {exc}") from None
+        text = messages_json(value)  # the other common case, written directly (same text)
+        if text is None:
+            try:
+                text = _ENCODER.encode(value)
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"a template input value could not be written as JSON: {exc}") from None
     return text.replace("<", "\\u003c").replace(">", "\\u003e")
 
 

@@ -17,6 +17,7 @@ Failures raise; they never become a score.
 """
 
 import asyncio
+import functools
 import inspect
 import math
 from dataclasses import dataclass
@@ -176,15 +177,16 @@ class Evaluator:
             score = float(outcome.score)
             passed = outcome.passed if outcome.passed is not None else score >= self.threshold
             result = "pass" if passed else "fail"
+        names = _result_names(key)
         out: Dict[str, Any] = {
             key: score,
-            f"{key}_result": result,
-            f"{key}_threshold": self.threshold,
-            f"{key}_reason": outcome.reason,
-            f"{key}_details": outcome.details,
+            names[0]: result,
+            names[1]: self.threshold,
+            names[2]: outcome.reason,
+            names[3]: outcome.details,
         }
         if self.uses_judge:
-            out[f"{key}_usage"] = outcome.usage
+            out[names[4]] = outcome.usage
         return out
 
     async def _run_async(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
@@ -253,6 +255,12 @@ class Evaluator:
         else:
             outcomes = [self._evaluate(**t) for t in turns]  # type: ignore[attr-defined]
         return _mean_over_turns(self, list(outcomes))
+
+
+@functools.lru_cache(maxsize=1024)
+def _result_names(key: str) -> Tuple[str, str, str, str, str]:
+    """The result dict's other keys for ``key`` (made once, not per row)."""
+    return f"{key}_result", f"{key}_threshold", f"{key}_reason", f"{key}_details", f"{key}_usage"
 
 
 def _mean_over_turns(evaluator: Evaluator, outcomes: Sequence[Outcome]) -> Outcome:

@@ -21,6 +21,7 @@ import json
 import threading
 from typing import Any, Dict, List, Tuple
 
+from .._json_text import escape, message_json
 from .schema import format_json
 
 __all__ = ["encode_body"]
@@ -33,7 +34,6 @@ MAX_CACHED_MESSAGES = 64
 MAX_CACHED_PARAMS = 64
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
-_escape = json.encoder.encode_basestring  # what _dumps writes for a str (ensure_ascii=False)
 _messages: Dict[Tuple[str, str], str] = {}
 _params: Dict[Tuple[Any, ...], str] = {}
 _lock = threading.Lock()
@@ -47,19 +47,23 @@ def _remember(table: Dict[Any, str], limit: int, key: Any, text: str) -> None:
 
 
 def _message_json(message: Any) -> str:
-    if type(message) is dict and len(message) == 2:
-        role, content = message.get("role"), message.get("content")
-        # the text depends on the key order too: only {"role": ..., "content": ...} in that order
-        if type(content) is str and type(role) is str and next(iter(message)) == "role":
-            if len(content) < MIN_CACHED_CHARS:
-                return '{"role": ' + _escape(role) + ', "content": ' + _escape(content) + "}"
-            key = (role, content)
-            text = _messages.get(key)
-            if text is None:
-                text = _dumps(message)
-                _remember(_messages, MAX_CACHED_MESSAGES, key, text)
-            return text
-    return _dumps(message)
+    text = message_json(message)  # None unless exactly {"role": str, "content": str}
+    if text is None:
+        return _dumps(message)
+    if len(message["content"]) >= MIN_CACHED_CHARS:
+        _remember(_messages, MAX_CACHED_MESSAGES, (message["role"], message["content"]), text)
+    return text
+
+
+def _cached_message_json(message: Any) -> str:
+    """:func:`_message_json`, looked up first when the message is large and of the cached shape."""
+    if type(message) is dict and len(message) == 2 and next(iter(message)) == "role":
+        role, content = message["role"], message.get("content")
+        if type(content) is str and len(content) >= MIN_CACHED_CHARS and type(role) is str:
+            cached = _messages.get((role, content))
+            if cached is not None:
+                return cached
+    return _message_json(message)
 
 
 def _params_json(params: Dict[str, Any]) -> str:
@@ -82,7 +86,7 @@ def encode_body(body: Dict[str, Any]) -> bytes:
     plain: Dict[str, Any] = {}
     for key, value in body.items():
         if key == "messages" and type(value) is list:
-            text = "[" + ", ".join([_message_json(m) for m in value]) + "]"
+            text = "[" + ", ".join([_cached_message_json(m) for m in value]) + "]"
         elif key == "response_format":
             text = format_json(value) or _dumps(value)
         else:
@@ -91,7 +95,7 @@ def encode_body(body: Dict[str, Any]) -> bytes:
         if plain:
             parts.append(_params_json(plain))
             plain = {}
-        parts.append(_escape(key) + ": " + text)
+        parts.append(escape(key) + ": " + text)
     if plain:
         parts.append(_params_json(plain))
     return ("{" + ", ".join(parts) + "}").encode()

@@ -140,14 +140,19 @@ class _Tally:
         self.cached = self._add(self.cached, pdetails.get("cached_tokens") if isinstance(pdetails, dict) else None)
 
     def usage(self, *, model: str, mode: str, started: float, template_hash: Optional[str]) -> Dict[str, Any]:
-        out = empty_usage()
-        out.update(prompt_tokens=self.prompt if self.calls else None,
-                   completion_tokens=self.completion if self.calls else None,
-                   reasoning_tokens=self.reasoning if self.calls else None,
-                   cached_tokens=self.cached if self.calls else None,
-                   judge_calls=1, attempts=self.attempts, model=self.model or model, response_format=mode,
-                   latency_s=round(time.perf_counter() - started, 6), template_hash=template_hash)
-        return out
+        called = self.calls > 0
+        return {  # the keys and order of usage.empty_usage(), written out: this runs once per judge call
+            "prompt_tokens": self.prompt if called else None,
+            "completion_tokens": self.completion if called else None,
+            "reasoning_tokens": self.reasoning if called else None,
+            "cached_tokens": self.cached if called else None,
+            "judge_calls": 1,
+            "attempts": self.attempts,
+            "model": self.model or model,
+            "response_format": mode,
+            "template_hash": template_hash,
+            "latency_s": round(time.perf_counter() - started, 6),
+        }
 
 
 def _describe_validation_error(err: Exception) -> str:

@@ -8,6 +8,7 @@ import pytest
 from agent_evaluators.errors import JudgeError
 from agent_evaluators.judge import get_judge_client
 from agent_evaluators.judge.pool import client_for_loop
+from agent_evaluators.judge.usage import empty_usage
 from agent_evaluators.testing import ChatRequest, Faults, JudgeServer, Reply, schema_reply
 
 from .conftest import MESSAGES, Verdict, scripted
@@ -46,6 +47,7 @@ def test_good_reply_is_parsed_validated_and_accounted():
     assert (usage["judge_calls"], usage["attempts"], usage["model"]) == (1, 1, "judge-model")
     assert usage["response_format"] == "json_schema" and usage["template_hash"] == "abc123"
     assert 0 < usage["latency_s"] < 30
+    assert list(usage) == list(empty_usage())  # the documented record, keys in order, nothing else
 
 
 def test_usage_details_are_read_when_reported():
