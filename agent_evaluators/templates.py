@@ -18,6 +18,9 @@ Why this loader and not a text-level port of promptflow's:
 * The body renders in Jinja's immutable sandbox with ``StrictUndefined``: ``{{ ''.__class__ }}``
   fails with a clear error, and a missing required input is an :class:`InputError` naming it.
 * A ``---`` line inside the body is body text (promptflow's greedy regex fails on it).
+* A body that is only text and ``{{ name }}`` expressions (every shipped metric template) renders
+  by joining its text with the encoded values, the same text Jinja writes, without Jinja
+  (:func:`plain_parts`); Jinja is imported only for a template that needs it.
 """
 
 import hashlib
@@ -61,6 +64,7 @@ def _encode(value: Any) -> str:
     """
     if isinstance(value, Markup):
         return str(value)
+    text: Optional[str]
     if type(value) is str:  # the common case; exactly what json.dumps(value, ensure_ascii=False) writes
         text = escape(value)
     else:

@@ -129,8 +129,9 @@ class JudgeEvaluator(Evaluator):
 
     The template is loaded when the evaluator is built. The model config is resolved and
     the :class:`~agent_evaluators.judge.JudgeClient` built once per evaluator, on first use
-    (``check_ready`` or the first request), and reused by every request; the client keeps one HTTP client per event loop.
-    It is never pickled: a copy (e.g. on a Ray worker) builds its own on first use.
+    (``check_ready`` or the first request), and reused by every request; the client keeps
+    one HTTP client per event loop. It is never pickled: a copy (e.g. on a Ray worker)
+    builds its own on first use.
     """
 
     uses_judge = True
