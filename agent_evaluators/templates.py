@@ -138,6 +138,32 @@ def plain_parts(body: str) -> Optional[Tuple[Tuple[str, ...], Tuple[str, ...]]]:
     return tuple(_NEWLINES.sub("\n", t) for t in texts), tuple(names)
 
 
+#: one message of a plain template: (role, texts, names); a message without names holds its final text
+PlainMessage = Tuple[str, Tuple[str, ...], Tuple[str, ...]]
+
+
+def _plain_messages(marked: str, split: "re.Pattern[str]") -> Optional[Tuple[PlainMessage, ...]]:
+    """A plain template cut into its messages at compile time, so rendering it neither scans
+    nor splits the rendered text, and a message without expressions (a system prompt) is the
+    same string object on every render. ``None``: not plain, or text before the first role
+    line (Jinja's path reports that at render, as it always did)."""
+    if plain_parts(marked) is None:
+        return None
+    chunks = split.split(marked)
+    if chunks[0].strip():
+        return None
+    messages: List[PlainMessage] = []
+    for role, chunk in zip(chunks[1::2], chunks[2::2], strict=True):
+        parts = plain_parts(chunk)
+        assert parts is not None  # a piece of a plain text is plain
+        texts, names = parts
+        if names:
+            messages.append((role, texts, names))
+        elif texts[0].strip():
+            messages.append((role, (texts[0].strip(),), ()))
+    return tuple(messages)
+
+
 # ---------------------------------------------------------------------------- front matter
 def _split_front_matter(text: str, source: str) -> tuple:
     lines = text.splitlines(keepends=True)
@@ -226,7 +252,7 @@ class _Compiled:
     worker) then costs a hash and a dict lookup instead of a YAML parse and a Jinja compile.
     """
 
-    __slots__ = ("digest", "meta", "body", "split", "plain", "_marked", "_source", "_template")
+    __slots__ = ("digest", "meta", "body", "split", "plain", "plain_names", "_marked", "_source", "_template")
 
     def __init__(self, text: str, digest: str, source: str) -> None:
         self.digest = digest
@@ -250,7 +276,8 @@ class _Compiled:
         self.split = re.compile(f"\x00{nonce}:([a-z]+)\x00")
         self._marked, self._source = marked, source
         self._template: Any = None
-        self.plain = plain_parts(marked)
+        self.plain = _plain_messages(marked, self.split)
+        self.plain_names = frozenset(n for _, _, names in self.plain or () for n in names)
         if self.plain is None:
             self.template  # noqa: B018 - compile now: a syntax error is a load error
 
@@ -318,6 +345,7 @@ class Prompty:
         self._split = compiled.split
         self._compiled = compiled
         self._plain = compiled.plain
+        self._plain_names = compiled.plain_names
         self._required = tuple(self.required_inputs)
         self._defaults = {n: spec.get("default") for n, spec in self.inputs.items()}
 
@@ -373,14 +401,22 @@ class Prompty:
         """
         values = self._bind(inputs)
         plain = self._plain
-        if plain is not None and all(n in values for n in plain[1]):
-            texts, names = plain
-            out = [texts[0]]
-            for name, text in zip(names, texts[1:]):
-                out.append(_encode(values[name]))
-                out.append(text)
-            return self._messages("".join(out))
-        return self._messages(self._render_jinja(values))
+        if plain is None or not self._plain_names <= values.keys():  # a name it lacks: Jinja says what
+            return self._messages(self._render_jinja(values))
+        messages = []
+        for role, texts, names in plain:
+            if names:
+                out = [texts[0]]
+                for name, text in zip(names, texts[1:]):
+                    out.append(_encode(values[name]))
+                    out.append(text)
+                content = "".join(out).strip()
+                if not content:
+                    continue
+            else:
+                content = texts[0]
+            messages.append({"role": role, "content": content})
+        return messages
 
     @property
     def _template(self) -> Any:

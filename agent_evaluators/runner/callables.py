@@ -138,6 +138,17 @@ def _callable_name(obj: Any) -> str:
     return type(obj).__qualname__
 
 
+def _async_entry(evaluator: Any) -> Callable[..., Any]:
+    """``evaluator.acall`` without its own coroutine frame: every frame of a judge call's
+    stack is resumed at each of its I/O events."""
+    run = evaluator._run_async
+
+    def call(**inputs: Any) -> Any:
+        return run(inputs)
+
+    return call
+
+
 def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLINE) -> Invoker:
     """Classify ``obj`` and work out which inputs it takes.
 
@@ -153,7 +164,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
         params, var_kw, _ = _signature_inputs(obj._public_signature)
         call: Callable[..., Any]
         if obj._evaluate_is_async:
-            mode, call = ASYNC, obj.acall
+            mode, call = ASYNC, _async_entry(obj)
         else:
             mode, call = (THREAD if getattr(obj, "blocking", False) else INLINE), obj
         return Invoker(

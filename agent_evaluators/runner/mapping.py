@@ -128,7 +128,8 @@ def _describe_columns(row: Mapping[str, Any], target_out: Optional[Mapping[str, 
 class ArgPlan:
     """How one evaluator's keyword arguments are built from a row; prepared once per run."""
 
-    __slots__ = ("alias", "invoker", "explicit", "auto", "all_columns", "turn_inputs", "required_names")
+    __slots__ = ("alias", "invoker", "explicit", "auto", "all_columns", "turn_inputs", "required_names",
+                 "_required_sorted")
 
     def __init__(self, alias: str, invoker: Invoker, explicit: Dict[str, Ref]) -> None:
         self.alias = alias
@@ -148,6 +149,7 @@ class ArgPlan:
             turn_all = ()  # explicit mapping decides; no precedence rule needed
         self.turn_inputs = turn_all
         self.required_names = frozenset().union(*invoker.required) if invoker.required else frozenset()
+        self._required_sorted = [tuple(sorted(req)) for req in invoker.required]  # checked on every row
         for name in explicit:
             if not invoker.accepts(name):
                 accepted = ", ".join(sorted(invoker.params)) or "(none)"
@@ -203,8 +205,8 @@ class ArgPlan:
     def missing_inputs(self, kwargs: Mapping[str, Any]) -> List[str]:
         """Required inputs not present, for the closest overload (empty when satisfied)."""
         best: Optional[List[str]] = None
-        for req in self.invoker.required:
-            absent = [n for n in sorted(req) if n not in kwargs]
+        for req in self._required_sorted:
+            absent = [n for n in req if n not in kwargs]
             if self.invoker.turn_inputs and kwargs.get("conversation") is not None:
                 absent = [n for n in absent if n not in self.invoker.turn_inputs]
             if not absent:

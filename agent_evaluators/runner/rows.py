@@ -279,7 +279,7 @@ class RowEvaluator:
 
     async def row_async(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                         prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[int, Record, Cells]:
-        cells, prior_tout = self.kept(prior, [p.alias for p in plans])
+        cells, prior_tout = self.kept(prior, [p.alias for p in plans]) if prior is not None else ({}, None)
         terr = None
         if self.target is not None:
             tout = tout if tout is not None else prior_tout
@@ -293,6 +293,9 @@ class RowEvaluator:
 
     async def _row_cells(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                          tout: Optional[Mapping[str, Any]], cells: Cells) -> None:
+        if len(plans) == 1 and plans[0].invoker.mode != INLINE:  # one judge (or other awaited) evaluator
+            cells[plans[0].alias] = await self.cell_async(line, plans[0], row, tout)
+            return
         inline = [p for p in plans if p.invoker.mode == INLINE]
         waiting = [p for p in plans if p.invoker.mode != INLINE]
         jobs: List[Any] = [self.cell_async(line, p, row, tout) for p in waiting]

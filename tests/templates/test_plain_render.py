@@ -12,7 +12,7 @@ from typing import Any, Dict, List
 import pytest
 from markupsafe import Markup
 
-from agent_evaluators.errors import InputError
+from agent_evaluators.errors import ConfigError, InputError
 from agent_evaluators.templates import Prompty, find_template, load_prompty, plain_parts
 
 PROMPTY_DIR = Path(__file__).resolve().parents[2] / "prompty"
@@ -67,6 +67,7 @@ HAND_WRITTEN = [
     "---\ninputs:\n  q: {type: string}\n  r: {type: string, default: dflt}\n---\nsystem:\n{{ q }}{{r}}\n\n\nuser:\n"
     "a }} b } c { d\n{{\tr\n}}\n",
     "---\ninputs:\n  q: {type: string}\n---\n# System:\nx\n#user:\n  {{ q }}  \n\nassistant:\nprefill\n",
+    "---\ninputs:\n  q: {type: string}\n---\nsystem:\n   \n\nuser:\n{{ q }}\nassistant:\n\n",  # empty messages dropped
 ]
 
 
@@ -112,3 +113,19 @@ def test_rendering_a_plain_template_does_not_import_jinja() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"
+
+
+def test_text_before_the_first_role_line_is_the_same_error_either_way() -> None:
+    for body in ("stray {{ q }}\nsystem:\nx\n", "stray\nsystem:\n{{ q }}\n"):
+        prompty = Prompty.from_text("---\ninputs:\n  q: {type: string}\n---\n" + body)
+        assert prompty._plain is None  # left to Jinja's path, which reports it
+        with pytest.raises(ConfigError, match="text before the first role line"):
+            prompty.render(q="x")
+
+
+def test_a_message_without_expressions_is_one_string_object_across_renders() -> None:
+    prompty = load_prompty(find_template("intent_resolution"))
+    first = prompty.render(query="a", response="b")
+    second = prompty.render(query="c", response="d")
+    assert first[0]["role"] == "system" and first[0]["content"] is second[0]["content"]
+    assert first[1]["content"] != second[1]["content"]
