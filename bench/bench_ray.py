@@ -24,7 +24,7 @@ every worker shares the same two cores (and the judge server runs there too).
 
 Targets (``--check``): max in flight <= 64 for every worker count and >= 60 with one
 worker; with one worker the judge run's wall <= 1.25 × the local engine's (on 2 cores the
-local engine itself is CPU-bound at ~1.6 × ideal, client and judge server sharing the cores).
+local engine reaches ~1.06 × ideal, client and judge server sharing the cores).
 """
 
 import argparse
