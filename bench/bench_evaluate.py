@@ -54,6 +54,15 @@ def _cpu() -> float:
 
 
 def _maxrss_mb() -> float:
+    # Linux: VmHWM is this process's own peak; ru_maxrss carries the peak of the process that
+    # spawned it across exec (the bench driver's, tens of MB after the azure runs)
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return kb / 1024 if sys.platform != "darwin" else kb / 1024 / 1024
 

@@ -398,8 +398,9 @@ class RunLedger:
             )
         rows: Sequence[Dict[str, Any]]
         if self.rows_path is not None:
-            done = [i for i, o in enumerate(self._offsets) if o >= 0]
-            rows = RowsView(self.rows_path, array("q", (self._offsets[i] for i in done)), array("q", done))
+            offsets = self._offsets  # arrays, not lists: 8 bytes a row, where a list of ints costs ~36
+            done = array("q", (i for i, o in enumerate(offsets) if o >= 0))
+            rows = RowsView(self.rows_path, array("q", (offsets[i] for i in done)), done)
         else:
             rows = [r for r in self._memory if r is not None]
         finished = time.time()
