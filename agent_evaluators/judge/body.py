@@ -66,17 +66,26 @@ def _cached_message_json(message: Any) -> str:
     return _message_json(message)
 
 
+_ATOMIC = (str, int, bool, type(None))
+
+
 def _params_json(params: Dict[str, Any]) -> str:
-    """The JSON of a run of plain keys, without its braces. Keyed with each value's type:
-    ``1``, ``1.0`` and ``True`` are equal (and hash alike) but are written differently."""
-    try:
-        key = tuple((k, type(v), v) for k, v in params.items())
-        text = _params.get(key)
-    except TypeError:  # an unhashable value (a list of stop words): encoded each time
-        return _dumps(params)[1:-1]
+    """The JSON of a run of plain keys, without its braces. Kept only for plain scalar values,
+    keyed with each value's type (``1``, ``1.0`` and ``True`` are equal but written differently)
+    and floats by their text (``0.0 == -0.0``)."""
+    key = []
+    for k, v in params.items():
+        t = type(v)
+        if t is float:
+            v = repr(v)
+        elif t not in _ATOMIC:  # a list of stop words, a nested dict: encoded each time
+            return _dumps(params)[1:-1]
+        key.append((k, t, v))
+    frozen = tuple(key)
+    text = _params.get(frozen)
     if text is None:
         text = _dumps(params)[1:-1]
-        _remember(_params, MAX_CACHED_PARAMS, key, text)
+        _remember(_params, MAX_CACHED_PARAMS, frozen, text)
     return text
 
 

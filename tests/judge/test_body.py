@@ -93,3 +93,12 @@ def test_only_our_own_response_formats_are_taken_by_identity() -> None:
     assert format_json(ours) == json.dumps(ours, ensure_ascii=False)
     assert format_json(dict(ours)) is None  # an equal copy is not ours: encoded in full
     assert format_json({"type": "json_object"}) is None
+
+
+def test_parameters_that_compare_equal_but_are_written_differently_are_not_confused() -> None:
+    body_module._params.clear()
+    values = [0.0, -0.0, 0, False, 1, 1.0, True, (1,), (1.0,), [1], None, "0", float("inf")]
+    for _ in range(2):  # the second pass is served from the table where it applies
+        for value in values:
+            body = {"model": "m", "temperature": value}
+            assert encode_body(body) == _reference(body), value
