@@ -10,6 +10,7 @@ import importlib
 import os
 from pathlib import Path
 from types import ModuleType
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -29,3 +30,23 @@ def optional_import(name: str) -> ModuleType:
             raise RuntimeError(f"CI must install the optional dependency {name!r}: {exc}") from exc
         pytest.skip(f"optional dependency {name!r} is not installed", allow_module_level=True)
         raise
+
+
+@pytest.fixture
+def judge_server() -> Iterator[Callable[..., Any]]:
+    """A real local judge server over HTTP (``agent_evaluators.testing``).
+
+    Factory: ``judge_server(responder, **kwargs)`` starts a server stopped at teardown."""
+    from agent_evaluators.testing import JudgeServer
+
+    servers = []
+
+    def start(responder: Callable[..., Any], **kwargs: Any) -> Any:
+        server = JudgeServer(responder, **kwargs)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for s in servers:
+        s.stop()

@@ -141,17 +141,5 @@ def test_response_match_still_reads_every_text_part_as_adk(judge):
 
 
 @pytest.fixture
-def judge():
-    from agent_evaluators.testing import JudgeServer
-
-    servers = []
-
-    def start(responder):
-        server = JudgeServer(responder)
-        server.start()
-        servers.append(server)
-        return server
-
-    yield start
-    for s in servers:
-        s.stop()
+def judge(judge_server):
+    return judge_server  # the project-wide factory (tests/conftest.py)

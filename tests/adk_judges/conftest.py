@@ -12,7 +12,7 @@ from typing import Any, Iterable, List
 
 import pytest
 
-from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
+from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
 
 #: Numbers produced by google-adk 2.13.0's own evaluators with a scripted judge
 #: (tests/reference/gen_adk_judges.py; see its docstring for how to regenerate).

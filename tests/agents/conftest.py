@@ -4,7 +4,7 @@ import asyncio  # noqa: E402
 import functools  # noqa: E402
 from typing import Any, Callable, Coroutine  # noqa: E402
 
-from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture)
+from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
 
 
 def aio(fn: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Any]:

@@ -6,11 +6,9 @@ fails when the wrong content is sent.
 
 import json
 import re
-from typing import Any, Callable, Iterator
+from typing import Any
 
-import pytest
-
-from agent_evaluators.testing import ChatRequest, JudgeServer
+from agent_evaluators.testing import ChatRequest
 
 
 def block(req: ChatRequest, tag: str) -> Any:
@@ -20,17 +18,3 @@ def block(req: ChatRequest, tag: str) -> Any:
     return json.loads(m.group(1))
 
 
-@pytest.fixture
-def judge_server() -> Iterator[Callable[..., JudgeServer]]:
-    """Factory: ``judge_server(responder, **kwargs)`` starts a server stopped at teardown."""
-    servers = []
-
-    def start(responder: Callable[[ChatRequest], Any], **kwargs: Any) -> JudgeServer:
-        server = JudgeServer(responder, **kwargs)
-        server.start()
-        servers.append(server)
-        return server
-
-    yield start
-    for s in servers:
-        s.stop()

@@ -1,3 +1,3 @@
 """The shared local-judge fixtures of tests/evaluators (a real HTTP judge server, ``block``)."""
 
-from ..evaluators.conftest import block, judge_server  # noqa: F401  (re-exported fixture and helper)
+from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
