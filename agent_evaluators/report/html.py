@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .._safe_text import display_safe
+from .direction import change_class, metric_direction
 from .load import RunData, cell_status, row_key, row_label
 
 __all__ = ["render_report"]
@@ -303,12 +304,14 @@ def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
     rows = []
     for d in cmp["deltas"]:
         delta = d["delta"]
-        cls = "" if not delta else ("up" if delta > 0 else "down")
+        cls = change_class(d["metric"], delta)
+        direction = metric_direction(d["metric"])
+        hint = f"{direction} is better" if direction else "neither direction is better"
         sign = "" if delta is None else ("+" if delta > 0 else "")
         shown_delta = esc(sign + _num(delta)) if delta is not None else "–"
         rows.append(
             f"<tr><td><code>{esc(d['metric'])}</code></td><td>{esc(_num(d['previous']))}</td>"
-            f'<td>{esc(_num(d["current"]))}</td><td class="{cls}">{shown_delta}</td></tr>'
+            f'<td>{esc(_num(d["current"]))}</td><td class="{cls}" title="{esc(hint)}">{shown_delta}</td></tr>'
         )
     flips = "".join(
         f'<tr class="flip"><td>{esc(f["row"])}</td><td>{esc(f["alias"])}</td>'
@@ -446,7 +449,7 @@ details.row{border-bottom:1px solid #eceef2;padding:4px 2px}details.row>summary{
 .line{color:#6b7380;font-family:ui-monospace,monospace}.rid{font-weight:600;margin-right:8px}
 .drill{padding:4px 14px 10px}pre{background:#f6f7f9;border:1px solid #e3e6eb;padding:8px;overflow:auto;max-height:420px;
 font-size:12px;white-space:pre-wrap;word-break:break-word}
-.rowerr{color:#8a1c13}.up{color:#145c2c}.down{color:#8a1c13}
+.rowerr{color:#8a1c13}.better{color:#145c2c}.worse{color:#8a1c13}.neutral{color:#5a6372}
 """
 
 # Filtering: rows carry JSON lists of aliases per status (data-pass/-fail/-error/-notapplicable).

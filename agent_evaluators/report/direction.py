@@ -1,0 +1,40 @@
+"""Which way is better for a run metric, so a compare view colours a change by meaning, not by sign.
+
+A fall in ``error_count`` is good news and a fall in ``pass_rate`` is bad news; colouring deltas
+green when positive gets one of them wrong. Metric names are the ones ``summary.json`` holds
+(``<alias>.<key>``, see :mod:`agent_evaluators.runner.aggregate`):
+
+* lower is better: error and not-applicable counts (a rise means fewer cells were scored), the
+  spread between runs (``*_std``), and cost: latency, tokens, judge calls, attempts, duration;
+* neutral: how many cells were scored (``<alias>.n``) and any other count: more rows is no verdict;
+* higher is better: everything else, i.e. scores and pass rates (every evaluator of the package
+  scores "more is better").
+"""
+
+from typing import Optional
+
+__all__ = ["HIGHER", "LOWER", "metric_direction", "change_class"]
+
+HIGHER = "higher"
+LOWER = "lower"
+
+_LOWER_SUFFIXES = ("error_count", "not_applicable_count", "_std")
+_COST_WORDS = ("latency", "tokens", "judge_calls", "attempts", "duration")
+
+
+def metric_direction(name: str) -> Optional[str]:
+    """``"higher"`` or ``"lower"`` (which way is better) for a metric name, ``None`` when neither is."""
+    key = name.rsplit(".", 1)[-1]
+    if key.endswith(_LOWER_SUFFIXES) or any(word in key for word in _COST_WORDS):
+        return LOWER
+    if key == "n" or key.endswith("_count"):
+        return None
+    return HIGHER
+
+
+def change_class(name: str, delta: Optional[float]) -> str:
+    """``"better"``, ``"worse"`` or ``"neutral"`` for a change of ``delta`` in metric ``name``."""
+    direction = metric_direction(name)
+    if not delta or direction is None or delta != delta:  # no change, a neutral metric, or NaN
+        return "neutral"
+    return "better" if (delta > 0) == (direction == HIGHER) else "worse"
