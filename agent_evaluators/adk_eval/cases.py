@@ -15,7 +15,7 @@ error capture, and this module owns only ADK's verdict rules:
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..adk.eval_config import Criterion
 from ..adk.models import EvalCase, Invocation
@@ -27,7 +27,8 @@ from ..adk.results import (
     EvalStatus,
     RubricScore,
 )
-from .criteria import NOT_EVALUATED, InvocationsResult, aevaluate_invocations
+from ..evaluators.base import score_scale
+from .criteria import NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
 
 __all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
 
@@ -70,6 +71,14 @@ class CriterionCell:
         self._slots = slots
         self._model_config = model_config
         self.__name__ = name
+        #: what a report names as this cell's evaluator (this adapter class says nothing to a reader)
+        self.scored_by = f"{_metric_class(name).__name__} (ADK criterion {name})"
+
+    @property
+    def score_scale(self) -> Tuple[float, float]:
+        """The criterion's own scale, as its evaluator class declares it (0–1 unless it says otherwise:
+        every ADK criterion but the 1–5 ``response_evaluation_score`` is a 0–1 share)."""
+        return score_scale(_metric_class(self.name)) or (0.0, 1.0)
 
     async def __call__(self, *, case: str, invocations: List[Dict[str, Any]]) -> Dict[str, Any]:
         slot = self._slots[case]
@@ -88,15 +97,22 @@ class CriterionCell:
         return _cell(result)
 
 
+def _metric_class(name: str) -> type:
+    return get_metric(name).evaluator_class()
+
+
 def _cell(result: InvocationsResult) -> Dict[str, Any]:
     n = result.metric_name
-    return {
+    cell = {
         n: result.score,
         f"{n}_result": _ENGINE_RESULT.get(result.status, "not_applicable"),
         f"{n}_threshold": result.threshold,
         f"{n}_reason": result.details.get("reason", ""),
         f"{n}_details": {"status": result.status, **result.details},
     }
+    if result.details.get("usage"):  # the engine sums <key>_usage into the run's usage (summary.json)
+        cell[f"{n}_usage"] = result.details["usage"]
+    return cell
 
 
 # ----------------------------------------------------------------------------- rows → ADK results

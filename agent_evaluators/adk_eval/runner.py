@@ -222,7 +222,7 @@ async def _run_rows(
     mapping = {CASE_COLUMN: "${data." + CASE_COLUMN + "}", INVOCATIONS_COLUMN: "${target." + INVOCATIONS_COLUMN + "}"}
     # a cell only for the criteria of the case's own config: other eval sets may name others
     config = {name: {"column_mapping": mapping} for name in names}
-    data = [{CASE_COLUMN: key} for key in slots]
+    data = _case_rows(slots)
     result = await evaluate_async(
         data=data, evaluators=evaluators, evaluator_config=config, target=produce,
         max_concurrency=max_concurrency, show_progress=False, timeout=None,
@@ -230,6 +230,19 @@ async def _run_rows(
     )
     rows = list(result["rows"])
     return {str(row.get(f"inputs.{CASE_COLUMN}")): row for row in rows}
+
+
+def _case_rows(slots: Mapping[str, CaseSlot]) -> List[Dict[str, Any]]:
+    """The run's data rows: the slot key the cells look the case up by, and what a reader knows the
+    case by (its eval set and ``eval_id``, and the run number when a case runs more than once)."""
+    runs = {key.rsplit(":", 1)[1] for key in slots}  # keys are "set:case:run"
+    rows = []
+    for key, slot in slots.items():
+        row: Dict[str, Any] = {CASE_COLUMN: key, "eval_set_id": slot.eval_set_id, "eval_id": slot.case.eval_id}
+        if len(runs) > 1:
+            row["run"] = int(key.rsplit(":", 1)[1]) + 1
+        rows.append(row)
+    return rows
 
 
 def _checked(slot: CaseSlot, produced: Sequence[Any]) -> List[Invocation]:

@@ -154,6 +154,7 @@ class IntentResolutionEvaluator(JudgeEvaluator):
 
     result_key = "intent_resolution"
     default_threshold = 3
+    score_scale = (1.0, 5.0)
     template_name = "intent_resolution.prompty"
     conversation_turn_inputs = ("query", "response")
 
@@ -186,6 +187,7 @@ class ResponseCompletenessEvaluator(JudgeEvaluator):
 
     result_key = "response_completeness"
     default_threshold = 3
+    score_scale = (1.0, 5.0)
     template_name = "response_completeness.prompty"
 
     async def _evaluate(self, *, response: MessagesOrText, ground_truth: str) -> Outcome:
@@ -214,6 +216,7 @@ class TaskAdherenceEvaluator(JudgeEvaluator):
 
     result_key = "task_adherence"
     default_threshold = 3
+    score_scale = (1.0, 5.0)
     template_name = "task_adherence.prompty"
     conversation_turn_inputs = ("query", "response")
 
@@ -250,6 +253,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
 
     result_key = "tool_call_accuracy"
     default_threshold = 0.8
+    score_scale = (0.0, 1.0)
     template_name = "tool_call_accuracy.prompty"
 
     async def _evaluate(

@@ -20,7 +20,7 @@ generated from the analysis.
 import math
 import sys
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Literal, Mapping, Optional, Union
+from typing import Any, Dict, List, Literal, Mapping, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -288,6 +288,10 @@ class AnswerSimilarityEvaluator(JudgeEvaluator):
         if judge.get("threshold") is None:
             judge["threshold"] = round(0.8 * scale, 10)
         super().__init__(model_config, **judge)
+
+    @property
+    def score_scale(self) -> Tuple[float, float]:  # type: ignore[override]  # 0..scale, per instance
+        return 0.0, float(self.options.scale)
 
     async def _evaluate(self, *, response: MessagesOrText, ground_truth: Optional[Any] = None) -> Outcome:
         from ..conversation import final_text, to_messages

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, TypedDi
 
 from ..errors import ConfigError, InputError
 
-__all__ = ["Evaluator", "Outcome", "EvaluatorOutput", "ConversationInput"]
+__all__ = ["Evaluator", "Outcome", "EvaluatorOutput", "ConversationInput", "score_scale"]
 
 ConversationInput = Union[List[Any], Dict[str, Any]]
 
@@ -57,6 +57,22 @@ class Outcome:
 _MISSING = inspect.Parameter.empty
 
 
+def score_scale(evaluator: Any) -> Optional[Tuple[float, float]]:
+    """The (low, high) scale an evaluator (or evaluator-like callable) declares as ``score_scale``.
+
+    The one place a scale is read from, so a report draws every metric on the metric's own
+    axis instead of guessing it from the scores (all 1.0 on a 0–1 metric looks like a 1–5
+    scale). ``None`` for callables that declare none, or a malformed declaration.
+    """
+    scale = getattr(evaluator, "score_scale", None)
+    if not isinstance(scale, (tuple, list)) or len(scale) != 2:
+        return None
+    low, high = scale
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (low, high)):
+        return None
+    return (float(low), float(high)) if low < high else None
+
+
 class Evaluator:
     """Base of every evaluator. Subclasses set ``result_key`` and ``default_threshold``
     and implement ``_evaluate`` (sync for pure-code metrics, async for judge metrics)."""
@@ -69,6 +85,9 @@ class Evaluator:
     uses_judge: ClassVar[bool] = False
     #: Inputs that ``conversation=`` replaces, evaluated one user turn at a time.
     conversation_turn_inputs: ClassVar[Tuple[str, ...]] = ()
+    #: The (low, high) range a score can take, read by reports for their axes (:func:`score_scale`);
+    #: ``None`` when the metric cannot say. An instance may set its own (a configurable scale).
+    score_scale: ClassVar[Optional[Tuple[float, float]]] = None
 
     _evaluate_signature: ClassVar[inspect.Signature]
     _public_signature: ClassVar[inspect.Signature]

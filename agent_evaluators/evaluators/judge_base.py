@@ -403,6 +403,10 @@ class PromptyEvaluator(JudgeEvaluator):
         self.scale = (low, high)
         self._verdict = likert_verdict(low, high, integer=float(low).is_integer() and float(high).is_integer())
 
+    @property
+    def score_scale(self) -> Tuple[float, float]:  # type: ignore[override]  # the scale given, per instance
+        return float(self.scale[0]), float(self.scale[1])
+
     def __reduce__(self) -> Any:
         return (
             _rebuild_prompty,

@@ -30,6 +30,7 @@ class ResponseEvaluationEvaluator(AdkJudgeEvaluator):
     result_key = "response_evaluation_score"
     template_name = "response_evaluation_score.prompty"
     default_threshold = 3.0
+    score_scale = (1.0, 5.0)
     conversation_turn_inputs = ("query", "response")
     requires_expected = True  # ADK: expected invocations are required for this metric
 

@@ -169,6 +169,7 @@ class ResponseMatchEvaluator(Evaluator):
     """
 
     result_key = "response_match_score"
+    score_scale = (0.0, 1.0)
     default_threshold = 0.8
 
     def __init__(self, threshold: float = 0.8) -> None:

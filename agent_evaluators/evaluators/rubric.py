@@ -174,6 +174,7 @@ class RubricEvaluator(JudgeEvaluator):
     """
 
     result_key = "rubric_score"
+    score_scale = (0.0, 1.0)
     default_threshold = 0.8
     template_name = "rubric.prompty"
 

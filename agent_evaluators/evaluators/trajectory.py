@@ -56,6 +56,7 @@ class ToolTrajectoryEvaluator(Evaluator):
     """
 
     result_key = "tool_trajectory_avg_score"
+    score_scale = (0.0, 1.0)
     default_threshold = 1.0
 
     def __init__(

@@ -117,6 +117,7 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
     """
 
     result_key = "trajectory_accuracy"
+    score_scale = (0.0, 1.0)
     default_threshold = 0.5
     template_name = "trajectory_accuracy.prompty"
 

@@ -93,6 +93,7 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
     """
 
     result_key = "per_turn_user_simulator_quality_v1"
+    score_scale = (0.0, 1.0)
     template_name = "per_turn_user_simulator_quality_v1.prompty"
     default_threshold = 0.8
 

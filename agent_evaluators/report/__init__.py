@@ -10,6 +10,7 @@ Both read only the run folder (``rows.jsonl``, ``summary.json`` and the CLI's
 ``checks.json`` when present), so a report can be re-rendered at any time.
 """
 
+import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -35,5 +36,6 @@ def write_report(output_dir: Any, compare_to: Any = None, *, path: Optional[Any]
     previous = load_run(compare_to) if compare_to is not None else None
     target = Path(path) if path is not None else Path(output_dir) / REPORT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_report(run, previous, max_rows=max_rows), encoding="utf-8")
+    rows_href = Path(os.path.relpath(run.path.resolve() / "rows.jsonl", target.parent.resolve())).as_posix()
+    target.write_text(render_report(run, previous, max_rows=max_rows, rows_href=rows_href), encoding="utf-8")
     return target

@@ -7,26 +7,21 @@ and readable with JavaScript off. The small inline script only filters rows
 ``report.html#status=failing&evaluator=trajectory``, so a filtered view can be linked.
 """
 
-import html
 import json
 import math
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .._safe_text import display_safe
+from ..runner.aggregate import add_usage
 from .direction import change_class, metric_direction
 from .load import RunData, cell_status, row_key, row_label
+from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
+from .transcript import transcript_html
 
 __all__ = ["render_report"]
 
 STATUSES = ("pass", "fail", "error", "not_applicable")
 _BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped"}
-
-
-def esc(value: Any) -> str:
-    """Every piece of text the page shows goes through here: controls and bidi overrides in the
-    data become visible ``\\uXXXX`` escapes (they could reorder what is displayed), then HTML-escaped."""
-    return html.escape(display_safe("" if value is None else value), quote=True)
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -41,27 +36,6 @@ def _num(value: Any, digits: int = 3) -> str:
             return "inf" if value > 0 else "-inf"
         return f"{value:.{digits}f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
     return str(value)
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with NaN/±inf floats as the strings ``"NaN"``/``"Infinity"``/``"-Infinity"``.
-
-    ``json.dumps`` would write them as bare ``NaN``/``Infinity`` tokens, which are not JSON.
-    """
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, Mapping):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value
-
-
-def _json(value: Any, indent: Optional[int] = 2) -> str:
-    try:
-        return json.dumps(_finite(value), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 # ---------------------------------------------------------------------------- histograms
@@ -224,7 +198,7 @@ def _evaluators_section(run: RunData) -> str:
         if isinstance(mean, float) and not math.isfinite(mean) and scores:
             shown_mean = f"{_num(mean)} (finite scores only: {_num(sum(scores) / len(scores))})"
         stats = [
-            ("class", desc.get("class")),
+            ("class", (desc.get("config") or {}).get("scored_by") or desc.get("class")),
             ("key", key),
             ("mean", shown_mean),
             ("pass rate", f"{100 * rate:.1f}%" if isinstance(rate, (int, float)) else None),
@@ -334,6 +308,26 @@ def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
     )
 
 
+def _row_home(row: Mapping[str, Any]) -> str:
+    """Where a truncation note in a row's drill-down sends the reader for the whole value."""
+    return f'rows.jsonl (the record with "line_number": {row.get("line_number")})'
+
+
+def _values_block(title: str, values: Mapping[str, Any], where: str) -> str:
+    """A row's inputs or target outputs: each conversation as a transcript, the other columns as JSON."""
+    if not values:
+        return ""
+    chats, rest = [], {}
+    for name, value in values.items():
+        chat = transcript_html(name, value, where)
+        if chat is None:
+            rest[name] = value
+        else:
+            chats.append(f"<h4>{esc(title)}.{esc(name)}</h4>{chat}")
+    plain = f'<h4>{esc(title)}</h4><pre data-of="{esc(title)}">{esc(shown_json(rest, where))}</pre>' if rest else ""
+    return "".join(chats) + plain
+
+
 def _cell_block(row: Mapping[str, Any], alias: str, key: Optional[str], status: str) -> str:
     prefix = f"outputs.{alias}."
     fields = {k[len(prefix) :]: v for k, v in row.items() if k.startswith(prefix)}
@@ -346,7 +340,7 @@ def _cell_block(row: Mapping[str, Any], alias: str, key: Optional[str], status: 
             ("error", f"{key}_error"),
         ):
             if fields.get(k) not in (None, ""):
-                value = fields[k] if label in ("reason", "error") else _num(fields[k])
+                value = clip(fields[k], _row_home(row)) if label in ("reason", "error") else _num(fields[k])
                 parts.append(f"<dt>{esc(label)}</dt><dd>{esc(value)}</dd>")
     parts.append("</dl>")
     rest = {
@@ -355,11 +349,11 @@ def _cell_block(row: Mapping[str, Any], alias: str, key: Optional[str], status: 
         if not key or k not in (key, f"{key}_threshold", f"{key}_reason", f"{key}_error", f"{key}_result")
     }
     if rest:
-        parts.append(f"<details><summary>details</summary><pre>{esc(_json(rest))}</pre></details>")
+        parts.append(f"<details><summary>details</summary><pre>{esc(shown_json(rest, _row_home(row)))}</pre></details>")
     return "".join(parts)
 
 
-def _rows_section(run: RunData, max_rows: int) -> str:
+def _rows_section(run: RunData, max_rows: int, rows_href: str = "rows.jsonl") -> str:
     aliases = [a for a in run.aliases if a not in run.skipped]
     keys = {a: run.result_key(a) for a in aliases}
     rows = run.rows
@@ -390,16 +384,21 @@ def _rows_section(run: RunData, max_rows: int) -> str:
             if k.startswith("outputs.") and not any(k.startswith(f"outputs.{a}.") for a in run.aliases)
         }
         attrs = "".join(f' data-{s.replace("_", "")}="{esc(json.dumps(by_status[s]))}"' for s in STATUSES)
-        search = esc(_json(inputs, indent=None)[:4000].lower())
+        home = _row_home(row)
+        search = esc(to_json(clip(inputs, home, 4000), indent=None)[:4000].lower())
         label = row_label(row)
-        problems = "".join(f'<p class="rowerr">{esc(k)}: {esc(row[k])}</p>' for k in ("row_error", "target_error") if row.get(k))
+        problems = "".join(f'<p class="rowerr">{esc(k)}: {esc(clip(row[k], home))}</p>'
+                           for k in ("row_error", "target_error") if row.get(k))
         cells = "".join(_cell_block(row, a, keys[a], cell_status(row, a)) for a in aliases)
-        target_block = f"<h4>target outputs</h4><pre>{esc(_json(target))}</pre>" if target else ""
+        drill = f"{problems}{cells}{_values_block('inputs', inputs, home)}{_values_block('target outputs', target, home)}"
+        if "… [truncated: " in drill:  # the page shows at most MAX_VALUE_CHARS of a value: say where the rest is
+            drill = (f'<p class="clipped">Values over {MAX_VALUE_CHARS:,} characters are cut here; the whole row is '
+                     f'in <a href="{esc(rows_href)}">rows.jsonl</a>, the record with "line_number": '
+                     f'{esc(row.get("line_number"))}.</p>{drill}')
         out.append(
             f'<details class="row" data-line="{esc(row.get("line_number"))}"{attrs} data-search="{search}">'
             f'<summary><span class="line">#{esc(row.get("line_number"))}</span> <span class="rid">{esc(label)}</span> '
-            f'{"".join(badges)}</summary><div class="drill">{problems}{cells}'
-            f"<h4>inputs</h4><pre>{esc(_json(inputs))}</pre>{target_block}</div></details>"
+            f'{"".join(badges)}</summary><div class="drill">{drill}</div></details>'
         )
     options = "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in aliases)
     note = (
@@ -449,6 +448,12 @@ details.row{border-bottom:1px solid #eceef2;padding:4px 2px}details.row>summary{
 .line{color:#6b7380;font-family:ui-monospace,monospace}.rid{font-weight:600;margin-right:8px}
 .drill{padding:4px 14px 10px}pre{background:#f6f7f9;border:1px solid #e3e6eb;padding:8px;overflow:auto;max-height:420px;
 font-size:12px;white-space:pre-wrap;word-break:break-word}
+.chat{display:flex;flex-direction:column;gap:4px;margin:4px 0}.msg{border:1px solid #e3e6eb;border-radius:8px;
+padding:4px 10px;max-width:85%;background:#fff}.msg .who{display:block;font-size:11px;color:#6b7380}
+.msg .said{white-space:pre-wrap;word-break:break-word}.msg.user{align-self:flex-end;background:#eef3ff}
+.msg.assistant{background:#f3f8f1}.msg.tool{background:#fafafa;font-size:12px}.msg.system,.msg.developer{background:#fff8e1}
+.msg.stop{align-self:center;background:#eef0f3;font-size:12px}.call{font-family:ui-monospace,monospace;font-size:12px}
+.clipped{background:#fff8e1;border:1px solid #f0e0a0;padding:4px 8px;border-radius:6px}
 .rowerr{color:#8a1c13}.better{color:#145c2c}.worse{color:#8a1c13}.neutral{color:#5a6372}
 """
 
@@ -496,8 +501,10 @@ JS = """
 """
 
 
-def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: int = 2000) -> str:
-    """The whole page as one string."""
+def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: int = 2000,
+                  rows_href: str = "rows.jsonl") -> str:
+    """The whole page as one string. ``rows_href``: the run's ``rows.jsonl`` as seen from the page,
+    linked where a long value is cut."""
     cmp = compare_runs(run, compare) if compare is not None else None
     name = (run.summary.get("config") or {}).get("evaluation_name") or run.path.name
     when = run.summary.get("finished_at") or run.summary.get("started_at") or datetime.now().isoformat()
@@ -509,7 +516,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
             _compare_section(cmp),
             _errors_section(run),
             _usage_section(run),
-            _rows_section(run, max_rows),
+            _rows_section(run, max_rows, rows_href),
         ]
     )
     return (
@@ -523,8 +530,28 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
     )
 
 
+def target_usage(run: RunData) -> Dict[str, Dict[str, Any]]:
+    """Judge usage the target spent (a simulated user's turns), per output column, summed over rows.
+
+    The engine's usage totals cover evaluator cells only; a target that asks a judge keeps each
+    call's usage in its output records (``outputs.simulated_user`` turns, ``outputs.simulation``).
+    """
+    totals: Dict[str, Dict[str, Any]] = {}
+    skip = tuple(f"outputs.{a}." for a in run.aliases)
+    for row in run.rows:
+        for k, v in row.items():
+            if not k.startswith("outputs.") or k.startswith(skip):
+                continue
+            records = v if isinstance(v, list) else [v]
+            for r in records:
+                u = r.get("usage") if isinstance(r, Mapping) else None
+                if isinstance(u, Mapping) and u:
+                    add_usage(totals.setdefault(f"target: {k[8:]}", {}), u)
+    return totals
+
+
 def _usage_section(run: RunData) -> str:
-    usage = run.summary.get("usage") or {}
+    usage = {**(run.summary.get("usage") or {}), **target_usage(run)}
     rows = "".join(f"<tr><td>{esc(a)}</td><td>{esc(_tokens(u))}</td></tr>" for a, u in usage.items() if u)
     if not rows:
         return '<section id="usage"><h2>Judge usage</h2><p class="muted">No judge calls in this run.</p></section>'

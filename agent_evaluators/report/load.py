@@ -52,12 +52,17 @@ class RunData:
     def score_scale(self, alias: str) -> Optional[Tuple[float, float]]:
         """The (low, high) scale of an evaluator's score, from the evaluator, never guessed from the scores.
 
-        In order: the run's recorded options (``scale`` of a PromptyEvaluator ``(low, high)``, or
+        In order: the scale the evaluator itself declared (``score_scale``, recorded in the run's
+        ``summary.json`` as ``scale``); for run folders written before that was recorded, the
+        run's recorded options (``scale`` of a PromptyEvaluator ``(low, high)``, or
         of answer similarity, ``0..scale``), then the registry's score range for the class
         (its calibration set), then 0..1 for the package's deterministic evaluators.
         ``None`` for a class we do not know (the histogram then reads the scale off the data).
         """
         desc = ((self.summary.get("config") or {}).get("evaluators") or {}).get(alias) or {}
+        declared = desc.get("scale")
+        if isinstance(declared, list) and len(declared) == 2 and all(_is_number(v) for v in declared):
+            return float(declared[0]), float(declared[1])
         scale = (desc.get("config") or {}).get("scale")
         if isinstance(scale, (list, tuple)) and len(scale) == 2 and all(_is_number(v) for v in scale):
             return float(scale[0]), float(scale[1])
@@ -152,12 +157,15 @@ def cell_status(row: Mapping[str, Any], alias: str) -> str:
 
 
 def row_label(row: Mapping[str, Any]) -> str:
-    """A human name for a row: its ``id`` / ``eval_id`` column when it has one."""
+    """A human name for a row: its ``id`` / ``eval_id`` column when it has one (an ADK case's
+    ``eval_id`` with its invocation, or with its run number when the case ran several times)."""
     for col in ("id", "eval_id", "name", "case_id"):
         v = row.get(f"inputs.{col}")
         if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v):
-            inv = row.get("inputs.invocation_id")
-            return f"{v}/{inv}" if col == "eval_id" and inv else str(v)
+            if col != "eval_id":
+                return str(v)
+            inv, run = row.get("inputs.invocation_id"), row.get("inputs.run")
+            return f"{v}/{inv}" if inv else (f"{v} run {run}" if isinstance(run, int) else str(v))
     return ""
 
 

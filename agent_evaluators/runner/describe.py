@@ -74,7 +74,7 @@ def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
     }
     fingerprint = build_fingerprint(
         data_digest=file_digest(dpath) if dpath is not None and dpath.is_file() else None,
-        evaluators={a: {k: v for k, v in d.items() if k != "mode"} for a, d in ev_desc.items()},
+        evaluators={a: {k: v for k, v in d.items() if k not in ("mode", "scale")} for a, d in ev_desc.items()},
         mapping=config["evaluator_config"],
         target=target_name,
         num_runs=spec.num_runs,

@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
+from ..evaluators.base import score_scale
 from .callables import Invoker
 from .settings import SECRET_NAME, settings_digest
 
@@ -106,6 +107,9 @@ def describe_evaluator(alias: str, inv: Invoker) -> Dict[str, Any]:
     }
     if inv.result_key:
         desc["result_key"] = inv.result_key
+    scale = score_scale(fn)
+    if scale is not None:  # for reports' axes; derived from class and config, so not part of the fingerprint
+        desc["scale"] = list(scale)
     th = _template_hash(fn)
     if th:
         desc["template_hash"] = th

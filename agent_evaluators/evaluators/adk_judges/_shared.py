@@ -124,6 +124,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
     """
 
     default_threshold = 0.8
+    score_scale = (0.0, 1.0)
     #: ADK raises without expected invocations for this metric (final_response_match_v2).
     requires_expected: ClassVar[bool] = False
 

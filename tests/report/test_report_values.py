@@ -1,0 +1,58 @@
+"""How the report shows a row's values: conversations as chat transcripts (20.7), long values cut (20.18)."""
+
+import json
+
+from agent_evaluators import evaluate
+from tests.cli.helpers import agent_eval
+
+from .dom import parse
+from .helpers import Contains
+
+CHAT = [
+    {"role": "system", "content": "You book tables."},
+    {"role": "user", "content": "A table for two at 7pm, please."},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "book_table", "arguments": '{"people": 2, "time": "19:00"}'}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": '{"booked": true, "table": 12}'},
+    {"role": "assistant", "content": "Booked: table 12 at 7pm."},
+]
+
+
+def count_turns(*, conversation, query):
+    """A plain-function evaluator over a conversation column."""
+    return {"turns": sum(m["role"] == "user" for m in conversation)}
+
+
+def test_a_conversation_column_is_a_chat_transcript_with_tool_calls(tmp_path):
+    evaluate(data=[{"id": "booking", "query": "book a table", "conversation": CHAT}],
+             evaluators={"turns": count_turns}, output_path=tmp_path / "run")
+    r = agent_eval("report", tmp_path / "run")
+    assert r.rc == 0, r
+    row = parse((tmp_path / "run" / "report.html").read_text(encoding="utf-8")).find("details", cls="row")
+    chat = row.find("div", cls="chat", data_column="conversation")
+    messages = chat.find_all("div", cls="msg")
+    assert [m.attrs["data-role"] for m in messages] == ["system", "user", "assistant", "tool", "assistant"]
+    call = messages[2].find("div", cls="call")
+    assert call.attrs["data-tool"] == "book_table" and '"people": 2' in call.text
+    assert "table" in messages[3].text and "12" in messages[3].text  # the tool's result
+    assert "Booked: table 12 at 7pm." in messages[4].text
+    raw = chat.parent.find("details", cls="raw")  # the raw JSON is one click away
+    assert json.loads(raw.find("pre").text) == CHAT
+    assert json.loads(row.find("pre", data_of="inputs").text) == {"id": "booking", "query": "book a table"}
+
+
+def test_a_huge_value_is_cut_in_the_report_with_a_link_to_its_row(tmp_path):
+    big = "Paris " + "x" * 2_000_000
+    evaluate(data=[{"id": "small", "response": "Paris", "expected": "Paris"},
+                   {"id": "big", "response": big, "expected": "Paris"}],
+             evaluators={"contains": Contains()}, output_path=tmp_path / "run")
+    r = agent_eval("report", tmp_path / "run")
+    assert r.rc == 0, r
+    page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert len(page) < 100_000  # the 2 MB value is not embedded whole
+    rows = {n.find("span", cls="rid").text: n for n in parse(page).find_all("details", cls="row")}
+    note = rows["big"].find("p", cls="clipped")
+    assert note.find("a").attrs["href"] == "rows.jsonl" and '"line_number": 1' in note.text
+    shown = rows["big"].find("pre", data_of="inputs").text
+    assert "x" * 9_990 in shown and "x" * 10_000 not in shown and "truncated: 2,000,006 characters" in shown
+    assert not rows["small"].find_all("p", cls="clipped")
