@@ -9,7 +9,7 @@ as ADK scores them instead of 0.
 import functools
 import unicodedata
 from collections import Counter
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from ..errors import InputError
 from .base import Evaluator, Outcome
@@ -126,16 +126,46 @@ def _ascii_word_tokens(word: str) -> Tuple[str, ...]:
     return tuple(_ASCII_TOKENIZER.tokenize(word))
 
 
+#: Characters of the tokenizer's output split into words at a time: a 50 MB answer is ten million
+#: words, and a list of them all would cost about 600 MB where their counts cost a few.
+_SPLIT_CHUNK = 1 << 20
+
+
+def _words(spaced: str) -> Iterator[List[str]]:
+    """The words of ``spaced`` (step 2's output, where only ``" "`` separates), a chunk at a time."""
+    start, n = 0, len(spaced)
+    while start < n:
+        end = spaced.find(" ", start + _SPLIT_CHUNK) if start + _SPLIT_CHUNK < n else -1
+        end = n if end == -1 else end
+        yield spaced[start:end].split()
+        start = end
+
+
+def _spaced(text: str) -> str:
+    """Steps 1 and 2 of :class:`UnicodeAwareTokenizer`: words separated by ``" "``, nothing else."""
+    return unicodedata.normalize("NFKC", text).lower().translate(_CHARS)
+
+
+def _word_tokens(word: str) -> Tuple[str, ...]:
+    """Step 3 for one word: rouge-score's stemmed tokens of an ASCII word, any other word whole."""
+    return _ascii_word_tokens(word) if word.isascii() else (word,)
+
+
 def _tokens(text: str) -> List[str]:
     """Exactly ``UnicodeAwareTokenizer(use_stemmer=True).tokenize(text)``, with memoized steps."""
-    spaced = unicodedata.normalize("NFKC", text).lower().translate(_CHARS)
-    tokens: List[str] = []
-    for word in spaced.split():
-        if word.isascii():
-            tokens.extend(_ascii_word_tokens(word))
-        else:
-            tokens.append(word)
-    return tokens
+    return [token for word in _spaced(text).split() for token in _word_tokens(word)]
+
+
+def _token_counts(text: str) -> Counter:
+    """``Counter(_tokens(text))`` in memory proportional to the distinct words, not to the text's length."""
+    words: Counter = Counter()
+    for chunk in _words(_spaced(text)):
+        words.update(chunk)
+    counts: Counter = Counter()
+    for word, n in words.items():
+        for token in _word_tokens(word):
+            counts[token] += n
+    return counts
 
 
 def rouge1(candidate: str, reference: str) -> Dict[str, float]:
@@ -145,8 +175,8 @@ def rouge1(candidate: str, reference: str) -> Dict[str, float]:
     ``scoring.fmeasure``, so the floats are bit-identical. Both empty gives 0.0, as in ADK
     (an expected answer with no text can never pass).
     """
-    target = Counter(_tokens(reference))
-    prediction = Counter(_tokens(candidate))
+    target = _token_counts(reference)
+    prediction = _token_counts(candidate)
     overlap = 0
     for token in target:
         overlap += min(target[token], prediction[token])

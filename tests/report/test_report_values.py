@@ -1,8 +1,11 @@
-"""How the report shows a row's values: conversations as chat transcripts (20.7), long values cut (20.18)."""
+"""How the report shows values: conversations as chat transcripts, every metric on its own scale (20.7),
+long values cut (20.18)."""
 
 import json
 
-from agent_evaluators import evaluate
+from agent_evaluators import ResponseMatchEvaluator, evaluate
+from agent_evaluators.evaluators.base import Outcome
+from agent_evaluators.report import write_report
 from tests.cli.helpers import agent_eval
 
 from .dom import parse
@@ -56,3 +59,27 @@ def test_a_huge_value_is_cut_in_the_report_with_a_link_to_its_row(tmp_path):
     shown = rows["big"].find("pre", data_of="inputs").text
     assert "x" * 9_990 in shown and "x" * 10_000 not in shown and "truncated: 2,000,006 characters" in shown
     assert not rows["small"].find_all("p", cls="clipped")
+
+
+class TenPoint(Contains):
+    """A metric of the user's own on a declared 1–10 scale (here it only ever scores 1)."""
+
+    result_key = "ten_point"
+    score_scale = (1.0, 10.0)
+
+    def _evaluate(self, *, response: str, expected: str) -> Outcome:
+        return Outcome(1.0, "always 1")
+
+
+def test_every_metric_is_drawn_on_the_scale_its_evaluator_declares(tmp_path):
+    evaluate(data=[{"id": "a", "response": "Paris", "expected": "Paris"}],
+             evaluators={"ten": TenPoint(), "match": ResponseMatchEvaluator()},
+             evaluator_config={"match": {"column_mapping": {"ground_truth": "${data.expected}"}}},
+             output_path=tmp_path / "run")
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["config"]["evaluators"]["ten"]["scale"] == [1.0, 10.0]
+    page = parse(write_report(tmp_path / "run").read_text(encoding="utf-8"))
+    axis = {a: [t.text for t in page.find("div", cls="card", data_alias=a).find_all("text", cls="lbl")]
+            for a in ("ten", "match")}
+    assert axis["ten"] == [str(i) for i in range(1, 11)]  # not 1–5 read off the scores
+    assert axis["match"] == ["0", "1"]  # ROUGE is 0–1: a score of 1.0 is its top, not the bottom of 1–5
