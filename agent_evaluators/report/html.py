@@ -12,7 +12,6 @@ import math
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..runner.aggregate import add_usage
 from .direction import change_class, metric_direction
 from .load import RunData, cell_status, row_key, row_label
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
@@ -530,28 +529,8 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
     )
 
 
-def target_usage(run: RunData) -> Dict[str, Dict[str, Any]]:
-    """Judge usage the target spent (a simulated user's turns), per output column, summed over rows.
-
-    The engine's usage totals cover evaluator cells only; a target that asks a judge keeps each
-    call's usage in its output records (``outputs.simulated_user`` turns, ``outputs.simulation``).
-    """
-    totals: Dict[str, Dict[str, Any]] = {}
-    skip = tuple(f"outputs.{a}." for a in run.aliases)
-    for row in run.rows:
-        for k, v in row.items():
-            if not k.startswith("outputs.") or k.startswith(skip):
-                continue
-            records = v if isinstance(v, list) else [v]
-            for r in records:
-                u = r.get("usage") if isinstance(r, Mapping) else None
-                if isinstance(u, Mapping) and u:
-                    add_usage(totals.setdefault(f"target: {k[8:]}", {}), u)
-    return totals
-
-
 def _usage_section(run: RunData) -> str:
-    usage = {**(run.summary.get("usage") or {}), **target_usage(run)}
+    usage = {**(run.summary.get("usage") or {}), **run.target_usage}
     rows = "".join(f"<tr><td>{esc(a)}</td><td>{esc(_tokens(u))}</td></tr>" for a, u in usage.items() if u)
     if not rows:
         return '<section id="usage"><h2>Judge usage</h2><p class="muted">No judge calls in this run.</p></section>'

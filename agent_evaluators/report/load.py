@@ -92,6 +92,28 @@ class RunData:
         return f"incomplete: {done}{of} rows ({how}; resume=True / --resume continues it)"
 
     @property
+    def target_usage(self) -> Dict[str, Dict[str, Any]]:
+        """Judge usage the target spent (a simulated user's turns), per output column, over all rows.
+
+        ``summary.json``'s usage covers evaluator cells only; a target that asks a judge keeps each
+        call's usage in its output records (``outputs.simulated_user`` turns, ``outputs.simulation``).
+        Keyed ``"target: <column>"``.
+        """
+        from ..runner.aggregate import add_usage
+
+        totals: Dict[str, Dict[str, Any]] = {}
+        cells = tuple(f"outputs.{a}." for a in self.aliases)
+        for row in self.rows:
+            for k, v in row.items():
+                if not k.startswith("outputs.") or k.startswith(cells):
+                    continue
+                for record in v if isinstance(v, list) else [v]:
+                    usage = record.get("usage") if isinstance(record, Mapping) else None
+                    if isinstance(usage, Mapping) and usage:
+                        add_usage(totals.setdefault(f"target: {k[len('outputs.'):]}", {}), usage)
+        return totals
+
+    @property
     def metrics(self) -> Dict[str, Any]:
         return dict(self.summary.get("metrics") or {})
 
