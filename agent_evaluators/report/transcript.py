@@ -18,7 +18,7 @@ from .text import clip, esc, shown_json, to_json
 __all__ = ["transcript_html", "is_conversation"]
 
 #: keys that make a dict a chat message / ADK invocation / simulator turn rather than plain data
-_MESSAGE_KEYS = ("role", "user_content", "userContent", "invocation_id", "invocationId")
+_MESSAGE_KEYS = ("role", "type", "user_content", "userContent", "invocation_id", "invocationId")
 
 
 def _is_turn_record(item: Any) -> bool:
@@ -42,9 +42,10 @@ def _messages(value: Any) -> Optional[List[Message]]:
         return None
 
 
-def _message_html(m: Message, where: str) -> str:
+def _message_html(m: Message, where: str, tool_names: Mapping[str, str]) -> str:
     role = m.role
-    label = role if not m.name else f"{role} · {m.name}"
+    name = m.name or (tool_names.get(m.tool_call_id) if role == "tool" and m.tool_call_id else None)
+    label = role if not name else f"{role} · {name}"
     parts = [f'<div class="msg {esc(role)}" data-role="{esc(role)}"><span class="who">{esc(label)}</span>']
     if m.content:
         parts.append(f'<div class="said">{esc(clip(m.content, where))}</div>')
@@ -84,6 +85,7 @@ def transcript_html(name: str, value: Any, where: str) -> Optional[str]:
         messages = _messages(clip(value, where))
         if not messages:
             return None
-        body = "".join(_message_html(m, where) for m in messages)
+        tool_names = {c.id: c.name for m in messages for c in m.tool_calls if c.id}  # a result names its call's tool
+        body = "".join(_message_html(m, where, tool_names) for m in messages)
     return (f'<div class="chat" data-column="{esc(name)}">{body}</div>'
             f'<details class="raw"><summary>raw JSON</summary><pre>{esc(shown_json(value, where))}</pre></details>')

@@ -83,3 +83,18 @@ def test_every_metric_is_drawn_on_the_scale_its_evaluator_declares(tmp_path):
             for a in ("ten", "match")}
     assert axis["ten"] == [str(i) for i in range(1, 11)]  # not 1–5 read off the scores
     assert axis["match"] == ["0", "1"]  # ROUGE is 0–1: a score of 1.0 is its top, not the bottom of 1–5
+
+
+def test_a_responses_api_item_list_is_a_transcript_too(tmp_path):
+    items = [{"type": "function_call", "name": "search", "arguments": '{"q": "flights"}', "call_id": "c1"},
+             {"type": "function_call_output", "call_id": "c1", "output": "3 flights found"},
+             {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "I found 3."}]}]
+    evaluate(data=[{"id": "r", "response": items, "expected": [{"type": "exact_match", "tool": "search"}]}],
+             evaluators={"n": lambda *, response: {"items": len(response)}}, output_path=tmp_path / "run")
+    row = parse(write_report(tmp_path / "run").read_text(encoding="utf-8")).find("details", cls="row")
+    chat = row.find("div", cls="chat", data_column="response")
+    assert [(m.attrs["data-role"], m.find("span", cls="who").text) for m in chat.find_all("div", cls="msg")] == [
+        ("assistant", "assistant"), ("tool", "tool · search"), ("assistant", "assistant")]
+    assert "3 flights found" in chat.text and "I found 3." in chat.text
+    assert not row.find_all("div", cls="chat", data_column="expected")  # not a conversation: stays JSON
+    assert json.loads(row.find("pre", data_of="inputs").text)["expected"] == [{"type": "exact_match", "tool": "search"}]
