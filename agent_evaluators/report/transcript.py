@@ -15,7 +15,10 @@ from ..conversation.models import Message
 from ..errors import InputError
 from .text import clip, esc, shown_json, to_json
 
-__all__ = ["transcript_html", "is_conversation"]
+__all__ = ["MAX_TRANSCRIPT_ITEMS", "transcript_html", "is_conversation"]
+
+#: The most entries (messages, invocations or simulator turns) of one conversation the page draws.
+MAX_TRANSCRIPT_ITEMS = 200
 
 #: keys that make a dict a chat message / ADK invocation / simulator turn rather than plain data
 _MESSAGE_KEYS = ("role", "type", "user_content", "userContent", "invocation_id", "invocationId")
@@ -79,13 +82,17 @@ def transcript_html(name: str, value: Any, where: str) -> Optional[str]:
     if not is_conversation(value):
         return None
     items = value["messages"] if isinstance(value, Mapping) else value
-    if all(_is_turn_record(m) for m in items):
-        body = _turns_html(items, where)
+    shown = items[:MAX_TRANSCRIPT_ITEMS]  # a conversation of a million messages must not make a page of them
+    if all(_is_turn_record(m) for m in shown):
+        body = _turns_html(shown, where)
     else:
-        messages = _messages(clip(value, where))
+        messages = _messages(clip(shown, where))
         if not messages:
             return None
         tool_names = {c.id: c.name for m in messages for c in m.tool_calls if c.id}  # a result names its call's tool
         body = "".join(_message_html(m, where, tool_names) for m in messages)
+    if len(items) > len(shown):
+        body += (f'<p class="clipped">Showing the first {len(shown):,} of {len(items):,} entries; '
+                 f'the whole conversation is in {esc(where)}.</p>')
     return (f'<div class="chat" data-column="{esc(name)}">{body}</div>'
             f'<details class="raw"><summary>raw JSON</summary><pre>{esc(shown_json(value, where))}</pre></details>')

@@ -98,3 +98,14 @@ def test_a_responses_api_item_list_is_a_transcript_too(tmp_path):
     assert "3 flights found" in chat.text and "I found 3." in chat.text
     assert not row.find_all("div", cls="chat", data_column="expected")  # not a conversation: stays JSON
     assert json.loads(row.find("pre", data_of="inputs").text)["expected"] == [{"type": "exact_match", "tool": "search"}]
+
+
+def test_a_very_long_conversation_is_cut_too(tmp_path):
+    chat = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i}"} for i in range(20_000)]
+    evaluate(data=[{"id": "long", "conversation": chat, "query": "q"}], evaluators={"turns": count_turns},
+             output_path=tmp_path / "run")
+    page = write_report(tmp_path / "run").read_text(encoding="utf-8")
+    assert len(page) < 200_000  # 20,000 messages are not all drawn
+    shown = parse(page).find("div", cls="chat", data_column="conversation")
+    assert len(shown.find_all("div", cls="msg")) == 200
+    assert "Showing the first 200 of 20,000 entries" in shown.find("p", cls="clipped").text
