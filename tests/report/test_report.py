@@ -78,7 +78,8 @@ def test_compare_shows_deltas_and_flipped_rows(tmp_path):
     flipped = section.split("Rows that flipped")[1]
     assert ">r1<" in flipped and "fail" in flipped and "pass" in flipped
     # contains is scored on r0, r1, r2, r4 (r3 not applicable, r5 an error): pass rate 2/4 -> 3/4
-    assert re.search(r"contains\.pass_rate</code></td><td>0\.5</td><td>0\.75</td><td class=\"better\" title=\"higher is better\">\+0\.25<", section)
+    assert re.search(r"contains\.pass_rate</code></td><td>0\.5</td><td>0\.75</td>"
+                     r"<td class=\"better\" title=\"higher is better\">\+0\.25<", section)
 
 
 def test_report_of_a_folder_without_results_names_the_problem(tmp_path):
