@@ -187,11 +187,12 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
     :class:`ConfigError`.
 
     A key taken implicitly from ``OPENAI_API_KEY`` / ``AZURE_OPENAI_API_KEY`` is not sent
-    to a host that only a run config names (:func:`~.judge.endpoint.takes_implicit_key`):
+    to a host that only a run config names (:mod:`.judge.implicit_key`):
     an OpenAI-compatible judge there gets no key (a warning says how to allow it), an
     Azure one is a :class:`ConfigError`. ``api_key_env`` is an explicit choice and is honoured.
     """
-    from .judge.endpoint import LOCAL_PLACEHOLDER_KEY, resolve_config, takes_implicit_key
+    from .judge.endpoint import LOCAL_PLACEHOLDER_KEY, resolve_config
+    from .judge.implicit_key import KeyWithheld, takes_implicit_key
 
     env = os.environ if env is None else env
     model = settings.model or env.get("AGENT_EVAL_JUDGE_MODEL") or env.get("OPENAI_MODEL")
@@ -202,14 +203,14 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
         if settings.api_key_env and not value:
             raise ConfigError(f"judge API key variable {var} is not set (named by --judge-api-key-env / judge.api_key_env)")
         if value and not settings.api_key_env and field in settings.from_config and not takes_implicit_key(url, env):
-            raise _Withheld(var, field, url or "")
+            raise KeyWithheld(var, field, url or "")
         return value or None
 
     azure_endpoint = settings.azure_endpoint or (None if settings.base_url else env.get("AZURE_OPENAI_ENDPOINT"))
     if azure_endpoint:
         try:
             azure_key = key("AZURE_OPENAI_API_KEY", "azure_endpoint", azure_endpoint)
-        except _Withheld as withheld:
+        except KeyWithheld as withheld:
             raise ConfigError(withheld.message() + "; the Azure judge has no other key") from None
         cfg: Dict[str, Any] = {
             "azure_endpoint": azure_endpoint,
@@ -221,7 +222,7 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
         base_url = settings.base_url or env.get("OPENAI_BASE_URL")
         try:
             api_key = key("OPENAI_API_KEY", "base_url", base_url)
-        except _Withheld as withheld:
+        except KeyWithheld as withheld:
             logger.warning("%s; sending no key (enough for a local server)", withheld.message())
             api_key = LOCAL_PLACEHOLDER_KEY  # not None: the endpoint resolver would take OPENAI_API_KEY itself
         if not base_url and not api_key:
@@ -236,24 +237,6 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
     cfg = {k: v for k, v in cfg.items() if v is not None}
     resolve_config(cfg)  # raises ConfigError naming what is missing
     return cfg
-
-
-class _Withheld(Exception):
-    """A key from the environment that is not sent to the host only the run config names."""
-
-    def __init__(self, var: str, field: str, url: str) -> None:
-        super().__init__(var)
-        self.var, self.field, self.url = var, field, url
-
-    def message(self) -> str:
-        from .judge.endpoint import public_url
-
-        flag = "--judge-base-url" if self.field == "base_url" else "--judge-azure-endpoint"
-        return (f"{self.var} is not sent to {public_url(self.url)}: only the run config names that host "
-                f"(judge.{self.field}), and a key taken from the environment goes only to api.openai.com, the host "
-                f"in OPENAI_BASE_URL / AZURE_OPENAI_ENDPOINT, or a host named on the command line or in Python. To "
-                f"send it there, pass {flag} {public_url(self.url)} on the command line, or name the variable: "
-                f"--judge-api-key-env {self.var} (or judge.api_key_env: {self.var} in the config)")
 
 
 # ---------------------------------------------------------------------------- evaluator specs

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ..errors import ConfigError
 
 __all__ = ["DEFAULT_AZURE_API_VERSION", "EndpointConfig", "resolve_config", "NO_JUDGE_MESSAGE", "public_url",
-           "public_headers", "PUBLIC_HEADERS", "takes_implicit_key"]
+           "public_headers", "PUBLIC_HEADERS"]
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 AZURE_SCOPE = "https://cognitiveservices.azure.com/.default"
@@ -54,26 +54,6 @@ def public_url(url: Optional[str]) -> str:
     if parts.query:
         out += "?" + "&".join(f"{k}={MASK}" for k, _ in parse_qsl(parts.query, keep_blank_values=True))
     return out
-
-
-def _host(url: Optional[str]) -> Optional[str]:
-    if not url:
-        return None
-    try:
-        return urlsplit(url).hostname or None  # already lower-case
-    except ValueError:
-        return None
-
-
-def takes_implicit_key(url: Optional[str], env: Optional[Mapping[str, str]] = None) -> bool:
-    """Whether a key taken implicitly from the environment (``OPENAI_API_KEY``, ``AZURE_OPENAI_API_KEY``)
-    may go to ``url`` when only a run config names it: only api.openai.com and the hosts the
-    environment itself names (``OPENAI_BASE_URL``, ``AZURE_OPENAI_ENDPOINT``). A host named on the
-    command line or in Python is the caller's own choice and is not checked here."""
-    env = os.environ if env is None else env
-    host = _host(url or "https://api.openai.com/v1")
-    trusted = {"api.openai.com", _host(env.get("OPENAI_BASE_URL")), _host(env.get("AZURE_OPENAI_ENDPOINT"))}
-    return host is not None and host in trusted
 
 
 def public_headers(headers: Any) -> Dict[str, str]:

@@ -161,8 +161,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
     from ..evaluators.base import Evaluator
 
     if not callable(obj):
-        raise ConfigError(f"{role} must be callable (a function, or an object whose class defines "
-                          f"__call__(self, **inputs)), got a {type(obj).__name__} object")
+        raise ConfigError(f"{role} must be callable (a function, or an object with __call__), got {type(obj).__name__}")
     if isinstance(obj, Evaluator):
         params, var_kw, _ = _signature_inputs(obj._public_signature)
         call: Callable[..., Any]
