@@ -354,7 +354,8 @@ class RowEvaluator:
             return None
         _, tout = self.kept(prior, [p.alias for p in todo])
         if tout is None:
-            tout, terr = await self.run_target(line, item)
+            with joining_run(self.secrets):  # a target that asks a judge (a simulated user) joins the run
+                tout, terr = await self.run_target(line, item)
             if terr:
                 logger.warning("%s; column mappings could not be checked against target outputs", terr)
                 return None
