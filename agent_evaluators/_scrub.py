@@ -25,6 +25,7 @@ split across fields) is beyond this scrubber; a JSON ``\\u`` escape of one is de
 """
 
 import contextvars
+import json
 import logging
 import math
 import re
@@ -62,7 +63,8 @@ def _bearer_mask(match: "re.Match[str]") -> str:
 
 def _mask_bearer(text: str) -> str:
     if "earer" in text or "EARER" in text:
-        return _BEARER.sub(_bearer_mask, text)
+        masked = _BEARER.sub(_bearer_mask, text)
+        return text if masked == text else masked  # unchanged text stays the same object
     return text
 
 
@@ -102,16 +104,16 @@ class SecretSet:
         return _mask_bearer(text)
 
     def scrub_value(self, value: Any) -> Any:
-        """``value`` (JSON-like data) with :meth:`scrub` applied to every string in it, keys and
+        """``value`` (decoded JSON) with :meth:`scrub` applied to every string value in it, keys and
         structure untouched; returns ``value`` itself when nothing changed."""
         if isinstance(value, str):
             return self.scrub(value)
         if isinstance(value, dict):
             out = {k: self.scrub_value(v) for k, v in value.items()}
             return value if all(out[k] is v for k, v in value.items()) else out
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, list):
             items = [self.scrub_value(v) for v in value]
-            return value if all(a is b for a, b in zip(items, value)) else type(value)(items)
+            return value if all(a is b for a, b in zip(items, value)) else items
         return value
 
 
@@ -142,12 +144,17 @@ class RunSecrets:
             value = owner.scrub_value(value)
         return value
 
-    def scrub_record(self, record: Any) -> Any:
-        """A ``rows.jsonl`` record masked in its string values, except the user's own ``inputs.*``."""
-        if not self._owners or not isinstance(record, dict):
-            return record
-        out = {k: (v if k.startswith("inputs.") else self.scrub_value(v)) for k, v in record.items()}
-        return record if all(out[k] is v for k, v in record.items()) else out
+    def scrub_json(self, text: str, *, keep_inputs: bool = False) -> Optional[Any]:
+        """``text`` (a JSON document we are about to write) decoded and masked in its string values, or
+        ``None`` when no secret occurs in it (the usual case: one substring test per secret). With
+        ``keep_inputs``, a top-level ``inputs.*`` value (the user's own data in a ``rows.jsonl``
+        record) is left as it is. Working on the decoded value keeps the JSON valid whatever the secret."""
+        if not self._owners or self.scrub(text) == text:
+            return None
+        value = json.loads(text)
+        if keep_inputs and isinstance(value, dict):
+            return {k: (v if k.startswith("inputs.") else self.scrub_value(v)) for k, v in value.items()}
+        return self.scrub_value(value)
 
 
 _current: "contextvars.ContextVar[Optional[RunSecrets]]" = contextvars.ContextVar("agent_eval_run_secrets",

@@ -63,11 +63,13 @@ _encoder = json.JSONEncoder(ensure_ascii=False, default=_json_default, separator
 
 def encode_record(record: Dict[str, Any], secrets: Optional[RunSecrets] = None) -> bytes:
     """One ``rows.jsonl`` line. With ``secrets`` (the run's judge secrets), a secret an evaluator or
-    judge echoed is masked in the record's string values first; the user's ``inputs.*`` and the
-    JSON's structure are never touched, so the line stays the user's data and valid JSON."""
-    if secrets is not None:
-        record = secrets.scrub_record(record)
-    return (_encoder.encode(record) + "\n").encode("utf-8", "surrogatepass")
+    judge echoed is masked in the record's string values; the user's ``inputs.*`` and the JSON's
+    structure are never touched, so the line keeps the user's data and stays valid JSON."""
+    line = _encoder.encode(record)
+    masked = secrets.scrub_json(line, keep_inputs=True) if secrets is not None else None
+    if masked is not None:
+        line = _encoder.encode(masked)
+    return (line + "\n").encode("utf-8", "surrogatepass")
 
 
 class RowWriter:
@@ -226,9 +228,10 @@ def write_json_atomic(path: Path, value: Any, secrets: Optional[RunSecrets] = No
     """Write ``value`` as JSON, replacing ``path`` at once; with ``secrets`` (the run's judge secrets),
     masked in its string values first (summary.json holds error texts)."""
     tmp = path.with_name(path.name + ".tmp")
-    if secrets is not None:
-        value = secrets.scrub_value(value)
     text = json.dumps(value, ensure_ascii=False, indent=2, default=_json_default, allow_nan=True)
+    masked = secrets.scrub_json(text) if secrets is not None else None
+    if masked is not None:
+        text = json.dumps(masked, ensure_ascii=False, indent=2, allow_nan=True)
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
         f.write("\n")
