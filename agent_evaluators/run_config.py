@@ -29,12 +29,13 @@ the key and what to write instead.
 
 import inspect
 import json
+import logging
 import operator
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Type
 
 from . import registry
 from .errors import ConfigError
@@ -53,6 +54,8 @@ __all__ = [
     "JUDGE_HOWTO",
     "build_evaluators",
 ]
+
+logger = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------- evaluator names
 def evaluator_names() -> List[str]:
@@ -162,11 +165,15 @@ class JudgeSettings:
     max_text_length: Optional[int] = None
     max_list_items: Optional[int] = None
     max_input_chars: Optional[int] = None
+    #: the settings whose value only a run config gave (not a flag, not Python): a key taken from the
+    #: environment is not sent to a host named only there (see :func:`judge_model_config`)
+    from_config: FrozenSet[str] = frozenset()
 
     def merged(self, **overrides: Any) -> "JudgeSettings":
         values = {k: getattr(self, k) for k in _JUDGE_KEYS}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return JudgeSettings(**values)
+        given = {k: v for k, v in overrides.items() if v is not None}
+        values.update(given)
+        return JudgeSettings(**values, from_config=self.from_config - set(given))
 
 
 def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]] = None) -> Optional[Dict[str, Any]]:
@@ -178,28 +185,46 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
     A model name alone is a preference, not a judge. A judge that is named but
     incomplete (a key without a model, an ``api_key_env`` that is not set) is a
     :class:`ConfigError`.
+
+    A key taken implicitly from ``OPENAI_API_KEY`` / ``AZURE_OPENAI_API_KEY`` is not sent
+    to a host that only a run config names (:mod:`.judge.implicit_key`):
+    an OpenAI-compatible judge there gets no key (a warning says how to allow it), an
+    Azure one is a :class:`ConfigError`. ``api_key_env`` is an explicit choice and is honoured.
     """
+    from .judge.endpoint import LOCAL_PLACEHOLDER_KEY, resolve_config
+    from .judge.implicit_key import KeyWithheld, takes_implicit_key
+
     env = os.environ if env is None else env
     model = settings.model or env.get("AGENT_EVAL_JUDGE_MODEL") or env.get("OPENAI_MODEL")
 
-    def key(default_var: str) -> Optional[str]:
+    def key(default_var: str, field: str, url: Optional[str]) -> Optional[str]:
         var = settings.api_key_env or default_var
         value = env.get(var)
         if settings.api_key_env and not value:
             raise ConfigError(f"judge API key variable {var} is not set (named by --judge-api-key-env / judge.api_key_env)")
+        if value and not settings.api_key_env and field in settings.from_config and not takes_implicit_key(url, env):
+            raise KeyWithheld(var, field, url or "")
         return value or None
 
     azure_endpoint = settings.azure_endpoint or (None if settings.base_url else env.get("AZURE_OPENAI_ENDPOINT"))
     if azure_endpoint:
+        try:
+            azure_key = key("AZURE_OPENAI_API_KEY", "azure_endpoint", azure_endpoint)
+        except KeyWithheld as withheld:
+            raise ConfigError(withheld.message() + "; the Azure judge has no other key") from None
         cfg: Dict[str, Any] = {
             "azure_endpoint": azure_endpoint,
             "azure_deployment": settings.azure_deployment or env.get("AZURE_OPENAI_DEPLOYMENT") or model,
-            "api_key": key("AZURE_OPENAI_API_KEY"),
+            "api_key": azure_key,
             "api_version": settings.api_version or env.get("OPENAI_API_VERSION") or env.get("AZURE_OPENAI_API_VERSION"),
         }
     else:
         base_url = settings.base_url or env.get("OPENAI_BASE_URL")
-        api_key = key("OPENAI_API_KEY")
+        try:
+            api_key = key("OPENAI_API_KEY", "base_url", base_url)
+        except KeyWithheld as withheld:
+            logger.warning("%s; sending no key (enough for a local server)", withheld.message())
+            api_key = LOCAL_PLACEHOLDER_KEY  # not None: the endpoint resolver would take OPENAI_API_KEY itself
         if not base_url and not api_key:
             return None
         if not model:
@@ -210,8 +235,6 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
         cfg = {"model": model, "base_url": base_url, "api_key": api_key}
     cfg.update({k: getattr(settings, k) for k in _CLIENT_LIMITS})
     cfg = {k: v for k, v in cfg.items() if v is not None}
-    from .judge.endpoint import resolve_config
-
     resolve_config(cfg)  # raises ConfigError naming what is missing
     return cfg
 
@@ -247,6 +270,10 @@ def _import_class(target: str, search: Sequence[Path] = ()) -> Type[Any]:
                 f"evaluator type {target!r}: no module named {module_name!r} (searched the Python path, the current "
                 "folder and the config file's folder); install the package or run from the folder that holds it"
             ) from None
+        finally:  # the folders were for this import only: the rest of the process keeps its own sys.path
+            for folder in extra:
+                if folder in sys.path:
+                    sys.path.remove(folder)
     obj: Any = module
     for part in attr.split("."):
         obj = getattr(obj, part, None)
@@ -334,9 +361,14 @@ class EvaluatorSpec:
                 f"evaluator {self.alias!r} ({self.name}): unknown option {unknown[0]!r}; {cls.__name__} accepts: {accepted}"
             )
         try:
-            return cls(**kwargs)
+            evaluator = cls(**kwargs)
         except TypeError as exc:
             raise ConfigError(f"evaluator {self.alias!r} ({self.name}): {exc}") from exc
+        if not callable(evaluator):
+            raise ConfigError(
+                f"evaluator {self.alias!r} ({self.name}): {cls.__name__} objects are not callable; an evaluator "
+                f"class needs a method __call__(self, **inputs) that returns a dict or a number")
+        return evaluator
 
 
 def _resolve_type(name: str, base: Optional[Path] = None) -> str:
@@ -479,7 +511,8 @@ def load_config(path: Any) -> RunConfig:
         if bad[0] == "api_key":
             raise ConfigError(f"{path}: do not put API keys in config files; name the variable with judge.api_key_env")
         raise ConfigError(f"{path}: unknown judge key {bad[0]!r}; known: {', '.join(_JUDGE_KEYS)}")
-    cfg.judge = JudgeSettings(**{k: judge[k] for k in _JUDGE_KEYS if judge.get(k) is not None})
+    named = {k: judge[k] for k in _JUDGE_KEYS if judge.get(k) is not None}
+    cfg.judge = JudgeSettings(**named, from_config=frozenset(named))
     evaluators = raw.get("evaluators") or {}
     if isinstance(evaluators, Sequence) and not isinstance(evaluators, str):
         # a plain list of registry names

@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
 from .._concurrency import judge_slot, report_throttle
-from .._scrub import install_log_filter, remember, scrub
+from .._scrub import SecretSet, current_run, install_log_filter, register
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
 from .circuit import FAILURES_TO_OPEN, circuit_for
@@ -38,6 +38,7 @@ from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
+from .tokens import token_secrets
 from .transport import BadReply, ConnectFailure, StatusError, Transport, TransportError, TransportTimeout
 from .usage import empty_usage
 
@@ -187,8 +188,10 @@ class JudgeClient:
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
         self._endpoint_key = config.endpoint_key
-        self._secrets: List[str] = config.secrets()  # API key, non-public header values, URL query values
-        remember(self._secrets)  # the one process-wide scrubber learns them too
+        # API key, non-public header values, URL query values, Entra tokens issued to the credential
+        linked = [token_secrets(config.credential)] if config.credential is not None else []
+        self.secrets = SecretSet(config.secrets(), linked)
+        register(self.secrets)  # log records are masked with them while this client lives
         install_log_filter()
         self._circuit = circuit_for(config.kind, config.azure_endpoint or config.base_url or "")
         self._rng: Optional[random.Random] = None  # None: the shared generator (seeding one costs ~50 µs)
@@ -232,8 +235,21 @@ class JudgeClient:
     def _scrub(self, text: str, limit: Optional[int] = 600) -> str:
         """``text`` without any known secret (this endpoint's API key, secret header values, Entra
         tokens issued to us, any ``Bearer`` token): endpoints and proxies may echo them."""
-        text = scrub(text)
+        text = self.secrets.scrub(text)
         return text[:limit] if limit is not None else text
+
+    def _scrub_reply(self, text: str) -> str:
+        """A reply text without this client's secrets, also where the JSON spells one with escapes
+        (``\\u0073k-...`` decodes to the key when parsed): then the parsed object, masked, is the text."""
+        text = self.secrets.scrub(text)
+        if "\\u" not in text and "\\/" not in text:
+            return text
+        try:
+            data = parse_json_reply(text)
+        except JudgeReplyParseError:
+            return text
+        clean = self.secrets.scrub_value(data)
+        return text if clean is data else json.dumps(clean, ensure_ascii=False)
 
     # ------------------------------------------------------------------ HTTP with retries
     async def _post(self, transport: Transport, body: Dict[str, Any], tally: _Tally,
@@ -419,6 +435,9 @@ class JudgeClient:
         is still unusable after one repair request.
         """
         started = time.perf_counter()
+        run = current_run()
+        if run is not None:
+            run.join(self.secrets)  # the run masks this client's secrets in its rows and summary
         client = self._transport()
         sent_params = self.prepare_params(params)
         extra_rf = (params or {}).get("response_format") if output_model is None else None
@@ -437,7 +456,7 @@ class JudgeClient:
             completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)
             text, finish = self._reply_text(completion)
             self._check_finish(text, finish, tally, completion)
-            text = scrub(text)  # a key echoed inside a verdict must not reach results, reports or the cache
+            text = self._scrub_reply(text)  # a key echoed inside a verdict must not reach results, reports, cache
             if output_model is None:
                 try:
                     data: Any = parse_json_reply(text)
@@ -456,7 +475,7 @@ class JudgeClient:
                                                             tally)
                     text, finish = self._reply_text(completion)
                     self._check_finish(text, finish, tally, completion)
-                    text = scrub(text)
+                    text = self._scrub_reply(text)
                     try:
                         data = self._verdict(text, output_model)
                     except _Unusable as again:

@@ -137,7 +137,7 @@ class _Token:
             result = cred()
             token = await result if asyncio.iscoroutine(result) else result
         token = str(token)
-        remember_token(token)
+        remember_token(token, cred)
         if expires:
             self.value, self.expires = token, expires
         return token

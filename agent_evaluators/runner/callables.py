@@ -17,6 +17,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
+from ..errors import ConfigError
+
 __all__ = ["blocking", "Invoker", "make_invoker"]
 
 INLINE = "inline"  # sync, called directly on the loop
@@ -159,7 +161,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
     from ..evaluators.base import Evaluator
 
     if not callable(obj):
-        raise TypeError(f"{role} must be callable, got {type(obj).__name__}")
+        raise ConfigError(f"{role} must be callable (a function, or an object with __call__), got {type(obj).__name__}")
     if isinstance(obj, Evaluator):
         params, var_kw, _ = _signature_inputs(obj._public_signature)
         call: Callable[..., Any]

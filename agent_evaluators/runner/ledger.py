@@ -171,7 +171,7 @@ class RunLedger:
         elif self.rows_path.exists() and self.rows_path.stat().st_size:
             self._check_replace()
             logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
-        write_json_atomic(self.summary_path, self.summary)
+        write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
         self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
         if self._prior_offsets:
             self._prior_file = open(self.rows_path, "rb")
@@ -270,7 +270,7 @@ class RunLedger:
         of = f" of {total}" if total is not None else ""
         if self.summary_path is not None and not self._closed:
             self.close()
-            write_json_atomic(self.summary_path, self.summary)
+            write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
             message = f"interrupted: {done}{of} rows done and saved in {self.out_dir}; continue with resume=True"
         else:
             self.close()
@@ -421,7 +421,7 @@ class RunLedger:
         if extra:
             summary.update(extra)
         if self.summary_path is not None:
-            write_json_atomic(self.summary_path, summary)
+            write_json_atomic(self.summary_path, summary, self.rows.secrets)
         result = EvaluationResult(rows=rows, metrics=metrics, errors=tally.errors, usage=usage, summary=summary,
                                   output_path=self.out_dir)
         logger.info(

@@ -16,6 +16,7 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .._scrub import RunSecrets, joining_run
 from ..errors import ConfigError
 from .aggregate import add_usage
 from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
@@ -71,6 +72,9 @@ class RowEvaluator:
         #: store ``row_hash`` in records: only a run with a folder can be resumed, which is all it is
         #: for; the engines turn it off for runs kept in memory (it costs a JSON dump and a hash per row)
         self.hash_rows = True
+        #: the secrets of the judge clients this run used (each joins on its first request in a row):
+        #: rows.jsonl and summary.json are masked with them, and with nothing else
+        self.secrets = RunSecrets()
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":
@@ -264,6 +268,11 @@ class RowEvaluator:
 
     def row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                  prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[Record, Cells]:
+        with joining_run(self.secrets):
+            return self._row_sync(line, row, plans, prior, tout)
+
+    def _row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
+                  prior: Optional[Mapping[str, Any]], tout: Any) -> Tuple[Record, Cells]:
         cells, prior_tout = self.kept(prior, [p.alias for p in plans])
         terr = None
         if self.target is not None:
@@ -279,6 +288,11 @@ class RowEvaluator:
 
     async def row_async(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                         prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[int, Record, Cells]:
+        with joining_run(self.secrets):
+            return await self._row_async(line, row, plans, prior, tout)
+
+    async def _row_async(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
+                         prior: Optional[Mapping[str, Any]], tout: Any) -> Tuple[int, Record, Cells]:
         cells, prior_tout = self.kept(prior, [p.alias for p in plans]) if prior is not None else ({}, None)
         terr = None
         if self.target is not None:
@@ -319,7 +333,8 @@ class RowEvaluator:
 
     def _sync_cells(self, line: int, plans: Sequence[ArgPlan], row: Mapping[str, Any],
                     tout: Optional[Mapping[str, Any]]) -> Cells:
-        return {p.alias: self.cell_sync(line, p, row, tout) for p in plans}
+        with joining_run(self.secrets):  # also in the offload thread, which does not share the row's context
+            return {p.alias: self.cell_sync(line, p, row, tout) for p in plans}
 
     def close(self) -> None:
         """Stop the thread the sync evaluators ran in, if one was started."""
@@ -339,7 +354,8 @@ class RowEvaluator:
             return None
         _, tout = self.kept(prior, [p.alias for p in todo])
         if tout is None:
-            tout, terr = await self.run_target(line, item)
+            with joining_run(self.secrets):  # a target that asks a judge (a simulated user) joins the run
+                tout, terr = await self.run_target(line, item)
             if terr:
                 logger.warning("%s; column mappings could not be checked against target outputs", terr)
                 return None

@@ -34,7 +34,7 @@ def encode_row(rows: RowEvaluator, line: int, record: Record, cells: Cells) -> T
     """``record`` as one ``rows.jsonl`` line; if it cannot be encoded, an error record for the row instead
     (with the cells that go with it, for the tally)."""
     try:
-        return encode_record(record), record, cells
+        return encode_record(record, rows.secrets), record, cells
     except UNENCODABLE:
         pass
     bad = {k: why for k, v in record.items() if (why := _problem(k, v)) is not None}
@@ -81,9 +81,9 @@ def encode_row(rows: RowEvaluator, line: int, record: Record, cells: Cells) -> T
     if record.get("row_hash") and not row_problems:
         fixed["row_hash"] = record["row_hash"]
     try:
-        return encode_record(fixed), fixed, new_cells
+        return encode_record(fixed, rows.secrets), fixed, new_cells
     except UNENCODABLE as exc:  # nothing left should fail; if it does, keep only what surely encodes
         message = f"row {line}: the row's record cannot be saved to rows.jsonl ({type(exc).__name__})"
         last = {p.alias: error_cell(p.invoker, message) for p in rows.plans}
         minimal = rows.assemble(line, None, None, last, row_error=message)
-        return encode_record(minimal), minimal, last
+        return encode_record(minimal, rows.secrets), minimal, last

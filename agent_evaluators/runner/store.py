@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
-from .._scrub import scrub, scrub_bytes
+from .._scrub import RunSecrets
 from ..errors import AgentEvalError
 
 __all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "read_checked", "RowsView",
@@ -61,10 +61,15 @@ def _json_default(value: Any) -> Any:
 _encoder = json.JSONEncoder(ensure_ascii=False, default=_json_default, separators=(",", ":"))
 
 
-def encode_record(record: Dict[str, Any]) -> bytes:
-    """One ``rows.jsonl`` line; any known secret in it (a judge key a row or an evaluator echoed)
-    is masked by the package's one scrubber before it reaches the disk."""
-    return scrub_bytes((_encoder.encode(record) + "\n").encode("utf-8", "surrogatepass"))
+def encode_record(record: Dict[str, Any], secrets: Optional[RunSecrets] = None) -> bytes:
+    """One ``rows.jsonl`` line. With ``secrets`` (the run's judge secrets), a secret an evaluator or
+    judge echoed is masked in the record's string values; the user's ``inputs.*`` and the JSON's
+    structure are never touched, so the line keeps the user's data and stays valid JSON."""
+    line = _encoder.encode(record)
+    masked = secrets.scrub_json(line, keep_inputs=True) if secrets is not None else None
+    if masked is not None:
+        line = _encoder.encode(masked)
+    return (line + "\n").encode("utf-8", "surrogatepass")
 
 
 class RowWriter:
@@ -91,8 +96,8 @@ class RowWriter:
         self.size += len(data)
         return offset
 
-    def write(self, record: Dict[str, Any]) -> int:
-        return self._write(encode_record(record))
+    def write(self, record: Dict[str, Any], secrets: Optional[RunSecrets] = None) -> int:
+        return self._write(encode_record(record, secrets))
 
     def write_encoded(self, data: bytes) -> int:
         """Append records already encoded with :func:`encode_record` (a shard's, from another
@@ -219,11 +224,16 @@ class RowsView(Sequence):
         return NotImplemented
 
 
-def write_json_atomic(path: Path, value: Any) -> None:
+def write_json_atomic(path: Path, value: Any, secrets: Optional[RunSecrets] = None) -> None:
+    """Write ``value`` as JSON, replacing ``path`` at once; with ``secrets`` (the run's judge secrets),
+    masked in its string values first (summary.json holds error texts)."""
     tmp = path.with_name(path.name + ".tmp")
     text = json.dumps(value, ensure_ascii=False, indent=2, default=_json_default, allow_nan=True)
+    masked = secrets.scrub_json(text) if secrets is not None else None
+    if masked is not None:
+        text = json.dumps(masked, ensure_ascii=False, indent=2, allow_nan=True)
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(scrub(text))  # summary.json / checks.json hold error texts and configs: no secret leaves
+        f.write(text)
         f.write("\n")
         f.flush()
         os.fsync(f.fileno())

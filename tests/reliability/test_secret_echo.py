@@ -7,6 +7,7 @@ are scrubbed too. This test fails on the code before that change (the verdict's 
 the key verbatim).
 """
 
+import json
 import logging
 import secrets
 import sqlite3
@@ -69,16 +70,24 @@ def test_log_records_are_scrubbed():
     assert scrub(f"Authorization: Bearer {secrets.token_hex(12)}") == "Authorization: Bearer ***"
 
 
-def test_rows_and_summary_on_disk_never_hold_a_configured_secret(tmp_path):
-    """A row that quotes the key, and an evaluator whose error text quotes it: both reach the disk masked."""
+def test_rows_and_summary_on_disk_never_hold_the_run_judges_secret(tmp_path):
+    """An evaluator whose error text quotes the run's judge key: masked in rows.jsonl and summary.json.
+
+    Round three (21.1) changed what this test checked: a key that the user's own data quotes stays
+    in ``inputs.*`` as written (the scrubber never rewrites the user's input), and only the secrets of
+    judge clients the run used are masked (not every key the process ever saw)."""
     key = "sk-rowdata-" + secrets.token_hex(12)
-    remember([key])
 
     def leaky(response):
         raise ValueError(f"could not score, saw {key}")
 
-    result = evaluate(data=[{"response": f"my key is {key}"}], evaluators={"leaky": leaky}, output_path=tmp_path / "o")
+    with JudgeServer() as server:
+        judge = IntentResolutionEvaluator(model_config=dict(server.openai_config(), api_key=key))
+        result = evaluate(data=[{"query": "q", "response": f"my key is {key}"}],
+                          evaluators={"leaky": leaky, "intent": judge}, output_path=tmp_path / "o")
     assert result.metrics["leaky.error_count"] == 1
-    for name in ("rows.jsonl", "summary.json"):
-        text = (tmp_path / "o" / name).read_text()
-        assert key not in text and "***" in text, name
+    (record,) = [json.loads(line) for line in (tmp_path / "o" / "rows.jsonl").read_text().splitlines()]
+    assert record["inputs.response"] == f"my key is {key}"
+    assert key not in record["outputs.leaky.error"] and "***" in record["outputs.leaky.error"]
+    summary = (tmp_path / "o" / "summary.json").read_text()
+    assert key not in summary and "***" in summary
