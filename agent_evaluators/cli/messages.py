@@ -7,9 +7,11 @@ Python phrases into the flag that does the same thing.
 
 import re
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, TextIO, Tuple
 
-__all__ = ["for_cli", "evalset_hint", "is_eval_set"]
+from .._safe_text import terminal_message
+
+__all__ = ["for_cli", "print_error", "evalset_hint", "is_eval_set"]
 
 _REWRITES: List[Tuple["re.Pattern[str]", str]] = [
     (re.compile(r"e\.g\. evaluator_config=\{'<alias>': \{'column_mapping': \{'<input>': '\$\{data\.<column>\}'\}\}\} "
@@ -34,6 +36,12 @@ def for_cli(text: Any) -> str:
     for pattern, repl in _REWRITES:
         out = pattern.sub(repl, out)
     return out
+
+
+def print_error(err: TextIO, text: Any, prog: str = "agent-eval") -> int:
+    """Print ``prog: error: text`` in flag words, its line breaks kept and data escaped; return exit code 2."""
+    print(f"{prog}: error: {terminal_message(for_cli(text))}", file=err)
+    return 2
 
 
 def is_eval_set(data: Optional[Path]) -> bool:

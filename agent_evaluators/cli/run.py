@@ -10,7 +10,7 @@ from .._safe_text import terminal_safe as _safe
 from ..errors import AgentEvalError, ConfigError
 from ..run_config import JUDGE_HOWTO, RunConfig, build_evaluators, load_config, parse_evaluator_arg, parse_threshold
 from .judge_flags import add_judge_arguments, judge_settings_from_args
-from .messages import evalset_hint, for_cli
+from .messages import evalset_hint, for_cli, print_error
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
 
@@ -97,11 +97,6 @@ def _default_output(cfg: RunConfig) -> Path:
     return Path("agent-eval-results") / stem
 
 
-def _error(err: TextIO, text: Any) -> int:
-    print(f"agent-eval: error: {_safe(for_cli(text))}", file=err)
-    return 2
-
-
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it
 EXIT_INTERRUPTED = 130
 
@@ -152,7 +147,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _interrupted(exc, out, err)
     except AgentEvalError as exc:
         hint = evalset_hint(cfg.data if cfg else None, [str(exc)])
-        code = _error(err, exc)
+        code = print_error(err, exc)
         if hint:
             print(_safe(hint), file=err)
         return code
@@ -161,7 +156,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ran = [a for a in aliases if a not in skipped]
     failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
     if n_rows == 0:
-        return _error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
+        return print_error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
                            "Check the file (or the step that writes it) and run again.")
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
