@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from .._safe_text import terminal_safe as _safe
 from ..errors import AgentEvalError, ConfigError
-from ..run_config import JUDGE_HOWTO, RunConfig, build_evaluators, load_config, parse_evaluator_arg, parse_threshold
+from ..run_config import (JUDGE_HOWTO, RunConfig, build_evaluators, check_threshold_metrics, load_config,
+                          parse_evaluator_arg, parse_threshold)
 from .judge_flags import add_judge_arguments, judge_settings_from_args
 from .messages import evalset_hint, for_cli, print_error
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
@@ -91,6 +92,19 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
     return cfg
 
 
+def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
+                       result_keys: Dict[str, Optional[str]]) -> Dict[str, Optional[str]]:
+    """The result keys of the aliases whose metrics are known before the run: the package's evaluators."""
+    from ..evaluators.base import Evaluator
+
+    def ours(spec: Any) -> bool:
+        built = evaluators.get(spec.alias)
+        cls = type(built) if built is not None else spec.cls
+        return isinstance(cls, type) and issubclass(cls, Evaluator)
+
+    return {spec.alias: result_keys.get(spec.alias) for spec in cfg.evaluators if ours(spec)}
+
+
 def _default_output(cfg: RunConfig) -> Path:
     assert cfg.data is not None
     stem = cfg.data.name.split(".")[0] or "run"
@@ -123,6 +137,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result_keys: Dict[str, Optional[str]] = {
             spec.alias: getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None) for spec in cfg.evaluators
         }
+        check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys))
         output = cfg.output or _default_output(cfg)
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
