@@ -98,5 +98,5 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
     for c in outcome.checks:
         value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
         note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
-        label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[c["status"]]
-        print(_safe(f"  {label:<4}  {c['check']:<44} {value:<16}{note}".rstrip()), file=out)
+        label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP", "error": "ERROR"}[c["status"]]
+        print(_safe(f"  {label:<5} {c['check']:<44} {value:<16}{note}".rstrip()), file=out)

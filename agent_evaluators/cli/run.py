@@ -215,12 +215,20 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def verdict(code: int, outcome: RunOutcome) -> str:
     """``PASS``, ``FAIL (threshold)`` or ``ERROR (...)``, saying how many thresholds were not checked and why."""
-    text = {0: "PASS", 1: "FAIL (threshold)", 2: "ERROR (evaluator errors)"}[code]
+    text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})"}[code]
     unchecked = [c for c in outcome.checks if c["status"] == "skipped"]
     if code != 2 and unchecked:
         why = "no judge" if all(c.get("note") == "no judge configured" for c in unchecked) else "evaluator skipped"
         text += f" ({len(unchecked)} of {len(outcome.checks)} thresholds not checked: {why})"
     return text
+
+
+def _error_causes(outcome: RunOutcome) -> str:
+    """What made a run ERROR: errored cells, unreadable input lines, or both, counted."""
+    cells = sum(1 for f in outcome.failures if f.kind == "error")
+    lines = sum(1 for f in outcome.failures if f.kind == "row")
+    causes = ([f"{cells} evaluator error(s)"] if cells else []) + ([f"{lines} unreadable input line(s)"] if lines else [])
+    return ", ".join(causes) or "evaluator errors"
 
 
 def _write_checks(output: Path, outcome: RunOutcome, code: int) -> None:
