@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 from ..run_config import JudgeSettings
 
-__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "JUDGE_FLAG_KEYS"]
+__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "flag_for", "JUDGE_FLAG_KEYS"]
 
 #: (flag, JudgeSettings field, type, metavar, help)
 _FLAGS = (
@@ -44,6 +44,14 @@ _FLAGS = (
 
 #: the JudgeSettings fields the flags set
 JUDGE_FLAG_KEYS = tuple(f[1] for f in _FLAGS) + ("is_reasoning_model",)
+
+
+def flag_for(key: str) -> Optional[str]:
+    """The flag that sets model-config / ``judge:`` key ``key`` (``max_attempts`` -> ``--judge-max-attempts``),
+    or ``None``: how a library message naming the key is shown to a command-line user."""
+    if key == "api_key":
+        return "--judge-api-key-env"
+    return next((flag for flag, field, *_ in _FLAGS if field == key), None)
 
 
 def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default: Optional[int] = None) -> None:

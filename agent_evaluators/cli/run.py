@@ -8,10 +8,17 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from .._safe_text import terminal_safe as _safe
 from ..errors import AgentEvalError, ConfigError
-from ..run_config import (JUDGE_HOWTO, RunConfig, build_evaluators, check_threshold_metrics, load_config,
-                          parse_evaluator_arg, parse_threshold)
+from ..run_config import (
+    JUDGE_HOWTO,
+    RunConfig,
+    build_evaluators,
+    check_threshold_metrics,
+    load_config,
+    parse_evaluator_arg,
+    parse_threshold,
+)
 from .judge_flags import add_judge_arguments, judge_settings_from_args
-from .messages import evalset_hint, for_cli, print_error
+from .messages import cell_reason, evalset_hint, for_cli, print_error
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
 
@@ -178,7 +185,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
     )
     for f in outcome.failures:
-        f.reason = for_cli(f.reason)
+        f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)
     outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped)
     code = exit_code(outcome)
 
