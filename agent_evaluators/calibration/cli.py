@@ -101,13 +101,15 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _table(reports: List[Any]) -> str:
-    head = f"{'evaluator':42s} {'scored':>8s} {'accuracy':>9s} {'kappa':>7s}  agreement"
-    rows = [head, "-" * len(head)]
+    from ..cli.table import fit_table
+
+    rows = []
     for r in reports:
         acc = "n/a" if r.accuracy is None else f"{100 * r.accuracy:.1f}%"
         kap = "n/a" if r.kappa is None else f"{r.kappa:.3f}"
-        rows.append(f"{r.evaluator:42s} {f'{r.scored}/{r.total}':>8s} {acc:>9s} {kap:>7s}  {r.kappa_band}")
-    return "\n".join(rows)
+        rows.append([r.evaluator, f"{r.scored}/{r.total}", acc, kap, r.kappa_band])
+    return "\n".join(fit_table(["evaluator", "scored", "accuracy", "kappa", "agreement"], rows, right={1, 2, 3},
+                               short_headers={2: "acc"}, cut_order=(0, 4)))
 
 
 if __name__ == "__main__":  # pragma: no cover

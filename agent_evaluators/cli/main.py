@@ -44,7 +44,10 @@ def _load(target: str) -> Callable[[List[str]], int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-eval", description="Evaluate LLM agents from the command line.")
+    from .. import __version__
+
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    parser.add_argument("--version", action="version", version=f"agent-eval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_run_parser(sub)
     add_report_parser(sub)

@@ -75,6 +75,8 @@ _REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
     (re.compile(r"model_config '(?P<key>\w+)'"), _judge_flag),
     (re.compile(r"^(?P<head>(?:evaluator '[^']*': )?)(?P<key>timeout|max_attempts) must be"),
      lambda m: f"{m.group('head')}{_judge_flag(m)} must be"),
+    (re.compile(r"check the api_key / credential for this endpoint"),
+     "check the API key: the variable named by --judge-api-key-env, else OPENAI_API_KEY / AZURE_OPENAI_API_KEY"),
     (re.compile(r"JudgeError\.raw_text"), "the cell's details (raw_text) in rows.jsonl"),
 ]
 
@@ -99,7 +101,7 @@ def cell_reason(reason: Any) -> str:
     m = _CELL_WHERE.match(text)
     if m:
         text = text[m.end():]
-        text = re.sub(rf"^((?:[A-Za-z]+Error|[A-Za-z]+Exception): )?{re.escape(m.group('cls'))}: ", r"\1", text)
+        text = text.replace(f"{m.group('cls')}: ", "")  # also after "sample 1 of 5 failed, ...: "
     return for_cli(_DOUBLE_STOP.sub(".", text))
 
 

@@ -9,12 +9,12 @@ from typing import Callable, Dict
 
 import pytest
 
-from agent_evaluators.testing import ChatRequest, JudgeServer
+from agent_evaluators.testing import ChatRequest, JudgeServer, Reply
 
 from .helpers import AGENTS, agent_eval, clean_env, write_jsonl
 
 PYTHON_WORDS = re.compile(r"\b\w+=(True|False|None)\b|model_config|output_path|engine='|evaluator_config|"
-                          r"JudgeError\.raw_text|credential=|register_reader|\(model_config dict\)")
+                          r"JudgeError\.raw_text|\bcredential\b|[^-]api_key\b|register_reader|\(model_config dict\)")
 
 ROWS = [{"response": "Paris", "ground_truth": "Paris"}, {"response": "Lyon", "ground_truth": "Lyon"}]
 NO_JUDGE = "http://127.0.0.1:9/v1"  # nothing listens there; these messages come before any request
@@ -73,6 +73,13 @@ def _unusable_judge_reply(tmp: Path):
                           server.url + "/v1", "--judge-model", "m", "--judge-max-attempts", "1")
 
 
+def _rejected_key(tmp: Path):
+    with JudgeServer(lambda req: Reply("Incorrect API key provided.", status=401)) as server:
+        data = write_jsonl(tmp / "d.jsonl", [{"query": "q", "response": "r"}])
+        return agent_eval("run", "--data", data, "-e", "intent_resolution", "-o", tmp / "out", "--judge-base-url",
+                          server.url + "/v1", "--judge-model", "m", "--judge-max-attempts", "1")
+
+
 CASES: Dict[str, tuple] = {
     "judge max attempts": (lambda t: _judge_run(t, "--judge-base-url", NO_JUDGE, "--judge-model", "m",
                                                 "--judge-max-attempts", "0"), "--judge-max-attempts must be"),
@@ -97,6 +104,7 @@ CASES: Dict[str, tuple] = {
     "unknown data suffix": (_unknown_suffix, "(convert the file to one of them)"),
     "rerun-failed warning": (_rerun_failed_with_new_rows, "(--rerun-failed reruns error cells only); use --resume"),
     "unusable judge reply": (_unusable_judge_reply, "the cell's details (raw_text) in rows.jsonl"),
+    "rejected API key": (_rejected_key, "the variable named by --judge-api-key-env"),
     "report of a folder without a run": (lambda t: agent_eval("report", t), "(agent-eval run --output DIR)"),
     "calibrate without a judge": (lambda t: agent_eval("calibrate", "--evaluator", "intent"),
                                   "no judge model configured: set OPENAI_API_KEY"),
