@@ -179,7 +179,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
     if n_rows == 0:
         return print_error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
-                           "Check the file (or the step that writes it) and run again.")
+                                "Check the file (or the step that writes it) and run again.")
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
