@@ -109,7 +109,12 @@ def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
         cls = type(built) if built is not None else spec.cls
         return isinstance(cls, type) and issubclass(cls, Evaluator)
 
-    return {spec.alias: result_keys.get(spec.alias) for spec in cfg.evaluators if ours(spec)}
+    def key(spec: Any) -> Optional[str]:
+        if spec.alias in evaluators:
+            return result_keys.get(spec.alias)
+        return spec.options.get("result_key") or result_keys.get(spec.alias)  # not built: no judge configured
+
+    return {spec.alias: key(spec) for spec in cfg.evaluators if ours(spec)}
 
 
 def _default_output(cfg: RunConfig) -> Path:

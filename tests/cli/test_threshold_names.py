@@ -33,3 +33,10 @@ def test_every_metric_a_run_reports_is_accepted(tmp_path: Path) -> None:
                    *args, "-o", tmp_path / "out")
     assert r.rc == 0, r
     assert r.out.count("PASS  traj.") == len(thresholds), r
+
+
+def test_a_skipped_evaluator_with_its_own_result_key_is_not_refused(tmp_path: Path) -> None:
+    r = agent_eval("run", "--data", AGENTS, "-e", "response_match", "-e", "rubric=rub", "--option", "rub.rubrics=[a]",
+                   "--option", "rub.result_key=myrub", "-t", "rub.myrub >= 0.5", "-o", tmp_path / "out")
+    assert r.rc in (0, 1), r
+    assert "SKIP  rub.myrub >= 0.5" in r.out, r
