@@ -66,7 +66,7 @@ def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default:
     group.add_argument("--judge-reasoning", dest="judge_is_reasoning_model", action="store_true", default=None,
                        help="the judge is a reasoning model (o-series, gpt-5 under another name)")
     group.add_argument("--max-concurrency", dest="max_concurrency", type=int, metavar="N", default=concurrency_default,
-                       help="judge requests in flight, shared by every evaluator (default 10)")
+                       help=f"judge requests in flight, shared by every evaluator (default {concurrency_default or 10})")
     # old spellings: accepted, not shown
     for alias in ("--concurrency", "--max_concurrency"):
         group.add_argument(alias, dest="max_concurrency", type=int, help=argparse.SUPPRESS)
