@@ -90,8 +90,14 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
     if not outcome.checks:
         return
     print("\nRun thresholds:", file=out)
+    width = terminal_width()
+    check_width = min(44, max(len(c["check"]) for c in outcome.checks))
     for c in outcome.checks:
         value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
         note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
         label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP", "error": "ERROR"}[c["status"]]
-        print(_safe(f"  {label:<5} {c['check']:<44} {value:<16}{note}".rstrip()), file=out)
+        head = f"  {label:<5} {c['check']:<{check_width}} {value:<16}"
+        if note and len(head) + len(note) > width:  # a narrow terminal: the note on a line of its own
+            print(_safe(head.rstrip()), file=out)
+            head = " " * 8
+        print(_safe(f"{head}{note}".rstrip()), file=out)

@@ -27,8 +27,11 @@ def test_version() -> None:
 
 
 def test_table_fits_an_80_column_terminal(tmp_path: Path) -> None:
-    r = agent_eval("run", "--data", AGENTS, *LONG, "-o", tmp_path / "out", env=clean_env(COLUMNS="80"))
+    r = agent_eval("run", "--data", AGENTS, *LONG, "-t", "trajectory_of_the_travel_agent.pass_rate >= 0.9",
+                   "-o", tmp_path / "out", env=clean_env(COLUMNS="80"))
     assert r.rc == 1, r
+    checks = r.out.split("Run thresholds:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert checks and all(len(line) <= 80 for line in checks), checks
     table = _table(r.out)
     assert len(table) == 4 and all(len(line) <= 80 for line in table), "\n".join(table)
     assert "0.750" in table[2] and "75.0%" in table[2], table  # the numbers are never cut
