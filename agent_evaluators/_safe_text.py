@@ -19,7 +19,7 @@ data held is still visible.
 
 import re
 
-__all__ = ["terminal_safe", "display_safe"]
+__all__ = ["terminal_safe", "terminal_message", "display_safe"]
 
 _SPECIAL = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff"
 _TERMINAL_UNSAFE = re.compile(f"[\x00-\x1f{_SPECIAL}]")
@@ -43,6 +43,19 @@ def terminal_safe(text: object) -> str:
     """
     s = text if isinstance(text, str) else str(text)
     return _TERMINAL_UNSAFE.sub(_terminal_escape, s) if _TERMINAL_UNSAFE.search(s) else s
+
+
+def terminal_message(text: object, indent: str = "  ") -> str:
+    """A multi-line message of ours for the terminal: its line breaks kept, every other control escaped.
+
+    Our messages (a config error listing each problem on its own line, a YAML error with its
+    caret) are laid out in lines; :func:`terminal_safe` alone would print them as one line of
+    ``\\x0a``. Lines after the first are indented by ``indent``, so a line break that came
+    from data can never make a line that looks like one of ours (``Result: PASS``).
+    """
+    s = text if isinstance(text, str) else str(text)
+    first, *rest = [terminal_safe(line) for line in s.strip("\n").split("\n")]
+    return "\n".join([first, *(indent + line if line else "" for line in rest)])
 
 
 def display_safe(text: object) -> str:

@@ -53,6 +53,7 @@ __all__ = [
     "judge_model_config",
     "JUDGE_HOWTO",
     "build_evaluators",
+    "check_threshold_metrics",
 ]
 
 logger = logging.getLogger(__name__)
@@ -123,6 +124,35 @@ def parse_threshold(text: Any, value: Any = None) -> Threshold:
             f"or '{metric}.<result key>'"
         )
     return Threshold(metric, op, number)
+
+
+def _closest(word: str, choices: Sequence[str]) -> str:
+    """``; did you mean 'x'?`` for the closest of ``choices``, or ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def check_threshold_metrics(thresholds: Sequence[Threshold], result_keys: Mapping[str, Optional[str]]) -> None:
+    """A threshold naming a metric its evaluator never produces is a :class:`ConfigError` now, before the
+    run, rather than a failed check after it (when every judge call has been paid for).
+
+    ``result_keys``: alias -> result key, for the aliases whose metrics are known in advance (the
+    package's evaluators); other aliases (plain functions, foreign classes) are not checked.
+    """
+    from .runner.aggregate import COUNT_METRICS, known_metric
+
+    for t in thresholds:
+        key = result_keys.get(t.alias)
+        name = t.metric.split(".", 1)[1]
+        if not key or known_metric(name, key):
+            continue
+        valid = [f"{t.alias}.{m}" for m in (key, *COUNT_METRICS)]
+        raise ConfigError(
+            f"threshold '{t}': evaluator {t.alias!r} produces no metric {name!r}{_closest(t.metric, valid)} "
+            f"(its metrics: {', '.join(valid)})"
+        )
 
 
 def _thresholds(value: Any, where: str) -> List[Threshold]:
@@ -447,8 +477,8 @@ class RunConfig:
         for t in self.thresholds:
             if t.alias not in seen:
                 raise ConfigError(
-                    f"threshold '{t}' names evaluator alias {t.alias!r}, which is not in this run "
-                    f"(aliases: {', '.join(sorted(seen))})"
+                    f"threshold '{t}' names evaluator alias {t.alias!r}, which is not in this run"
+                    f"{_closest(t.alias, sorted(seen))} (aliases: {', '.join(sorted(seen))})"
                 )
         if self.concurrency is not None and (isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int)
                                              or self.concurrency < 1):

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from .. import registry
 from ..errors import ConfigError
 
-__all__ = ["JudgeMetric", "CalibrationCase", "judge_metrics", "find_metric", "metric_for"]
+__all__ = ["JudgeMetric", "CalibrationCase", "judge_metrics", "find_metric", "metric_for", "calibrated_names"]
 
 @dataclass(frozen=True)
 class CalibrationCase:
@@ -100,17 +100,25 @@ def judge_metrics() -> List[JudgeMetric]:
     return list(_METRICS)
 
 
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "_")
+def calibrated_names() -> List[str]:
+    """The registry names (as ``agent-eval list`` shows them) of the evaluators with a labelled set."""
+    return [e.name for e in registry.calibrated_entries()]
 
 
 def find_metric(name: str) -> JudgeMetric:
-    """Look an evaluator up by result key (``intent_resolution``) or class name (``IntentResolutionEvaluator``)."""
-    wanted = _norm(name)
-    for m in _METRICS:
-        if wanted in (m.name, _norm(m.target.rpartition(":")[2]), _norm(m.target.rpartition(":")[2]).removesuffix("evaluator")):
-            return m
-    raise ConfigError(f"unknown judge-backed evaluator {name!r}; choose one of: {', '.join(m.name for m in _METRICS)}")
+    """Look an evaluator up by any name the registry knows (``hallucinations``, ``intent``,
+    ``hallucinations_v1``), its result key or its class name (``IntentResolutionEvaluator``)."""
+    entry = registry.find(name) or registry.by_class_name(str(name).strip())
+    if entry is None:
+        wanted = registry.normalize(name)
+        entry = next((e for e in registry.calibrated_entries()
+                      if wanted in (registry.normalize(e.result_key), registry.normalize(e.class_name),
+                                    registry.normalize(e.class_name).removesuffix("evaluator"))), None)
+    metric = next((m for m in _METRICS if entry is not None and m.target == entry.target), None)
+    if metric is None:
+        raise ConfigError(f"unknown judge-backed evaluator {name!r}; choose one of: {', '.join(calibrated_names())} "
+                          "(names as `agent-eval list` shows them)")
+    return metric
 
 
 def metric_for(evaluator: Any) -> Optional[JudgeMetric]:

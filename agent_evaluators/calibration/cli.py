@@ -3,13 +3,15 @@
 ::
 
     agent-eval calibrate --judge-model gpt-4o-mini                       # OPENAI_API_KEY from the environment
+    agent-eval calibrate --judge-model m --judge-api-key-env MY_KEY_VAR  # the key from another variable
     agent-eval calibrate --judge-model qwen2.5:7b --judge-base-url http://localhost:11434/v1 --evaluator task_adherence
     agent-eval calibrate --local-model qwen2.5-7b-instruct-q4_k_m.gguf   # starts llama.cpp for the run
 
 Prints accuracy, Cohen's κ and the confusion matrix per evaluator; ``--json FILE``
 writes every case's outcome. Exit code 0 when the run completed (whatever the
 scores), 1 when ``--min-kappa`` was given and an evaluator fell below it (or could
-not be scored), 2 for a configuration error.
+not be scored), 2 for a configuration error. The judge flags and evaluator names are
+those of ``agent-eval run`` and ``agent-eval list``.
 """
 
 import argparse
@@ -24,62 +26,51 @@ __all__ = ["calibrate_main", "build_calibrate_parser"]
 
 
 def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.ArgumentParser:
-    from .catalog import judge_metrics
+    """The parser; the judge flags are the ones ``agent-eval run`` takes (:mod:`agent_evaluators.cli.judge_flags`)."""
+    from ..cli.judge_flags import add_judge_arguments
+    from .catalog import calibrated_names
 
-    names = ", ".join(m.name for m in judge_metrics())
     p = argparse.ArgumentParser(
         prog=prog,
         description="Measure a judge model on the labelled calibration sets (accuracy and Cohen's kappa per "
                     "judge-backed evaluator), to see whether it is fit to judge.",
-        epilog=f"Evaluators: {names}.",
+        epilog=f"Evaluators (names as `agent-eval list` shows them): {', '.join(calibrated_names())}.",
     )
-    judge = p.add_argument_group("judge (default: from the environment, as the evaluators read it)")
-    judge.add_argument("--judge-model", "--judge", dest="judge_model", default=None,
-                       help="judge model (or Azure deployment) name")
-    judge.add_argument("--judge-base-url", default=None, help="OpenAI-compatible base URL (Ollama, vLLM, llama.cpp, ...)")
-    judge.add_argument("--judge-api-key", default=None, help="API key (default: OPENAI_API_KEY; local servers need none)")
-    judge.add_argument("--judge-azure-endpoint", default=None,
-                       help="Azure OpenAI endpoint (then --judge-model is the deployment)")
-    judge.add_argument("--local-model", default=None, metavar="FILE.gguf",
-                       help="start llama.cpp on this GGUF model for the run (needs the 'local' extra)")
+    add_judge_arguments(p, concurrency_default=4)
+    p.add_argument("--local-model", default=None, metavar="FILE.gguf",
+                   help="start llama.cpp on this GGUF model for the run (needs the 'local' extra)")
     p.add_argument("--evaluator", action="append", default=None, metavar="NAME",
-                   help="evaluator to calibrate (repeatable; default: all)")
-    p.add_argument("--max-concurrency", type=int, default=4, help="judge requests in flight (default 4)")
+                   help="evaluator to calibrate, as `agent-eval list` names it (repeatable; default: all)")
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
     return p
 
 
-def _model_config(args: argparse.Namespace) -> Optional[Dict[str, Any]]:
-    if args.judge_azure_endpoint:
-        cfg: Dict[str, Any] = {"azure_endpoint": args.judge_azure_endpoint, "azure_deployment": args.judge_model}
-        if args.judge_api_key:
-            cfg["api_key"] = args.judge_api_key
-        return cfg
-    if args.judge_model or args.judge_base_url:
-        if not args.judge_model:
-            raise ConfigError("--judge-base-url needs --judge-model (the model name the server serves)")
-        cfg = {"model": args.judge_model}
-        if args.judge_base_url:
-            cfg["base_url"] = args.judge_base_url
-        if args.judge_api_key:
-            cfg["api_key"] = args.judge_api_key
-        return cfg
-    return None
+def _evaluator(metric: Any, model_config: Optional[Dict[str, Any]], args: argparse.Namespace, reasoning: bool) -> Any:
+    """What :func:`calibrate` gets: the name, or (``--judge-reasoning``) an instance built for a reasoning judge."""
+    import inspect
+
+    if reasoning and "is_reasoning_model" in inspect.signature(metric.evaluator_class).parameters:
+        return metric.build(model_config, quick=args.quick, is_reasoning_model=True)
+    return metric.name
 
 
 def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``agent-eval calibrate``; returns the process exit code."""
+    from ..cli.judge_flags import judge_settings_from_args
+    from ..cli.messages import print_error
+    from ..run_config import judge_model_config
     from .catalog import find_metric, judge_metrics
     from .run import calibrate
 
     args = build_calibrate_parser().parse_args(list(argv) if argv is not None else None)
     try:
+        settings = judge_settings_from_args(args)
         metrics = [find_metric(n) for n in args.evaluator] if args.evaluator else judge_metrics()
         with contextlib.ExitStack() as stack:
             if args.local_model:
-                if args.judge_model or args.judge_base_url or args.judge_azure_endpoint:
+                if settings.model or settings.base_url or settings.azure_endpoint:
                     raise ConfigError("--local-model starts its own judge; leave out --judge-model/--judge-base-url")
                 from ..local import start_local_judge
 
@@ -87,15 +78,15 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
                 model_config: Optional[Dict[str, Any]] = local.model_config
                 print(f"Started local judge {local.model!r} at {local.url}", flush=True)
             else:
-                model_config = _model_config(args)
+                model_config = judge_model_config(settings)
             reports = []
             for metric in metrics:
-                report = calibrate(metric.name, model_config, max_concurrency=args.max_concurrency, quick=args.quick)
+                evaluator = _evaluator(metric, model_config, args, bool(settings.is_reasoning_model))
+                report = calibrate(evaluator, model_config, max_concurrency=args.max_concurrency, quick=args.quick)
                 reports.append(report)
                 print(report.summary(), flush=True)
     except ConfigError as exc:
-        print(f"agent-eval calibrate: error: {exc}", file=sys.stderr)
-        return 2
+        return print_error(sys.stderr, exc, prog="agent-eval calibrate")
 
     print(_table(reports))
     if args.json_path:
@@ -110,13 +101,15 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _table(reports: List[Any]) -> str:
-    head = f"{'evaluator':42s} {'scored':>8s} {'accuracy':>9s} {'kappa':>7s}  agreement"
-    rows = [head, "-" * len(head)]
+    from ..cli.table import fit_table
+
+    rows = []
     for r in reports:
         acc = "n/a" if r.accuracy is None else f"{100 * r.accuracy:.1f}%"
         kap = "n/a" if r.kappa is None else f"{r.kappa:.3f}"
-        rows.append(f"{r.evaluator:42s} {f'{r.scored}/{r.total}':>8s} {acc:>9s} {kap:>7s}  {r.kappa_band}")
-    return "\n".join(rows)
+        rows.append([r.evaluator, f"{r.scored}/{r.total}", acc, kap, r.kappa_band])
+    return "\n".join(fit_table(["evaluator", "scored", "accuracy", "kappa", "agreement"], rows, right={1, 2, 3},
+                               short_headers={2: "acc"}, cut_order=(0, 4)))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 from ..run_config import JudgeSettings
 
-__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "JUDGE_FLAG_KEYS"]
+__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "flag_for", "JUDGE_FLAG_KEYS"]
 
 #: (flag, JudgeSettings field, type, metavar, help)
 _FLAGS = (
@@ -46,6 +46,14 @@ _FLAGS = (
 JUDGE_FLAG_KEYS = tuple(f[1] for f in _FLAGS) + ("is_reasoning_model",)
 
 
+def flag_for(key: str) -> Optional[str]:
+    """The flag that sets model-config / ``judge:`` key ``key`` (``max_attempts`` -> ``--judge-max-attempts``),
+    or ``None``: how a library message naming the key is shown to a command-line user."""
+    if key == "api_key":
+        return "--judge-api-key-env"
+    return next((flag for flag, field, *_ in _FLAGS if field == key), None)
+
+
 def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default: Optional[int] = None) -> None:
     """Add the judge flags (a group) and ``--max-concurrency`` to ``parser``.
 
@@ -58,7 +66,7 @@ def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default:
     group.add_argument("--judge-reasoning", dest="judge_is_reasoning_model", action="store_true", default=None,
                        help="the judge is a reasoning model (o-series, gpt-5 under another name)")
     group.add_argument("--max-concurrency", dest="max_concurrency", type=int, metavar="N", default=concurrency_default,
-                       help="judge requests in flight, shared by every evaluator (default 10)")
+                       help=f"judge requests in flight, shared by every evaluator (default {concurrency_default or 10})")
     # old spellings: accepted, not shown
     for alias in ("--concurrency", "--max_concurrency"):
         group.add_argument(alias, dest="max_concurrency", type=int, help=argparse.SUPPRESS)

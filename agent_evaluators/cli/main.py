@@ -20,6 +20,7 @@ import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .listing import add_list_parser
+from .messages import FlagWords
 from .report import add_report_parser
 from .run import add_run_parser
 
@@ -43,7 +44,10 @@ def _load(target: str) -> Callable[[List[str]], int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-eval", description="Evaluate LLM agents from the command line.")
+    from .. import __version__
+
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    parser.add_argument("--version", action="version", version=f"agent-eval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_run_parser(sub)
     add_report_parser(sub)
@@ -88,6 +92,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(exc.code or 0) if exc.code in (0, None) else 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="agent-eval: %(levelname)s: %(message)s", stream=sys.stderr)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(FlagWords())
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -103,6 +103,13 @@ def check_thresholds(
             out.append({"check": str(t), "metric": t.metric, "value": None, "status": "fail",
                         "note": f"no value for {t.metric} (this run has: {', '.join(known)})"})
             continue
+        errored = metrics.get(f"{t.alias}.error_count") or 0
+        if errored and not t.metric.endswith(".error_count"):
+            # a mean or rate over the cells that did not error says nothing about the ones that did
+            total = errored + (metrics.get(f"{t.alias}.n") or 0) + (metrics.get(f"{t.alias}.not_applicable_count") or 0)
+            out.append({"check": str(t), "metric": t.metric, "value": value, "status": "error",
+                        "note": f"{errored} of {total} cells errored; the value leaves them out"})
+            continue
         out.append({"check": str(t), "metric": t.metric, "value": value, "status": "pass" if t.check(value) else "fail",
                     "note": ""})
     return out

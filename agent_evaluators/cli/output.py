@@ -1,9 +1,10 @@
 """The terminal output of ``agent-eval run``: the metrics table, failing rows, run thresholds."""
 
-from typing import Any, List, Mapping, Sequence, TextIO
+from typing import Any, List, Mapping, TextIO
 
 from .._safe_text import terminal_safe as _safe
 from .outcome import RunOutcome
+from .table import fit_table, terminal_width
 
 __all__ = ["print_table", "print_failures", "print_checks", "MAX_FAILING_SHOWN"]
 
@@ -52,16 +53,10 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
             _fmt(m.get(f"{alias}.n")), str(fails), str(errs),
             _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias)),
         ])
-    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(headers)]
-    right = {2, 3, 4, 5, 6, 7}
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    print(line(headers), file=out)
-    print("  ".join("-" * w for w in widths), file=out)
-    for r in table:
-        print(_safe(line(r)), file=out)
+    lines = fit_table(headers, table, right={2, 3, 4, 5, 6, 7}, cut_order=(1, 0, 8),
+                      short_headers={3: "pass", 4: "n", 5: "fail", 6: "err", 8: "tokens"})
+    for text in lines:
+        print(_safe(text), file=out)
 
 
 def print_failures(outcome: RunOutcome, out: TextIO) -> None:
@@ -85,7 +80,7 @@ def print_failures(outcome: RunOutcome, out: TextIO) -> None:
         print(f"\nFailing rows ({len(fails)} cell(s) below their threshold):", file=out)
         for f in fails[:MAX_FAILING_SHOWN]:
             cmp = f"{_fmt(f.score, 2)} < {_fmt(f.threshold, 2)}" if f.score is not None else "fail"
-            reason = _safe(_shorten(f.reason, 80))
+            reason = _safe(_shorten(f.reason, max(20, min(80, terminal_width() - 59))))
             print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16} {cmp:<13} {reason}", file=out)
         if len(fails) > MAX_FAILING_SHOWN:
             print(f"  ... and {len(fails) - MAX_FAILING_SHOWN} more (see rows.jsonl or --html)", file=out)
@@ -95,8 +90,14 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
     if not outcome.checks:
         return
     print("\nRun thresholds:", file=out)
+    width = terminal_width()
+    check_width = min(44, max(len(c["check"]) for c in outcome.checks))
     for c in outcome.checks:
         value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
         note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
-        label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[c["status"]]
-        print(_safe(f"  {label:<4}  {c['check']:<44} {value:<16}{note}".rstrip()), file=out)
+        label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP", "error": "ERROR"}[c["status"]]
+        head = f"  {label:<5} {c['check']:<{check_width}} {value:<16}"
+        if note and len(head) + len(note) > width:  # a narrow terminal: the note on a line of its own
+            print(_safe(head.rstrip()), file=out)
+            head = " " * 8
+        print(_safe(f"{head}{note}".rstrip()), file=out)

@@ -4,8 +4,8 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from .._safe_text import terminal_safe as _safe
 from ..errors import AgentEvalError
+from .messages import print_error
 
 __all__ = ["report_command", "add_report_parser"]
 
@@ -17,8 +17,7 @@ def report_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         path = write_report(Path(args.run_dir), compare_to=Path(args.compare) if args.compare else None,
                             path=Path(args.output) if args.output else None)
     except AgentEvalError as exc:
-        print(f"agent-eval: error: {_safe(exc)}", file=err)
-        return 2
+        return print_error(err, exc)
     print(f"Wrote {path}", file=out)
     return 0
 

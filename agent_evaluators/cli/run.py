@@ -8,9 +8,17 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from .._safe_text import terminal_safe as _safe
 from ..errors import AgentEvalError, ConfigError
-from ..run_config import JUDGE_HOWTO, RunConfig, build_evaluators, load_config, parse_evaluator_arg, parse_threshold
+from ..run_config import (
+    JUDGE_HOWTO,
+    RunConfig,
+    build_evaluators,
+    check_threshold_metrics,
+    load_config,
+    parse_evaluator_arg,
+    parse_threshold,
+)
 from .judge_flags import add_judge_arguments, judge_settings_from_args
-from .messages import evalset_hint, for_cli
+from .messages import cell_reason, evalset_hint, for_cli, print_error
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
 
@@ -91,15 +99,28 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
     return cfg
 
 
+def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
+                       result_keys: Dict[str, Optional[str]]) -> Dict[str, Optional[str]]:
+    """The result keys of the aliases whose metrics are known before the run: the package's evaluators."""
+    from ..evaluators.base import Evaluator
+
+    def ours(spec: Any) -> bool:
+        built = evaluators.get(spec.alias)
+        cls = type(built) if built is not None else spec.cls
+        return isinstance(cls, type) and issubclass(cls, Evaluator)
+
+    def key(spec: Any) -> Optional[str]:
+        if spec.alias in evaluators:
+            return result_keys.get(spec.alias)
+        return spec.options.get("result_key") or result_keys.get(spec.alias)  # not built: no judge configured
+
+    return {spec.alias: key(spec) for spec in cfg.evaluators if ours(spec)}
+
+
 def _default_output(cfg: RunConfig) -> Path:
     assert cfg.data is not None
     stem = cfg.data.name.split(".")[0] or "run"
     return Path("agent-eval-results") / stem
-
-
-def _error(err: TextIO, text: Any) -> int:
-    print(f"agent-eval: error: {_safe(for_cli(text))}", file=err)
-    return 2
 
 
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it
@@ -128,6 +149,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result_keys: Dict[str, Optional[str]] = {
             spec.alias: getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None) for spec in cfg.evaluators
         }
+        check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys))
         output = cfg.output or _default_output(cfg)
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
@@ -152,7 +174,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _interrupted(exc, out, err)
     except AgentEvalError as exc:
         hint = evalset_hint(cfg.data if cfg else None, [str(exc)])
-        code = _error(err, exc)
+        code = print_error(err, exc)
         if hint:
             print(_safe(hint), file=err)
         return code
@@ -161,14 +183,14 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ran = [a for a in aliases if a not in skipped]
     failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
     if n_rows == 0:
-        return _error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
-                           "Check the file (or the step that writes it) and run again.")
+        return print_error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
+                                "Check the file (or the step that writes it) and run again.")
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
     )
     for f in outcome.failures:
-        f.reason = for_cli(f.reason)
+        f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)
     outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped)
     code = exit_code(outcome)
 
@@ -205,12 +227,20 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def verdict(code: int, outcome: RunOutcome) -> str:
     """``PASS``, ``FAIL (threshold)`` or ``ERROR (...)``, saying how many thresholds were not checked and why."""
-    text = {0: "PASS", 1: "FAIL (threshold)", 2: "ERROR (evaluator errors)"}[code]
+    text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})"}[code]
     unchecked = [c for c in outcome.checks if c["status"] == "skipped"]
     if code != 2 and unchecked:
         why = "no judge" if all(c.get("note") == "no judge configured" for c in unchecked) else "evaluator skipped"
         text += f" ({len(unchecked)} of {len(outcome.checks)} thresholds not checked: {why})"
     return text
+
+
+def _error_causes(outcome: RunOutcome) -> str:
+    """What made a run ERROR: errored cells, unreadable input lines, or both, counted."""
+    cells = sum(1 for f in outcome.failures if f.kind == "error")
+    lines = sum(1 for f in outcome.failures if f.kind == "row")
+    causes = ([f"{cells} evaluator error(s)"] if cells else []) + ([f"{lines} unreadable input line(s)"] if lines else [])
+    return ", ".join(causes) or "evaluator errors"
 
 
 def _write_checks(output: Path, outcome: RunOutcome, code: int) -> None:

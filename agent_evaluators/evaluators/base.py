@@ -143,6 +143,16 @@ class Evaluator:
     def name(self) -> str:
         return type(self).__name__
 
+    def __repr__(self) -> str:
+        """``ToolTrajectoryEvaluator(threshold=1.0, match_type='in_order')``: the class, its threshold and the
+        options set away from their defaults (plus the judge, for judge metrics); never a secret."""
+        parts = {"threshold": self.threshold, **_set_options(self), **self._repr_extra()}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in parts.items())})"
+
+    def _repr_extra(self) -> Dict[str, Any]:
+        """More ``name: value`` pairs for :meth:`__repr__` (judge metrics add their model and endpoint)."""
+        return {}
+
     def __call__(self, **inputs: Any) -> EvaluatorOutput:  # replaced per subclass
         raise NotImplementedError
 
@@ -274,6 +284,42 @@ class Evaluator:
         else:
             outcomes = [self._evaluate(**t) for t in turns]  # type: ignore[attr-defined]
         return _mean_over_turns(self, list(outcomes))
+
+
+#: constructor arguments never shown by ``repr``: the judge (shown its own way), secrets, plumbing
+_NOT_SHOWN = frozenset({"self", "threshold", "model_config", "credential", "cache"})
+_SECRET_WORDS = ("key", "token", "secret", "password", "credential")
+
+
+def _set_options(evaluator: Evaluator) -> Dict[str, Any]:
+    """The constructor options of ``evaluator`` that differ from their defaults, read back from the
+    attributes of the same name (``match_type`` or ``_match_type``); lists shown by their length."""
+    import enum
+
+    out: Dict[str, Any] = {}
+    for name, p in inspect.signature(type(evaluator).__init__).parameters.items():
+        if name in _NOT_SHOWN or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if any(word in name.lower() for word in _SECRET_WORDS):
+            continue
+        value = getattr(evaluator, name, getattr(evaluator, f"_{name}", _MISSING))
+        if isinstance(value, enum.Enum):
+            value = value.value
+        if value is _MISSING or value == p.default:
+            continue
+        if isinstance(value, (list, tuple)):
+            value = _Shown(f"<{len(value)} items>")
+        elif not isinstance(value, (str, int, float, bool)) or value is None:
+            continue
+        out[name] = value
+    return out
+
+
+class _Shown(str):
+    """Text shown as is by ``repr`` (no quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -184,6 +184,24 @@ class JudgeEvaluator(Evaluator):
             **own,
         }
 
+    def _repr_extra(self) -> Dict[str, Any]:
+        """The judge model and endpoint (a ``?key=`` in the URL masked; the API key never)."""
+        cfg = self._model_config
+        if not isinstance(cfg, Mapping):
+            return {} if cfg is None else {"model_config": type(cfg).__name__}
+        from ..judge.endpoint import public_url
+
+        out: Dict[str, Any] = {}
+        model = cfg.get("model") or cfg.get("azure_deployment")
+        where = cfg.get("base_url") or cfg.get("azure_endpoint")
+        if isinstance(model, str):
+            out["model"] = model
+        if isinstance(where, str):
+            out["endpoint"] = public_url(where)
+        if self._is_reasoning_model:
+            out["is_reasoning_model"] = True
+        return out
+
     # -------------------------------------------------------------- judging
     def check_ready(self) -> None:
         """Raise ``ConfigError`` now when no usable judge is configured.

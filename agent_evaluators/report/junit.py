@@ -85,6 +85,9 @@ def write_junit(path: Path, rows: Iterable[Mapping[str, Any]], outcome: Any) -> 
                 value = "no value" if check["value"] is None else _num(check["value"])
                 ET.SubElement(case, "failure", message=f"{check['check']} failed: actual {value}. {check['note']}".strip())
                 n["failures"] += 1
+            elif check["status"] == "error":
+                ET.SubElement(case, "error", message=f"{check['check']}: {check['note']}")
+                n["errors"] += 1
             elif check["status"] == "skipped":
                 ET.SubElement(case, "skipped", message=check["note"] or "skipped")
                 n["skipped"] += 1

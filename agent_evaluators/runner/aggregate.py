@@ -21,9 +21,22 @@ import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional
 
-__all__ = ["AliasStats", "cell_runs", "add_usage"]
+__all__ = ["AliasStats", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
 
 _NUM = (int, float)
+
+#: the metrics every alias gets besides its score means (see :meth:`AliasStats.metrics`)
+COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count")
+
+
+def known_metric(metric: str, result_key: str) -> bool:
+    """Whether ``<alias>.<metric>`` can exist for an evaluator whose only number is ``result_key``
+    (every :class:`~agent_evaluators.evaluators.base.Evaluator`): checked before a run, so that a
+    misspelt threshold fails before any judge is paid."""
+    if metric in COUNT_METRICS or metric in (result_key, f"{result_key}_std"):
+        return True
+    head, _, run = metric.rpartition("_")
+    return head == "pass_rate_run" and run.isdigit()
 
 
 def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[List[Mapping[str, Any]]]:

@@ -108,11 +108,12 @@ def test_bad_judge_config_fails_fast(monkeypatch):
         calibrate("task_adherence", {"model": "m", "base_url": "http://127.0.0.1:9/v1"}, max_concurrency=0)
 
 
-def test_cli_prints_table_writes_json_and_gates_on_kappa(tmp_path, capsys):
+def test_cli_prints_table_writes_json_and_gates_on_kappa(tmp_path, capsys, monkeypatch):
     out = tmp_path / "report.json"
+    monkeypatch.setenv("CALIBRATE_TEST_KEY", "test-key")  # issue 20.10: keys only from a variable, as for `run`
     with JudgeServer(planned_judge()) as server:
-        base = ["--judge-model", "judge-model", "--judge-base-url", server.url + "/v1", "--judge-api-key", "test-key",
-                "--evaluator", "intent_resolution"]
+        base = ["--judge-model", "judge-model", "--judge-base-url", server.url + "/v1",
+                "--judge-api-key-env", "CALIBRATE_TEST_KEY", "--evaluator", "intent_resolution"]
         assert calibrate_main(base + ["--json", str(out)]) == 0
         printed = capsys.readouterr().out
         assert re.search(r"intent_resolution\s+23/24\s+78\.3%\s+0\.566\s+moderate", printed), printed
@@ -126,6 +127,6 @@ def test_cli_configuration_errors_exit_2(capsys):
     assert calibrate_main(["--evaluator", "nope", "--judge-model", "m", "--judge-base-url", "http://127.0.0.1:9/v1"]) == 2
     assert "unknown judge-backed evaluator 'nope'" in capsys.readouterr().err
     assert calibrate_main(["--judge-base-url", "http://127.0.0.1:9/v1"]) == 2
-    assert "--judge-base-url needs --judge-model" in capsys.readouterr().err
+    assert "no judge model is named; pass --judge-model" in capsys.readouterr().err  # issue 20.10: run's wording
     assert calibrate_main(["--local-model", "/nonexistent/model.gguf"]) == 2
     assert "model file not found" in capsys.readouterr().err

@@ -92,7 +92,7 @@ def test_missing_data_file_and_bad_config_key_exit_2(tmp_path):
     assert r.rc == 2 and "unknown key 'evaluatorz'" in r.err, r
 
 
-def test_error_cell_exits_2_even_when_thresholds_pass(tmp_path):
+def test_error_cell_exits_2_and_its_threshold_is_error(tmp_path):
     rows = sample_rows()
     del rows[1]["expected_tool_calls"]  # this row cannot be compared: an error cell, not a score
     data = write_jsonl(tmp_path / "rows.jsonl", rows)
@@ -103,7 +103,7 @@ def test_error_cell_exits_2_even_when_thresholds_pass(tmp_path):
     r = agent_eval("run", "--config", cfg, "-o", tmp_path / "out")
     assert r.rc == 2, r
     assert "Errors (1 cell(s))" in r.out and rows[1]["id"] in r.out and "expected_tool_calls" in r.out
-    assert "PASS  trajectory.pass_rate >= 0.5" in r.out
+    assert "ERROR trajectory.pass_rate >= 0.5" in r.out  # issue 20.13: over an errored cell, never PASS
 
 
 # ---------------------------------------------------------------------------- with a judge
