@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
 from .callables import Invoker
+from .row_hash import row_digest
 from .settings import SECRET_NAME, settings_digest
 
 __all__ = ["public_config", "describe_evaluator", "file_digest", "row_digest", "build_fingerprint", "fingerprint_changes",
@@ -110,18 +111,6 @@ def describe_evaluator(alias: str, inv: Invoker) -> Dict[str, Any]:
     if th:
         desc["template_hash"] = th
     return desc
-
-
-def row_digest(row: Mapping[str, Any]) -> Optional[str]:
-    """A short hash of a row's content, stored in its record as ``row_hash``: on resume over an
-    iterable (no file digest to compare), a row whose content changed is evaluated again instead of
-    silently keeping another row's result. ``None`` when the row cannot be rendered (it then
-    becomes an error row anyway)."""
-    try:
-        text = json.dumps(row, sort_keys=True, ensure_ascii=False, default=repr, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError, OverflowError):
-        return None
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def file_digest(path: Path) -> str:

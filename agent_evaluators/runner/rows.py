@@ -31,10 +31,10 @@ from .cells import (
     sync_result,
     timeout_message,
 )
-from .fingerprint import row_digest
 from .mapping import ArgPlan, parse_evaluator_config, validate_first_row
 from .options import RowSpec
 from .readers import RowError
+from .row_hash import row_hash
 
 __all__ = ["RowEvaluator", "Record", "Cells"]
 
@@ -71,6 +71,7 @@ class RowEvaluator:
         #: store ``row_hash`` in records: only a run with a folder can be resumed, which is all it is
         #: for; the engines turn it off for runs kept in memory (it costs a JSON dump and a hash per row)
         self.hash_rows = True
+        self._warned_unhashable = False
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":
@@ -115,9 +116,14 @@ class RowEvaluator:
         record: Record = {"line_number": line}
         if row is not None:
             if self.hash_rows:
-                digest = row_digest(row)
+                digest, why = row_hash(row)
                 if digest is not None:
                     record["row_hash"] = digest
+                elif not self._warned_unhashable:
+                    self._warned_unhashable = True
+                    logger.warning("row %d cannot be hashed (%s): a resume cannot tell whether it changed or moved "
+                                   "and keeps its result as it is; make such values plain data (str, numbers, "
+                                   "lists, dicts) to have it checked", line, why)
             keys = self._in_keys
             for col, v in row.items():
                 key = keys.get(col)
