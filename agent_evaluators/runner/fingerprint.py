@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from .callables import Invoker
 from .row_hash import row_digest
-from .settings import SECRET_NAME, settings_digest
+from .settings import SECRET_NAME, TRANSPORT_NAMES, settings_digest
 
 __all__ = ["public_config", "describe_evaluator", "file_digest", "row_digest", "build_fingerprint", "fingerprint_changes",
            "settings_digest"]
@@ -121,6 +121,14 @@ def file_digest(path: Path) -> str:
     return "sha256:" + h.hexdigest()
 
 
+def _without_transport(value: Any) -> Any:
+    """``value`` (a readable config) without the :data:`~.settings.TRANSPORT_NAMES` keys, for hashing:
+    ``summary.json`` shows them, the fingerprint ignores them."""
+    if isinstance(value, Mapping):
+        return {k: _without_transport(v) for k, v in value.items() if k not in TRANSPORT_NAMES}
+    return value
+
+
 def _hash(value: Any) -> str:
     return "sha256:" + hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
@@ -136,11 +144,13 @@ def build_fingerprint(
     target_settings: Optional[str] = None,
 ) -> Dict[str, Any]:
     """One hash per part. ``settings``: each evaluator's :func:`~.settings.settings_digest` (its full
-    effective configuration, private and nested values and code included), part of its hash."""
+    effective configuration, private and nested values and code included), part of its hash.
+    Transport settings (judge timeout, attempts, concurrency) are in no part: see :mod:`.settings`."""
     settings = settings or {}
     return {
         "data": data_digest,
-        "evaluators": {alias: _hash({**desc, "settings": settings.get(alias)}) for alias, desc in evaluators.items()},
+        "evaluators": {alias: _hash({**_without_transport(desc), "settings": settings.get(alias)})
+                       for alias, desc in evaluators.items()},
         "target_settings": target_settings,
         "templates": {alias: desc.get("template_hash") for alias, desc in evaluators.items() if desc.get("template_hash")},
         "column_mapping": _hash(mapping),

@@ -227,12 +227,13 @@ class RunLedger:
         """Refuse to continue a run made with a different setup (unless ``force``)."""
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
         force = self.options.force
+        arg = "rerun_failed" if self.options.rerun_failed and not self.options.resume else "resume"
         old = read_json(self.summary_path)
         if old is None:
             if self.rows_path.exists() and self.rows_path.stat().st_size:
                 if not force:
                     raise ConfigError(
-                        f"resume refused: {self.rows_path} exists but {self.summary_path.name} is missing, so it "
+                        f"{arg} refused: {self.rows_path} exists but {self.summary_path.name} is missing, so it "
                         "cannot be checked that the data and evaluators are unchanged; pass force=True to reuse the "
                         "rows anyway"
                     )
@@ -244,8 +245,8 @@ class RunLedger:
         )
         if changes and not force:
             raise ConfigError(
-                f"resume refused: the run in {self.out_dir} was made with a different setup: " + "; ".join(changes)
-                + ". Pass force=True to reuse the earlier results anyway, or resume=False to start over "
+                f"{arg} refused: the run in {self.out_dir} was made with a different setup: " + "; ".join(changes)
+                + f". Pass force=True to reuse the earlier results anyway, or {arg}=False to start over "
                 "(this replaces rows.jsonl)."
             )
         if changes:

@@ -8,6 +8,11 @@ decides a result instead: attribute values of every depth, private ones too, dat
 pydantic models, enums, containers, and a callable's qualified name plus the hash of its
 bytecode and constants.
 
+Transport settings never enter it either (:data:`TRANSPORT_NAMES`: judge timeouts, HTTP
+attempts, concurrency): they decide how a judge is reached, not what a score means, so
+``resume`` / ``rerun_failed`` with ``--judge-max-attempts 8`` after a flaky first run is
+the same run.
+
 Secrets never enter it: a value under a secret-looking name (api key, token, password,
 credential, headers) is replaced by a marker before hashing, and clients, credentials,
 caches, locks and other live objects are skipped by name or type, so rotating a key or
@@ -24,7 +29,7 @@ import types
 from pathlib import Path
 from typing import Any, Dict, Optional, Set
 
-__all__ = ["settings_digest", "settings_value", "SECRET_NAME"]
+__all__ = ["settings_digest", "settings_value", "SECRET_NAME", "TRANSPORT_NAMES"]
 
 #: names whose values are secrets (never rendered, never hashed)
 SECRET_NAME = re.compile(
@@ -32,6 +37,8 @@ SECRET_NAME = re.compile(
     r"authorization|cookie|headers?$|auth$)",
     re.I,
 )
+#: settings that cannot change what a score means (how long to wait, how often to retry, how many at once)
+TRANSPORT_NAMES = frozenset({"timeout", "max_attempts", "max_retries", "max_concurrency"})
 #: attributes that hold live machinery or lazily-made caches, not configuration
 _SKIP_NAMES = {"_prompty", "_cache", "cache", "_client", "_clients", "client", "_lock", "_loop", "_executor",
                "_session", "_sync_executor", "_judge", "_limiter"}
@@ -71,7 +78,7 @@ def _callable(value: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
 def _attributes(obj: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
     out: Dict[str, Any] = {"type": f"{type(obj).__module__}.{type(obj).__qualname__}"}
     for name, v in vars(obj).items():
-        if name in _SKIP_NAMES or _LIVE_TYPE.search(type(v).__name__):
+        if name in _SKIP_NAMES or name.lstrip("_") in TRANSPORT_NAMES or _LIVE_TYPE.search(type(v).__name__):
             continue
         out[name] = "<secret>" if SECRET_NAME.search(name) and v is not None else settings_value(v, depth + 1, seen)
     return out
@@ -103,7 +110,7 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
     try:
         if isinstance(value, dict) or (hasattr(value, "items") and hasattr(value, "keys")):
             return {str(k): ("<secret>" if SECRET_NAME.search(str(k)) and v is not None else settings_value(v, depth + 1, seen))
-                    for k, v in list(value.items())[:_MAX_ITEMS]}
+                    for k, v in list(value.items())[:_MAX_ITEMS] if k not in TRANSPORT_NAMES}
         if isinstance(value, (list, tuple)):
             return [settings_value(v, depth + 1, seen) for v in value[:_MAX_ITEMS]]
         if isinstance(value, (set, frozenset)):
@@ -113,6 +120,8 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
         if dataclasses.is_dataclass(value):
             out: Dict[str, Any] = {"type": type(value).__qualname__}
             for f in dataclasses.fields(value):
+                if f.name in TRANSPORT_NAMES:
+                    continue
                 v = getattr(value, f.name, None)
                 out[f.name] = "<secret>" if SECRET_NAME.search(f.name) and v is not None else settings_value(v, depth + 1, seen)
             return out
@@ -120,6 +129,8 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
         if isinstance(fields, dict):
             out = {"type": type(value).__qualname__}
             for name in fields:
+                if name in TRANSPORT_NAMES:
+                    continue
                 v = getattr(value, name, None)
                 out[name] = "<secret>" if SECRET_NAME.search(name) and v is not None else settings_value(v, depth + 1, seen)
             return out
