@@ -181,7 +181,8 @@ def fingerprint_changes(
             diffs = _dict_diff(before, after)
             changes.append(f"evaluator {alias!r} changed" + (
                 f" ({'; '.join(diffs)})" if diffs else
-                " (in settings summary.json does not show: nested options, rubric texts, private settings or code)"))
+                " (in settings summary.json does not show: nested options, rubric texts, private settings, or the "
+                "code: its methods and the helpers, closures and module values they read)"))
     if old.get("column_mapping") != new.get("column_mapping"):
         changes.append("evaluator_config (column mapping) changed")
     if old.get("target") != new.get("target"):
