@@ -24,16 +24,19 @@ def _length(response: str) -> dict:
 ROWS = [{"response": "a"}, {"response": "bb"}]
 
 
-def test_a_run_failing_its_first_row_check_keeps_the_earlier_results(tmp_path):
+@pytest.mark.parametrize("garbled_first_line", [False, True])
+def test_a_run_failing_its_first_row_check_keeps_the_earlier_results(tmp_path, garbled_first_line):
     out = tmp_path / "out"
     evaluate(data=ROWS, evaluators={"len": _length}, output_path=out)
     rows_before = (out / "rows.jsonl").read_bytes()
     summary_before = (out / "summary.json").read_bytes()
     assert rows_before and json.loads(summary_before)["status"] == "complete"
 
+    data = tmp_path / "new.jsonl"
+    data.write_text(("{not json\n" if garbled_first_line else "") + "".join(json.dumps(r) + "\n" for r in ROWS))
     bad_mapping = {"len": {"column_mapping": {"response": "${data.answer}"}}}
     with pytest.raises((InputError, ConfigError), match="answer"):
-        evaluate(data=ROWS, evaluators={"len": _length}, evaluator_config=bad_mapping, output_path=out)
+        evaluate(data=str(data), evaluators={"len": _length}, evaluator_config=bad_mapping, output_path=out)
     assert (out / "rows.jsonl").read_bytes() == rows_before
     assert (out / "summary.json").read_bytes() == summary_before
     # the folder is free and intact: resume still accepts it and reuses every row
