@@ -80,6 +80,8 @@ def _callable(value: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
         owner = getattr(value, "__self__", None)  # a bound method: its object's settings decide too
         if owner is not None and not isinstance(owner, types.ModuleType):
             out["self"] = settings_value(owner, depth + 1, seen)
+            if _is_user_code(type(owner)):  # the other methods it may call on ``self``
+                out["class_code"] = _class_code(type(owner), depth + 1, seen)
     elif hasattr(value, "__dict__") and not isinstance(value, type):
         out["state"] = _attributes(value, depth, seen)  # a callable object (an evaluator)
         if _is_user_code(type(value)):

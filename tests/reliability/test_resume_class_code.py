@@ -106,3 +106,15 @@ def test_the_same_code_in_a_new_process_has_the_same_fingerprint(tmp_path):
     out = tmp_path / "out"
     first = _in_new_process(out, tmp_path, "1", resume=False)
     assert first == _in_new_process(out, tmp_path, "2", resume=True)
+
+
+def test_resume_refuses_a_bound_method_whose_class_changed(tmp_path):
+    out = tmp_path / "out"
+    source = MODULE + "\n    def _shape(self, value):\n        return value\n\n    def score(self, *, response):\n"
+    source += "        return {\"length\": self._shape(len(response))}\n"
+    evaluate(data=ROWS, evaluators={"ev": _load(tmp_path, source).LengthEvaluator().score}, output_path=out)
+    evaluate(data=ROWS, evaluators={"ev": _load(tmp_path, source).LengthEvaluator().score}, output_path=out,
+             resume=True)
+    edited = _load(tmp_path, source.replace("        return value\n", "        return value * 2\n"))
+    with pytest.raises(ConfigError, match="evaluator 'ev' changed"):
+        evaluate(data=ROWS, evaluators={"ev": edited.LengthEvaluator().score}, output_path=out, resume=True)
