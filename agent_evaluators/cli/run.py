@@ -141,6 +141,7 @@ def _interrupted(exc: "RunInterrupted", out: TextIO, err: TextIO) -> int:
 
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..runner import RunInterrupted, evaluate
+    from ..runner.ledger import no_rows_message
 
     cfg: Optional[RunConfig] = None
     try:
@@ -183,8 +184,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ran = [a for a in aliases if a not in skipped]
     failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
     if n_rows == 0:
-        return print_error(err, f"{cfg.data} holds no rows (empty, or only blank lines): nothing was evaluated. "
-                                "Check the file (or the step that writes it) and run again.")
+        return print_error(err, no_rows_message(cfg.data))
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,

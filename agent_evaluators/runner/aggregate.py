@@ -12,6 +12,10 @@ Per evaluator alias:
   per-run means, i.e. how much the headline number moves between runs) and
   ``<alias>.pass_rate_run_<i>`` for runs ``i = 1..num_runs``.
 
+Means do not depend on the order rows finish in: each total is kept exactly (Shewchuk's
+partials, what :func:`math.fsum` uses) and rounded once, so a rerun, a resume or a
+Ray run of the same rows reports the same last digits.
+
 Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
 failed judge call was still paid for); a count some call did not report stays
 ``None`` (unknown), never 0.
@@ -21,7 +25,7 @@ import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional
 
-__all__ = ["AliasStats", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
+__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
 
 _NUM = (int, float)
 
@@ -50,6 +54,67 @@ def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[Li
 
 
 _ABSENT = object()
+
+
+class ExactSum:
+    """A running sum whose result does not depend on the order of the values added.
+
+    Plain ``+=`` rounds after every addition, so the last digits of a mean depended on
+    which row finished first. This keeps the sum exactly as a few non-overlapping float
+    partials (Shewchuk's algorithm, the one :func:`math.fsum` runs over a whole list) and
+    rounds once when read, in constant memory. Infinities are kept apart (their sum is
+    order-free already; the partials cannot hold them).
+    """
+
+    __slots__ = ("partials", "count", "special")
+
+    def __init__(self) -> None:
+        self.partials: List[float] = []
+        self.count = 0
+        self.special = 0.0
+
+    def add(self, x: float) -> None:
+        self.count += 1
+        if type(x) is not float:
+            try:
+                x = float(x)
+            except OverflowError:  # an int past float's range
+                x = math.inf if x > 0 else -math.inf
+        if not math.isfinite(x):
+            self.special += x
+            return
+        partials = self.partials
+        i = 0
+        for y in partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+
+    def merge(self, other: "ExactSum") -> None:
+        """Fold in another part's sum (a Ray shard's): still exact, still order-free."""
+        count = self.count + other.count
+        for x in other.partials:
+            self.add(x)
+        self.special += other.special
+        self.count = count
+
+    @property
+    def total(self) -> float:
+        if self.special:
+            return self.special
+        try:
+            return math.fsum(self.partials)
+        except (OverflowError, ValueError):  # a sum past float's range
+            return sum(self.partials)
+
+    def mean(self) -> float:
+        return self.total / self.count
 
 
 def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:
@@ -115,9 +180,9 @@ class AliasStats:
         self.result_key = result_key
         self.num_runs = num_runs
         self.n = self.errors = self.na = self.passes = self.pass_den = 0
-        self.sums: Dict[str, List[float]] = {}
+        self.sums: Dict[str, ExactSum] = {}
         self.usage: Optional[Dict[str, Any]] = None
-        # per run: [passes, pass_den, {key: [sum, count]}]
+        # per run: [passes, pass_den, {key: ExactSum}]
         self.runs: List[List[Any]] = [[0, 0, {}] for _ in range(num_runs)] if num_runs > 1 else []
 
     def add(self, cell: Mapping[str, Any], ok: bool) -> None:
@@ -151,10 +216,8 @@ class AliasStats:
         for k, v in numbers:
             acc = sums.get(k)
             if acc is None:
-                sums[k] = [v, 1]
-            else:
-                acc[0] += v
-                acc[1] += 1
+                acc = sums[k] = ExactSum()
+            acc.add(v)
         if self.runs:
             runs = cell_runs(cell, self.result_key) or []
             for i, run in enumerate(runs[: self.num_runs]):
@@ -166,9 +229,7 @@ class AliasStats:
                     slot[1] += 1
                     slot[0] += p
                 for k, v in _numeric_items(run):
-                    acc = slot[2].setdefault(k, [0.0, 0])
-                    acc[0] += v
-                    acc[1] += 1
+                    slot[2].setdefault(k, ExactSum()).add(v)
 
     def merge(self, other: "AliasStats") -> None:
         """Fold in the totals of another part of the same run (a shard evaluated elsewhere)."""
@@ -177,13 +238,8 @@ class AliasStats:
         self.na += other.na
         self.passes += other.passes
         self.pass_den += other.pass_den
-        for k, (s, c) in other.sums.items():
-            acc = self.sums.get(k)
-            if acc is None:
-                self.sums[k] = [s, c]
-            else:
-                acc[0] += s
-                acc[1] += c
+        for k, part in other.sums.items():
+            self.sums.setdefault(k, ExactSum()).merge(part)
         if other.usage is not None:
             if self.usage is None:
                 self.usage = {}
@@ -191,16 +247,14 @@ class AliasStats:
         for mine, theirs in zip(self.runs, other.runs):
             mine[0] += theirs[0]
             mine[1] += theirs[1]
-            for k, (s, c) in theirs[2].items():
-                acc = mine[2].setdefault(k, [0.0, 0])
-                acc[0] += s
-                acc[1] += c
+            for k, part in theirs[2].items():
+                mine[2].setdefault(k, ExactSum()).merge(part)
 
     def metrics(self, alias: str) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for k, (s, c) in self.sums.items():
-            if c:
-                out[f"{alias}.{k}"] = s / c
+        for k, acc in self.sums.items():
+            if acc.count:
+                out[f"{alias}.{k}"] = acc.mean()
         if self.pass_den:
             out[f"{alias}.pass_rate"] = self.passes / self.pass_den
         out[f"{alias}.n"] = self.n
@@ -209,10 +263,10 @@ class AliasStats:
         if self.runs:
             keys = sorted({k for slot in self.runs for k in slot[2]})
             for k in keys:
-                means = [slot[2][k][0] / slot[2][k][1] for slot in self.runs if slot[2].get(k, [0, 0])[1]]
+                means = [slot[2][k].mean() for slot in self.runs if k in slot[2] and slot[2][k].count]
                 if len(means) > 1:
-                    mu = sum(means) / len(means)
-                    out[f"{alias}.{k}_std"] = math.sqrt(sum((m - mu) ** 2 for m in means) / len(means))
+                    mu = math.fsum(means) / len(means)
+                    out[f"{alias}.{k}_std"] = math.sqrt(math.fsum((m - mu) ** 2 for m in means) / len(means))
             for i, slot in enumerate(self.runs, 1):
                 if slot[1]:
                     out[f"{alias}.pass_rate_run_{i}"] = slot[0] / slot[1]

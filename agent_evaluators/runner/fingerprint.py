@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from ..evaluators.base import score_scale
 from .callables import Invoker
-from .settings import SECRET_NAME, settings_digest
+from .row_hash import row_digest
+from .settings import SECRET_NAME, TRANSPORT_NAMES, settings_digest
 
 __all__ = ["public_config", "describe_evaluator", "file_digest", "row_digest", "build_fingerprint", "fingerprint_changes",
            "settings_digest"]
@@ -116,31 +117,20 @@ def describe_evaluator(alias: str, inv: Invoker) -> Dict[str, Any]:
     return desc
 
 
-#: Characters of a row's JSON encoded (and hashed) at a time by :func:`row_digest`.
-_HASH_SLICE = 1 << 20
-
-
-def row_digest(row: Mapping[str, Any]) -> Optional[str]:
-    """A short hash of a row's content, stored in its record as ``row_hash``: on resume over an
-    iterable (no file digest to compare), a row whose content changed is evaluated again instead of
-    silently keeping another row's result. ``None`` when the row cannot be rendered (it then
-    becomes an error row anyway)."""
-    try:
-        text = json.dumps(row, sort_keys=True, ensure_ascii=False, default=repr, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError, OverflowError):
-        return None
-    h = hashlib.blake2b(digest_size=8)
-    for i in range(0, len(text), _HASH_SLICE):  # the same bytes as one encode, without a second copy of a huge row
-        h.update(text[i:i + _HASH_SLICE].encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
 def file_digest(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return "sha256:" + h.hexdigest()
+
+
+def _without_transport(value: Any) -> Any:
+    """``value`` (a readable config) without the :data:`~.settings.TRANSPORT_NAMES` keys, for hashing:
+    ``summary.json`` shows them, the fingerprint ignores them."""
+    if isinstance(value, Mapping):
+        return {k: _without_transport(v) for k, v in value.items() if k not in TRANSPORT_NAMES}
+    return value
 
 
 def _hash(value: Any) -> str:
@@ -158,11 +148,13 @@ def build_fingerprint(
     target_settings: Optional[str] = None,
 ) -> Dict[str, Any]:
     """One hash per part. ``settings``: each evaluator's :func:`~.settings.settings_digest` (its full
-    effective configuration, private and nested values and code included), part of its hash."""
+    effective configuration, private and nested values and code included), part of its hash.
+    Transport settings (judge timeout, attempts, concurrency) are in no part: see :mod:`.settings`."""
     settings = settings or {}
     return {
         "data": data_digest,
-        "evaluators": {alias: _hash({**desc, "settings": settings.get(alias)}) for alias, desc in evaluators.items()},
+        "evaluators": {alias: _hash({**_without_transport(desc), "settings": settings.get(alias)})
+                       for alias, desc in evaluators.items()},
         "target_settings": target_settings,
         "templates": {alias: desc.get("template_hash") for alias, desc in evaluators.items() if desc.get("template_hash")},
         "column_mapping": _hash(mapping),
@@ -193,7 +185,8 @@ def fingerprint_changes(
             diffs = _dict_diff(before, after)
             changes.append(f"evaluator {alias!r} changed" + (
                 f" ({'; '.join(diffs)})" if diffs else
-                " (in settings summary.json does not show: nested options, rubric texts, private settings or code)"))
+                " (in settings summary.json does not show: nested options, rubric texts, private settings, or the "
+                "code: its methods and the helpers, closures and module values they read)"))
     if old.get("column_mapping") != new.get("column_mapping"):
         changes.append("evaluator_config (column mapping) changed")
     if old.get("target") != new.get("target"):

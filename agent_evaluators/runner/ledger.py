@@ -6,6 +6,12 @@ counts it (:class:`~.tally.RowTally`), and at the end writes ``summary.json`` an
 returns the :class:`~.result.EvaluationResult`. It also decides, from an earlier run's
 records, what is left to do on each line (``resume`` / ``rerun_failed``), after checking
 that the earlier run was made with the same setup.
+
+The folder is checked and locked when the ledger is made, but nothing in it is written
+until the first finished row arrives (or the run finishes): a run that fails before that
+(a column mapping the first row does not have, a data file with no rows) leaves the
+earlier run's ``rows.jsonl`` and ``summary.json`` exactly as they were. A ``rows.jsonl``
+with no ``summary.json`` beside it was not written by this tool and is never replaced.
 """
 
 import logging
@@ -15,21 +21,21 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
 
-from ..errors import AgentEvalError, ConfigError
+from ..errors import AgentEvalError, ConfigError, InputError
 from .describe import RunDescription
 from .fingerprint import fingerprint_changes, row_digest
 from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
 from .options import RunOptions
 from .progress import Progress
-from .readers import data_path
+from .readers import data_path, describe_data, is_file_data
 from .result import EvaluationResult
 from .rows import Cells, Record, RowEvaluator
 from .safe_record import encode_row
 from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_json, read_record, scan_rows, write_json_atomic
 from .tally import RowTally
 
-__all__ = ["RunLedger", "EvaluatorErrors", "RunInterrupted"]
+__all__ = ["RunLedger", "EvaluatorErrors", "RunInterrupted", "no_rows_message"]
 
 #: the files a run writes in its folder (besides temporary ``*.tmp`` siblings); the CLI's report files too
 RUN_FILES = (ROWS_FILE, SUMMARY_FILE, LOCK_FILE, "report.html", "checks.json")
@@ -78,6 +84,12 @@ def _jsonl_rows(data: Any) -> Optional[int]:
         return None
 
 
+def no_rows_message(data: object) -> str:
+    """What ``evaluate()`` and ``agent-eval run`` say about a data file with no rows."""
+    return (f"{data} holds no rows (empty, or only blank lines): nothing was evaluated. "
+            "Check the file (or the step that writes it) and run again.")
+
+
 def _now_iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, timezone.utc).isoformat()
 
@@ -103,6 +115,10 @@ class RunLedger:
         self._prior_status: Dict[int, Dict[str, str]] = {}
         self._closed = False
         self._finished = False
+        self._started = False
+        self._replacing = False
+        #: lines of the input seen so far (read rows and unreadable ones)
+        self.lines_seen = 0
         self._lock: Optional[RunFolderLock] = None
         self._prior_hash: Dict[int, Optional[str]] = {}
         self.changed_rows = 0
@@ -170,18 +186,35 @@ class RunLedger:
             self._prior_offsets, self._prior_status, _ = scan_rows(self.rows_path, self._prior_hash)
         elif self.rows_path.exists() and self.rows_path.stat().st_size:
             self._check_replace()
-            logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
-        write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
-        self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
+            self._replacing = True
         if self._prior_offsets:
             self._prior_file = open(self.rows_path, "rb")
 
+    def _start(self) -> None:
+        """Write to the folder for the first time: ``summary.json`` (``running``), then open
+        ``rows.jsonl`` (emptied for a new run), in that order, so a ``rows.jsonl`` of ours always
+        has its summary beside it. Deferred to the first finished row (see the module docstring)."""
+        if self._started or self.out_dir is None:
+            return
+        assert self.rows_path is not None and self.summary_path is not None
+        self._started = True
+        if self._replacing:
+            logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
+        write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
+        self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
+
     def _check_replace(self) -> None:
-        """A new run over a folder whose earlier run did not finish: refuse to wipe it (unless ``force``).
+        """A new run over a folder whose earlier run did not finish: refuse to wipe it (unless ``force``);
+        a ``rows.jsonl`` without its ``summary.json`` is not ours: refuse to wipe it at all.
 
         This run holds the folder's lock, so an earlier ``running`` status is a crashed run."""
-        assert self.summary_path is not None
-        old = read_json(self.summary_path) or {}
+        assert self.summary_path is not None and self.rows_path is not None
+        old = read_json(self.summary_path)
+        if old is None:
+            raise ConfigError(
+                f"{self.rows_path} has no {self.summary_path.name} beside it, so it was not written by a run of "
+                "agent-evaluators and is left as it is. Move or delete it, or choose another output_path."
+            )
         status = old.get("status")
         if status in ("running", "interrupted") and not self.options.force:
             how = "was interrupted" if status == "interrupted" else "did not finish (it crashed or was killed)"
@@ -194,12 +227,13 @@ class RunLedger:
         """Refuse to continue a run made with a different setup (unless ``force``)."""
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
         force = self.options.force
+        arg = "rerun_failed" if self.options.rerun_failed and not self.options.resume else "resume"
         old = read_json(self.summary_path)
         if old is None:
             if self.rows_path.exists() and self.rows_path.stat().st_size:
                 if not force:
                     raise ConfigError(
-                        f"resume refused: {self.rows_path} exists but {self.summary_path.name} is missing, so it "
+                        f"{arg} refused: {self.rows_path} exists but {self.summary_path.name} is missing, so it "
                         "cannot be checked that the data and evaluators are unchanged; pass force=True to reuse the "
                         "rows anyway"
                     )
@@ -211,8 +245,8 @@ class RunLedger:
         )
         if changes and not force:
             raise ConfigError(
-                f"resume refused: the run in {self.out_dir} was made with a different setup: " + "; ".join(changes)
-                + ". Pass force=True to reuse the earlier results anyway, or resume=False to start over "
+                f"{arg} refused: the run in {self.out_dir} was made with a different setup: " + "; ".join(changes)
+                + f". Pass force=True to reuse the earlier results anyway, or {arg}=False to start over "
                 "(this replaces rows.jsonl)."
             )
         if changes:
@@ -268,7 +302,10 @@ class RunLedger:
             "error_count": self.tally.error_count, "errors": self.tally.errors,
         })
         of = f" of {total}" if total is not None else ""
-        if self.summary_path is not None and not self._closed:
+        if self.summary_path is not None and not self._started:
+            self.close()  # nothing was written: the earlier run's files stay as they were
+            message = f"interrupted: {done}{of} rows done, nothing written to {self.out_dir} yet"
+        elif self.summary_path is not None and not self._closed:
             self.close()
             write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
             message = f"interrupted: {done}{of} rows done and saved in {self.out_dir}; continue with resume=True"
@@ -288,6 +325,7 @@ class RunLedger:
     def work_for(self, line: int, item: Any = None) -> Optional[List[ArgPlan]]:
         """Evaluators still to run on ``line`` (``None`` = leave the line as it is, ``[]`` = reuse it)."""
         plans = self.rows.plans
+        self.lines_seen += 1
         if self.fresh:
             return plans
         status = self._prior_status.get(line)
@@ -313,10 +351,10 @@ class RunLedger:
         return read_record(self._prior_file, self._prior_offsets[line])
 
     def _ensure(self, line: int) -> None:
-        have = len(self._offsets) if self._writer is not None else len(self._memory)
+        have = len(self._offsets) if self.out_dir is not None else len(self._memory)
         if line >= have:
             grow = line + 1 - have
-            if self._writer is not None:
+            if self.out_dir is not None:
                 self._offsets.extend(array("q", [-1]) * grow)
             else:
                 self._memory.extend([None] * grow)
@@ -341,6 +379,7 @@ class RunLedger:
     def add(self, line: int, record: Record, cells: Cells) -> None:
         """A finished row: written (or kept in memory) at once, then counted."""
         self._ensure(line)
+        self._start()
         if self._writer is not None:
             data, record, cells = encode_row(self.rows, line, record, cells)
             self._offsets[line] = self._writer.write_encoded(data)
@@ -353,6 +392,7 @@ class RunLedger:
         """Rows finished elsewhere (a Ray shard): already encoded (``blob`` of ``lengths``) when the
         run has a folder, else the records themselves; ``tally`` has counted them."""
         self.tally.merge(tally)
+        self._start()
         if self._writer is not None:
             pos = self._writer.write_encoded(blob)
             for line, length in zip(lines, lengths):
@@ -375,11 +415,26 @@ class RunLedger:
     def finish(self, extra: Optional[Mapping[str, Any]] = None) -> EvaluationResult:
         """Metrics, the final ``summary.json`` and the result (raising :class:`EvaluatorErrors` if asked)."""
         self._finished = True
-        self.close()
         try:
+            self._refuse_no_rows()
+            self._start()
+            self.close()
             return self._finish(extra)
         finally:
+            self.close()
             self.release()
+
+    def _refuse_no_rows(self) -> None:
+        """A data file with no rows is a broken upstream step, not a result (before the folder is touched).
+
+        An empty in-memory iterable (a filter that matched nothing) is the caller's own value: it
+        gives an empty result, with a warning."""
+        if self.lines_seen:
+            return
+        data = self.options.data
+        if is_file_data(data):
+            raise InputError(no_rows_message(describe_data(data)))
+        logger.warning("the data holds no rows: nothing was evaluated")
 
     def _finish(self, extra: Optional[Mapping[str, Any]]) -> EvaluationResult:
         tally = self.tally

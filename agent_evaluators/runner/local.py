@@ -11,7 +11,7 @@ it to ``rows.jsonl`` at once, so a crash loses only the rows in flight.
 
 import asyncio
 import threading
-from typing import Optional
+from typing import List, Optional, Tuple
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .._gc import relaxed_gc
@@ -82,8 +82,13 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> No
 
 
 async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, window: RowWindow) -> None:
-    """Read the input and hand each line to the window, the ledger deciding what is left to do."""
+    """Read the input and hand each line to the window, the ledger deciding what is left to do.
+
+    Unreadable lines met before the first row passes its column-mapping check are held back
+    (up to :data:`_HELD_ERRORS`): writing one would start the run folder, and a failing check
+    must leave the earlier run's files as they were."""
     validated = False
+    held: List[Tuple[int, RowError]] = []
     for line, item in enumerate(iter_input(options.data)):
         if line & 255 == 255:
             await asyncio.sleep(0)  # let other tasks of a host loop breathe during long inline runs
@@ -95,11 +100,26 @@ async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, wind
             ledger.reuse(line)
             continue
         if isinstance(item, RowError):
-            ledger.add(line, *rows.error_row(line, item))
+            if not validated and len(held) < _HELD_ERRORS:
+                held.append((line, item))
+            else:
+                ledger.add(line, *rows.error_row(line, item))
             continue
         prior = ledger.prior(line)
         tout = None
         if not validated:
             validated = True
             tout = await rows.validate_first(line, item, prior, todo)
+            _add_errors(rows, ledger, held)
         await window.submit(line, item, todo, prior, tout)
+    _add_errors(rows, ledger, held)
+
+
+#: unreadable lines kept in memory while the first row to evaluate has not been checked yet
+_HELD_ERRORS = 1000
+
+
+def _add_errors(rows: RowEvaluator, ledger: RunLedger, held: List[Tuple[int, RowError]]) -> None:
+    for line, item in held:
+        ledger.add(line, *rows.error_row(line, item))
+    held.clear()

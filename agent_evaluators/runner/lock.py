@@ -5,10 +5,17 @@ index the other's rows as its own, so the ledger takes an exclusive ``fcntl.floc
 ``.agent-eval.lock`` in the folder before it touches anything else there. The kernel
 drops a ``flock`` when its holder exits however it exits (SIGKILL included), so a dead
 run never blocks the next one; the pid written into the file only names the holder in
-the error. Where ``fcntl`` does not exist (Windows) the lock is best effort: the pid is
-written, nothing is enforced.
+the error. Where ``fcntl`` does not exist (Windows), or the filesystem refuses ``flock``
+(``ENOLCK`` / ``EOPNOTSUPP`` on some NFS, FUSE and SMB mounts), the lock is best effort: the
+pid is written, nothing is enforced, and a warning says so; "in use by another run" is said
+only when another descriptor really holds the lock.
+
+A lock that cannot be set up completely (disk full while writing the pid) is undone before
+the error is raised, so the same process can use the folder again once there is room.
 """
 
+import errno
+import logging
 import os
 from pathlib import Path
 from typing import Optional
@@ -16,6 +23,11 @@ from typing import Optional
 from ..errors import ConfigError
 
 __all__ = ["LOCK_FILE", "RunFolderLock"]
+
+logger = logging.getLogger("agent_evaluators.runner")
+
+#: ``flock`` errors that mean "another descriptor holds it"; any other error is the filesystem's
+_BUSY = {errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES}
 
 LOCK_FILE = ".agent-eval.lock"
 
@@ -42,15 +54,32 @@ class RunFolderLock:
         if fcntl is not None:
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(self._fd)
-                self._fd = None
-                raise ConfigError(
-                    f"{folder} is in use by another run ({_holder(self.path)}): two runs cannot share one "
-                    "output_path. Wait for it to finish (or stop it), or choose another output_path."
-                ) from None
-        os.ftruncate(self._fd, 0)
-        os.write(self._fd, str(os.getpid()).encode())
+            except OSError as exc:
+                if exc.errno not in _BUSY:
+                    logger.warning(
+                        "%s: this filesystem does not support file locks (flock: %s); the run goes on, but a "
+                        "second run started on the same output_path meanwhile would not be refused",
+                        folder, exc.strerror or exc)
+                else:
+                    self._close()
+                    raise ConfigError(
+                        f"{folder} is in use by another run ({_holder(self.path)}): two runs cannot share one "
+                        "output_path. Wait for it to finish (or stop it), or choose another output_path."
+                    ) from None
+        try:
+            os.ftruncate(self._fd, 0)
+            os.write(self._fd, str(os.getpid()).encode())
+        except OSError as exc:
+            self._close()  # drops the flock: nothing of this attempt stays held
+            raise ConfigError(
+                f"cannot lock {folder}: writing {self.path} failed ({exc.strerror or exc}). Free some space "
+                "(or fix the folder's permissions) and run again, or choose another output_path."
+            ) from None
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def release(self) -> None:
         if self._fd is not None:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 from ..errors import ConfigError, InputError
 
-__all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data"]
+__all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data", "is_file_data"]
 
 Row = Union[Dict[str, Any], "RowError"]
 Reader = Callable[[Path], Iterable[Any]]
@@ -186,6 +186,11 @@ def data_path(data: Any) -> Optional[Path]:
     if isinstance(data, (str, os.PathLike)):
         return Path(data)
     return None
+
+
+def is_file_data(data: Any) -> bool:
+    """Whether ``data`` is a file (a path or an open file), not rows held in memory."""
+    return data_path(data) is not None or (hasattr(data, "read") and not isinstance(data, (str, bytes)))
 
 
 def describe_data(data: Any) -> str:

@@ -1,28 +1,44 @@
 """What ``evaluate()`` returns."""
 
-from collections.abc import Mapping
+from collections.abc import ItemsView
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 __all__ = ["EvaluationResult"]
 
 
-class EvaluationResult(Mapping):
-    """The result of a run: a read-only mapping with azure-ai-evaluation's keys
-    (``rows``, ``metrics``, ``studio_url``) plus attributes.
+class _Items(ItemsView):  # type: ignore[type-arg]
+    """``result.items()``: the rows as a plain list (read from disk when they are lazy).
+
+    ``json.dumps`` (its C encoder and the pure-Python one) reads a ``dict`` subclass through
+    ``items()``, and encodes only real lists, so this is where lazy rows become JSON."""
+
+    def __iter__(self) -> Iterator[Tuple[str, Any]]:
+        result = self._mapping  # type: ignore[attr-defined]
+        for key in result:
+            value = dict.__getitem__(result, key)
+            if key == "rows" and not isinstance(value, list):
+                value = list(value)
+            yield key, value
+
+
+class EvaluationResult(Dict[str, Any]):
+    """The result of a run: a ``dict`` with azure-ai-evaluation's keys (``rows``, ``metrics``,
+    ``studio_url``), so ``json.dumps(result)`` works as it does on azure's plain dict, plus attributes.
 
     * ``rows``: one flat dict per input row, in input order (``line_number``,
       ``inputs.<col>``, ``outputs.<col>`` from the target, ``outputs.<alias>.<key>``,
       ``cell_status``). With ``output_path`` set it is read lazily from
-      ``rows.jsonl`` (a Sequence), so memory stays flat;
+      ``rows.jsonl`` (a Sequence), so memory stays flat: ``result.rows`` and
+      ``result["rows"]`` read one row per access; ``json.dumps(result)`` and
+      ``result.items()`` read them all into a list at that moment (the JSON text
+      holds them all anyway); ``list(result.rows)`` is a plain list;
     * ``metrics``: see :mod:`agent_evaluators.runner.aggregate`;
     * ``errors``: ``[{"line_number", "alias", "message"}]`` for every error cell;
     * ``usage``: judge usage totals per evaluator alias;
     * ``summary``: everything ``summary.json`` holds (config, versions, fingerprint);
     * ``output_path``: the run folder, or ``None``.
     """
-
-    _KEYS = ("rows", "metrics", "studio_url")
 
     def __init__(
         self,
@@ -34,24 +50,26 @@ class EvaluationResult(Mapping):
         summary: Dict[str, Any],
         output_path: Optional[Path],
     ) -> None:
-        self.rows = rows
-        self.metrics = metrics
+        super().__init__(rows=rows, metrics=metrics, studio_url=None)
         self.errors = errors
         self.usage = usage
         self.summary = summary
         self.output_path = output_path
-        self.studio_url: Optional[str] = None
 
-    def __getitem__(self, key: str) -> Any:
-        if key not in self._KEYS:
-            raise KeyError(key)
-        return getattr(self, key)
+    @property
+    def rows(self) -> Sequence[Dict[str, Any]]:
+        return self["rows"]  # type: ignore[no-any-return]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._KEYS)
+    @property
+    def metrics(self) -> Dict[str, Any]:
+        return self["metrics"]  # type: ignore[no-any-return]
 
-    def __len__(self) -> int:
-        return len(self._KEYS)
+    @property
+    def studio_url(self) -> Optional[str]:
+        return self["studio_url"]  # type: ignore[no-any-return]
+
+    def items(self) -> _Items:  # type: ignore[override]
+        return _Items(self)
 
     def __repr__(self) -> str:
         where = f", output_path={str(self.output_path)!r}" if self.output_path else ""

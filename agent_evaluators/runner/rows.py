@@ -32,10 +32,10 @@ from .cells import (
     sync_result,
     timeout_message,
 )
-from .fingerprint import row_digest
 from .mapping import ArgPlan, parse_evaluator_config, validate_first_row
 from .options import RowSpec
 from .readers import RowError
+from .row_hash import row_hash
 
 __all__ = ["RowEvaluator", "Record", "Cells"]
 
@@ -75,6 +75,7 @@ class RowEvaluator:
         #: the secrets of the judge clients this run used (each joins on its first request in a row):
         #: rows.jsonl and summary.json are masked with them, and with nothing else
         self.secrets = RunSecrets()
+        self._warned_unhashable = False
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":
@@ -119,9 +120,14 @@ class RowEvaluator:
         record: Record = {"line_number": line}
         if row is not None:
             if self.hash_rows:
-                digest = row_digest(row)
+                digest, why = row_hash(row)
                 if digest is not None:
                     record["row_hash"] = digest
+                elif not self._warned_unhashable:
+                    self._warned_unhashable = True
+                    logger.warning("row %d cannot be hashed (%s): a resume cannot tell whether it changed or moved "
+                                   "and keeps its result as it is; make such values plain data (str, numbers, "
+                                   "lists, dicts) to have it checked", line, why)
             keys = self._in_keys
             for col, v in row.items():
                 key = keys.get(col)

@@ -6,7 +6,20 @@ objects; a fingerprint made from that missed real changes (rubric texts, ``args_
 reused results made with another setup. :func:`settings_digest` hashes everything that
 decides a result instead: attribute values of every depth, private ones too, dataclasses,
 pydantic models, enums, containers, and a callable's qualified name plus the hash of its
-bytecode and constants.
+bytecode and constants, its defaults and closure values.
+
+Code written by the user (not the standard library, installed packages or this package,
+whose version ``summary.json`` records) is followed further: a class evaluator's methods
+(``__call__`` and every other one, down its user-written bases) and, for each user
+function, the module globals it reads: constants by value, helper functions and classes
+by their code, the same way. Editing a helper or a module constant therefore changes the
+fingerprint, while the same code loaded in a new process gives the same one (nothing
+hashed depends on memory addresses or the hash seed).
+
+Transport settings never enter it either (:data:`TRANSPORT_NAMES`: judge timeouts, HTTP
+attempts, concurrency): they decide how a judge is reached, not what a score means, so
+``resume`` / ``rerun_failed`` with ``--judge-max-attempts 8`` after a flaky first run is
+the same run.
 
 Secrets never enter it: a value under a secret-looking name (api key, token, password,
 credential, headers) is replaced by a marker before hashing, and clients, credentials,
@@ -16,15 +29,17 @@ reconnecting does not invalidate a run.
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
 import math
 import re
+import sys
 import types
 from pathlib import Path
 from typing import Any, Dict, Optional, Set
 
-__all__ = ["settings_digest", "settings_value", "SECRET_NAME"]
+__all__ = ["settings_digest", "settings_value", "SECRET_NAME", "TRANSPORT_NAMES"]
 
 #: names whose values are secrets (never rendered, never hashed)
 SECRET_NAME = re.compile(
@@ -32,6 +47,8 @@ SECRET_NAME = re.compile(
     r"authorization|cookie|headers?$|auth$)",
     re.I,
 )
+#: settings that cannot change what a score means (how long to wait, how often to retry, how many at once)
+TRANSPORT_NAMES = frozenset({"timeout", "max_attempts", "max_retries", "max_concurrency"})
 #: attributes that hold live machinery or lazily-made caches, not configuration
 _SKIP_NAMES = {"_prompty", "_cache", "cache", "_client", "_clients", "client", "_lock", "_loop", "_executor",
                "_session", "_sync_executor", "_judge", "_limiter"}
@@ -59,19 +76,118 @@ def _callable(value: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
     out: Dict[str, Any] = {"callable": f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', type(fn).__qualname__)}"}
     code = getattr(fn, "__code__", None)
     if isinstance(code, types.CodeType):
-        out["code"] = _code_digest(code, seen)
-        defaults = getattr(fn, "__defaults__", None)
-        if defaults:
-            out["defaults"] = settings_value(list(defaults), depth + 1, seen)
+        out.update(_function(fn, code, depth, seen))
+        owner = getattr(value, "__self__", None)  # a bound method: its object's settings decide too
+        if owner is not None and not isinstance(owner, types.ModuleType):
+            out["self"] = settings_value(owner, depth + 1, seen)
+            if _is_user_code(type(owner)):  # the other methods it may call on ``self``
+                out["class_code"] = _class_code(type(owner), depth + 1, seen)
     elif hasattr(value, "__dict__") and not isinstance(value, type):
         out["state"] = _attributes(value, depth, seen)  # a callable object (an evaluator)
+        if _is_user_code(type(value)):
+            out["class_code"] = _class_code(type(value), depth, seen)
     return out
+
+
+def _function(fn: Any, code: types.CodeType, depth: int, seen: Set[int]) -> Dict[str, Any]:
+    """A function's code, defaults and closure values; for user code also the module globals it
+    reads (constants, and the helpers it calls, followed the same way)."""
+    out: Dict[str, Any] = {"code": _code_digest(code, seen)}
+    defaults = getattr(fn, "__defaults__", None)
+    if defaults:
+        out["defaults"] = settings_value(list(defaults), depth + 1, seen)
+    kwdefaults = getattr(fn, "__kwdefaults__", None)
+    if kwdefaults:
+        out["kwdefaults"] = settings_value(dict(kwdefaults), depth + 1, seen)
+    closure = getattr(fn, "__closure__", None)
+    if closure:
+        out["closure"] = [settings_value(_cell(c), depth + 1, seen) for c in closure]
+    fn_globals = getattr(fn, "__globals__", None)
+    if isinstance(fn_globals, dict) and _is_user_code(fn):
+        refs = {}
+        for name in sorted(_global_names(code)):
+            if name in fn_globals and not name.startswith("__"):
+                ref = fn_globals[name]
+                if isinstance(ref, types.ModuleType) or name in _SKIP_NAMES or _LIVE_TYPE.search(type(ref).__name__):
+                    continue
+                if isinstance(ref, type):
+                    refs[name] = _class_code(ref, depth + 1, seen) if _is_user_code(ref) else settings_value(ref)
+                else:
+                    refs[name] = settings_value(ref, depth + 1, seen)
+        if refs:
+            out["globals"] = refs
+    return out
+
+
+def _cell(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # a closure variable not assigned yet
+        return "<empty cell>"
+
+
+def _global_names(code: types.CodeType) -> Set[str]:
+    """Every name a code object (and the functions nested in it) may read from its module."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def _class_code(cls: type, depth: int, seen: Set[int]) -> Any:
+    """The methods and class attributes of ``cls`` and of its bases written in user code: a class
+    evaluator's ``__call__`` body or a helper method that changed makes another fingerprint."""
+    if depth >= _MAX_DEPTH or id(cls) in seen:
+        return f"class {cls.__module__}.{cls.__qualname__}"
+    seen.add(id(cls))
+    try:
+        out: Dict[str, Any] = {}
+        for klass in cls.__mro__:
+            if not _is_user_code(klass):
+                continue
+            members: Dict[str, Any] = {}
+            for name, member in vars(klass).items():
+                if name in _CLASS_NOISE:
+                    continue
+                if isinstance(member, (staticmethod, classmethod)):
+                    member = member.__func__
+                elif isinstance(member, property):
+                    member = [member.fget, member.fset]
+                members[name] = settings_value(member, depth + 1, seen)
+            out[f"{klass.__module__}.{klass.__qualname__}"] = members
+        return out
+    finally:
+        seen.discard(id(cls))
+
+
+#: class attributes that are Python's bookkeeping, not code or settings
+_CLASS_NOISE = frozenset({"__dict__", "__weakref__", "__module__", "__qualname__", "__doc__", "__slots__",
+                          "__annotations__", "__orig_bases__", "__parameters__", "__abstractmethods__", "_abc_impl",
+                          "__static_attributes__", "__firstlineno__"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _is_user_module(module: Optional[str]) -> bool:
+    """Code whose changes a fingerprint must see: the user's own modules, not the standard
+    library, installed packages or this package (whose version is recorded in summary.json)."""
+    if not module or module == "__main__":
+        return True
+    top = module.partition(".")[0]
+    if top in ("agent_evaluators", "builtins") or top in sys.stdlib_module_names:
+        return False
+    path = str(getattr(sys.modules.get(module), "__file__", None) or "")
+    return "site-packages" not in path and "dist-packages" not in path
+
+
+def _is_user_code(obj: Any) -> bool:
+    return _is_user_module(getattr(obj, "__module__", None))
 
 
 def _attributes(obj: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
     out: Dict[str, Any] = {"type": f"{type(obj).__module__}.{type(obj).__qualname__}"}
     for name, v in vars(obj).items():
-        if name in _SKIP_NAMES or _LIVE_TYPE.search(type(v).__name__):
+        if name in _SKIP_NAMES or name.lstrip("_") in TRANSPORT_NAMES or _LIVE_TYPE.search(type(v).__name__):
             continue
         out[name] = "<secret>" if SECRET_NAME.search(name) and v is not None else settings_value(v, depth + 1, seen)
     return out
@@ -103,7 +219,7 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
     try:
         if isinstance(value, dict) or (hasattr(value, "items") and hasattr(value, "keys")):
             return {str(k): ("<secret>" if SECRET_NAME.search(str(k)) and v is not None else settings_value(v, depth + 1, seen))
-                    for k, v in list(value.items())[:_MAX_ITEMS]}
+                    for k, v in list(value.items())[:_MAX_ITEMS] if k not in TRANSPORT_NAMES}
         if isinstance(value, (list, tuple)):
             return [settings_value(v, depth + 1, seen) for v in value[:_MAX_ITEMS]]
         if isinstance(value, (set, frozenset)):
@@ -113,6 +229,8 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
         if dataclasses.is_dataclass(value):
             out: Dict[str, Any] = {"type": type(value).__qualname__}
             for f in dataclasses.fields(value):
+                if f.name in TRANSPORT_NAMES:
+                    continue
                 v = getattr(value, f.name, None)
                 out[f.name] = "<secret>" if SECRET_NAME.search(f.name) and v is not None else settings_value(v, depth + 1, seen)
             return out
@@ -120,6 +238,8 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
         if isinstance(fields, dict):
             out = {"type": type(value).__qualname__}
             for name in fields:
+                if name in TRANSPORT_NAMES:
+                    continue
                 v = getattr(value, name, None)
                 out[name] = "<secret>" if SECRET_NAME.search(name) and v is not None else settings_value(v, depth + 1, seen)
             return out
