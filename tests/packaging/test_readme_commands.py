@@ -70,6 +70,8 @@ NOT_RUN: Dict[str, str] = {
     'python -m pytest tests/reliability -q -m "not heavy"': "a part of the test suite itself",
     "python -m pytest tests/reliability -q -m heavy": "a heavy suite; .ci/run runs every heavy suite",
     "bash .ci/run": "CI itself (fresh venvs, every suite)",
+    "python tests/adk/fixtures/make_fixtures.py": "rewrites the committed fixtures; tests/adk/test_own_fixtures.py runs "
+                                                  "it in a copy and compares",
     "pip check": "checks an environment after installs; .ci/run and tests/packaging/test_extras_coinstall.py run it",
     'agent-eval run --data runs.jsonl -e intent_resolution=intent -e tool_trajectory --judge-model gpt-4o-mini '
     '-t "intent.pass_rate >= 0.9"': "runs.jsonl is the user's own data file, not shipped",
