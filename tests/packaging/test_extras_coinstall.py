@@ -25,7 +25,8 @@ ADK_INSTALL = ".[adk]"                    # README's "ADK agents" section
 
 
 def _copy_checkout(dest):
-    ignore = shutil.ignore_patterns(".git", ".venv", "agent-eval-results", "__pycache__", ".mypy_cache", ".ruff_cache")
+    ignore = shutil.ignore_patterns(".git", ".venv", ".refvenvs", "agent-eval-results", "__pycache__", ".mypy_cache",
+                                    ".ruff_cache", "build", "dist", "*.egg-info")
     shutil.copytree(REPO_ROOT, dest, ignore=ignore)
     return dest
 
