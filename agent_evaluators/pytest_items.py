@@ -11,7 +11,7 @@ import pytest
 
 from .assertions import EvalRowCase, EvalRun, assert_passes, judge_not_run
 
-__all__ = ["EvalFile", "EvalRowItem", "EvalThresholdsItem"]
+__all__ = ["EvalFile", "EvalFileNotEnabled", "EvalReport", "EvalRowItem", "EvalThresholdsItem"]
 
 
 class EvalFile(pytest.File):
@@ -27,7 +27,27 @@ class EvalFile(pytest.File):
             yield EvalThresholdsItem.from_parent(self, name="thresholds", run=run)
 
 
+class EvalFileNotEnabled(pytest.File):
+    """A run config named on the command line while collection is off: an error saying how to turn it on."""
+
+    def collect(self) -> Iterable[Any]:
+        raise self.CollectError(
+            f"{self.path.name}: agent-evaluators collects *.eval.yaml files only when asked; "
+            "add --agent-eval-collect (or `agent_eval_collect = true` in pytest's ini file)")
+
+
+class EvalReport(pytest.TestReport):
+    """A row's report, headed by its node id (``samples/agents.eval.yaml::row3-travel-004``)."""
+
+    @property
+    def head_line(self) -> Optional[str]:
+        return self.nodeid
+
+
 class _EvalItem(pytest.Item):
+    def agent_eval_report(self, call: Any) -> pytest.TestReport:
+        return EvalReport.from_item_and_call(self, call)  # a classmethod: builds an EvalReport
+
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:  # str or pytest's TerminalRepr
         if isinstance(excinfo.value, pytest.fail.Exception):
             return str(excinfo.value)

@@ -1,22 +1,31 @@
-"""Where the shared ADK fixture files are; absent outside CI → skip, in CI → fail."""
+"""Where the ADK fixture files are: this project's own tree, ``tests/adk/fixtures/`` (written by
+``tests/adk/fixtures/make_fixtures.py`` with google-adk's models), always; and the outside copy of
+ADK's integration fixtures (``../shared/data/adk_fixtures`` beside the checkout) as an extra
+cross-check where it exists. Both trees have the same layout, so a test names a relative path and
+runs once per tree (``[own]``, ``[shared]``); a fresh clone runs every test on its own tree, with no skip.
+"""
 
 from pathlib import Path
+from typing import List
 
 import pytest
 
-from tests.conftest import SHARED_DATA, in_ci
+from tests.conftest import SHARED_DATA
 
-ADK_FIXTURES = SHARED_DATA / "adk_fixtures"
-
-
-def require_fixtures() -> Path:
-    if not ADK_FIXTURES.is_dir():
-        if in_ci():
-            raise RuntimeError(f"CI needs the ADK fixture files in {ADK_FIXTURES}")
-        pytest.skip(f"ADK fixtures not found at {ADK_FIXTURES}")
-    return ADK_FIXTURES
+OWN_FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SHARED_FIXTURES = SHARED_DATA / "adk_fixtures"
 
 
-@pytest.fixture
-def adk_fixtures() -> Path:
-    return require_fixtures()
+def fixture_roots() -> List[Path]:
+    """Our own tree first; the outside copy too when it is there."""
+    return [OWN_FIXTURES] + ([SHARED_FIXTURES] if SHARED_FIXTURES.is_dir() else [])
+
+
+def root_id(root: Path) -> str:
+    return "own" if root == OWN_FIXTURES else "shared"
+
+
+@pytest.fixture(params=fixture_roots(), ids=root_id)
+def adk_root(request: pytest.FixtureRequest) -> Path:
+    """An ADK fixture tree (each test using it runs on every tree there is)."""
+    return request.param

@@ -14,8 +14,6 @@ from agent_evaluators.adk.eval_config import (
 )
 from agent_evaluators.errors import ConfigError
 
-from .conftest import require_fixtures
-
 
 @pytest.mark.parametrize(
     "spelling, expected",
@@ -126,9 +124,8 @@ def test_invalid_json_config_names_the_file(tmp_path):
         load_eval_config(path)
 
 
-def test_every_fixture_config_loads():
-    root = require_fixtures()
-    found = {str(p.relative_to(root)): load_eval_config(p) for p in root.rglob("test_config.json")}
+def test_every_fixture_config_loads(adk_root):
+    found = {str(p.relative_to(adk_root)): load_eval_config(p) for p in adk_root.rglob("test_config.json")}
     assert {k: {m: c.threshold for m, c in v.criteria.items()} for k, v in found.items()} == {
         "conversation_scenario/test_config.json": {"hallucinations_v1": 0.8},
         "ecommerce_customer_service_agent/test_config.json": {"tool_trajectory_avg_score": 0.7, "response_match_score": 0.5},
@@ -139,10 +136,10 @@ def test_every_fixture_config_loads():
     }
 
 
-def test_find_config_for_looks_beside_the_eval_set(tmp_path):
+def test_find_config_for_looks_beside_the_eval_set(tmp_path, adk_root):
     evalset = tmp_path / "a.evalset.json"
     assert find_config_for(evalset) is None
     (tmp_path / "test_config.json").write_text(json.dumps({"criteria": {"response_match_score": 0.3}}))
     assert find_config_for(evalset) == tmp_path / "test_config.json"
-    root = require_fixtures()
-    assert find_config_for(root / "trip_planner_agent/trip_inquiry.test.json") == root / "trip_planner_agent/test_config.json"
+    trip = adk_root / "trip_planner_agent"
+    assert find_config_for(trip / "trip_inquiry.test.json") == trip / "test_config.json"

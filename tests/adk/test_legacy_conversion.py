@@ -1,6 +1,8 @@
 """Legacy ADK test files convert exactly as google-adk 2.13 converts them.
 
-Expected conversions in tests/reference/adk_legacy_conversion.json were produced by
+Our own legacy fixture files' conversions (tests/reference/adk_legacy_conversion_own.json) are
+written by tests/adk/fixtures/make_fixtures.py with google-adk's own loader. The other expected
+conversions, in tests/reference/adk_legacy_conversion.json, were produced by
 running ADK's own loaders (``AgentEvaluator._load_eval_set_from_file`` and
 ``local_eval_sets_manager.load_eval_set_from_file``) in a separate venv:
 ``/work/refvenvs/adk/bin/python tests/reference/adk_legacy_conversion.py``
@@ -17,15 +19,19 @@ from agent_evaluators.adk import load_eval_set
 from agent_evaluators.errors import InputError
 from tests.reference.adk_legacy_conversion import normalize
 
-from .conftest import require_fixtures
+from .conftest import OWN_FIXTURES, SHARED_FIXTURES
 
-REFERENCE = json.loads((Path(__file__).resolve().parents[1] / "reference" / "adk_legacy_conversion.json").read_text())
-CASES = REFERENCE["cases"]
+REFERENCES = Path(__file__).resolve().parents[1] / "reference"
+REFERENCE = json.loads((REFERENCES / "adk_legacy_conversion.json").read_text())
+OWN_REFERENCE = json.loads((REFERENCES / "adk_legacy_conversion_own.json").read_text())
+# inline inputs always; our own fixture files always; the outside copy's files where that copy exists
+CASES = ([c for c in REFERENCE["cases"] if "fixture" not in c] + OWN_REFERENCE["cases"]
+         + ([c for c in REFERENCE["cases"] if "fixture" in c] if SHARED_FIXTURES.is_dir() else []))
 
 
 def _source(case, tmp_path):
-    if "fixture" in case:
-        return require_fixtures().parent / case["fixture"]
+    if "fixture" in case:  # own: relative to our tree; shared: "adk_fixtures/..." beside it
+        return OWN_FIXTURES / case["fixture"] if case in OWN_REFERENCE["cases"] else SHARED_FIXTURES.parent / case["fixture"]
     path = tmp_path / f"{case['name']}.test.json"
     path.write_text(json.dumps(case["input"]), encoding="utf-8")
     return path

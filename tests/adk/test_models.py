@@ -10,8 +10,6 @@ from agent_evaluators.adk.convert import final_response_text, tool_calls, user_t
 from agent_evaluators.adk.models import EvalCase, IntermediateData, Invocation, InvocationEvents
 from agent_evaluators.errors import InputError
 
-from .conftest import require_fixtures
-
 # eval-set file -> (number of cases, invocations per case, tool calls per invocation of the first case)
 FIXTURE_SHAPES = {
     "home_automation_agent/simple_test.test.json": ([1], [1]),
@@ -26,15 +24,14 @@ FIXTURE_SHAPES = {
 }
 
 
-def test_every_fixture_file_is_covered():
-    root = require_fixtures()
-    files = {str(p.relative_to(root)) for p in root.rglob("*.json") if p.name != "test_config.json"}
+def test_every_fixture_file_is_covered(adk_root):
+    files = {str(p.relative_to(adk_root)) for p in adk_root.rglob("*.json") if p.name != "test_config.json"}
     assert files == set(FIXTURE_SHAPES)
 
 
 @pytest.mark.parametrize("rel", sorted(FIXTURE_SHAPES))
-def test_fixture_loads_with_its_shape(rel):
-    eval_set = load_eval_set(require_fixtures() / rel)
+def test_fixture_loads_with_its_shape(rel, adk_root):
+    eval_set = load_eval_set(adk_root / rel)
     lengths, calls = FIXTURE_SHAPES[rel]
     assert [len(c.conversation or []) for c in eval_set.eval_cases] == lengths
     first = next(c for c in eval_set.eval_cases if c.conversation)
@@ -42,14 +39,16 @@ def test_fixture_loads_with_its_shape(rel):
     assert all(user_text(inv) for c in eval_set.eval_cases for inv in c.conversation or [])
 
 
-def test_null_text_part_reads_as_empty_final_response():
-    roll = load_eval_set(require_fixtures() / "hello_world_agent/roll_die.test.json").eval_cases[0].conversation
+def test_null_text_part_reads_as_empty_final_response(adk_root):
+    path = adk_root / "hello_world_agent/roll_die.test.json"
+    roll = load_eval_set(path).eval_cases[0].conversation
     assert roll[2].final_response.parts[0].text is None and final_response_text(roll[2]) == ""
-    assert tool_calls(roll[2])[0].arguments == {"sides": 6}
+    raw = json.loads(path.read_text())["eval_cases"][0]["conversation"][2]["intermediate_data"]["tool_uses"][0]
+    assert tool_calls(roll[2])[0].arguments == raw["args"] and set(raw["args"]) == {"sides"}
 
 
-def test_scenario_case_and_case_without_responses_load():
-    path = require_fixtures() / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
+def test_scenario_case_and_case_without_responses_load(adk_root):
+    path = adk_root / "live_non_blocking_tool_agent/live_non_blocking_tool_agent.evalset.json"
     cases = load_eval_set(path).eval_cases
     assert cases[0].conversation_scenario.user_persona == "NOVICE" and cases[0].conversation is None
     assert cases[1].conversation[0].final_response is None and cases[1].session_input.app_name == "live_non_blocking_tool_agent"

@@ -8,8 +8,6 @@ from agent_evaluators.adk.results import EvalStatus
 from agent_evaluators.adk_eval.runner import run_eval_sets
 from agent_evaluators.testing import ChatRequest, JudgeServer
 
-from .conftest import require_fixtures
-
 DEPENDENT = "home_automation_agent/test_files/dependent_tool_calls.test.json"
 
 
@@ -18,19 +16,19 @@ def _verdict(req: ChatRequest):
     return {"reason": "compared", "verdict": "invalid" if "device_9" in req.last_user_text else "valid"}
 
 
-def _actual():
-    conv = json.loads((require_fixtures() / DEPENDENT).read_text())["eval_cases"][0]["conversation"]
+def _actual(root):
+    conv = json.loads((root / DEPENDENT).read_text())["eval_cases"][0]["conversation"]
     actual = copy.deepcopy(conv)
     actual[1]["final_response"] = {"role": "model", "parts": [{"text": "Status of device_9 is on."}]}
     return conv, actual
 
 
-def test_judge_metric_through_the_runner_respects_the_judge_budget(tmp_path):
-    expected, actual = _actual()
-    eval_id = json.loads((require_fixtures() / DEPENDENT).read_text())["eval_cases"][0]["eval_id"]
+def test_judge_metric_through_the_runner_respects_the_judge_budget(tmp_path, adk_root):
+    expected, actual = _actual(adk_root)
+    eval_id = json.loads((adk_root / DEPENDENT).read_text())["eval_cases"][0]["eval_id"]
     config = {"criteria": {"final_response_match_v2": {"threshold": 0.5, "judge_model_options": {"num_samples": 3}}}}
     with JudgeServer(_verdict, delay_s=0.05) as server:
-        (result,) = run_eval_sets(require_fixtures() / DEPENDENT, actual={eval_id: actual}, config=config,
+        (result,) = run_eval_sets(adk_root / DEPENDENT, actual={eval_id: actual}, config=config,
                                   model_config=server.openai_config(), max_concurrency=2)
         stats = server.stats()
     (metric,) = result.overall_eval_metric_results
@@ -41,8 +39,8 @@ def test_judge_metric_through_the_runner_respects_the_judge_budget(tmp_path):
     assert 1 < stats["max_in_flight"] <= 2  # concurrent, within the run's judge budget
 
 
-def test_judge_metric_through_evaluate_invocations():
-    expected, actual = _actual()
+def test_judge_metric_through_evaluate_invocations(adk_root):
+    expected, actual = _actual(adk_root)
     with JudgeServer(_verdict) as server:
         result = evaluate_invocations("final_response_match_v2", actual, expected,
                                       {"threshold": 0.8, "judgeModelOptions": {"numSamples": 1}},

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ..adk.conftest import fixture_roots, root_id
 from ..conftest import optional_import
 
 optional_import("google.adk")
@@ -23,7 +24,6 @@ from agent_evaluators.testing.synth import schema_reply  # noqa: E402
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "adk_agent"
 EVALSET = SAMPLE / "weather.evalset.json"
-SCENARIO_CONFIG = REPO.parent / "shared" / "data" / "adk_fixtures" / "conversation_scenario" / "test_config.json"
 JUDGE_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "AGENT_EVAL_JUDGE_MODEL", "OPENAI_MODEL")
 
 
@@ -99,16 +99,17 @@ def _never_stops(req: ChatRequest):
     return reply
 
 
-def test_fixture_scenario_config_sets_the_simulator_model_and_turn_limit(tmp_path, monkeypatch):
-    if not SCENARIO_CONFIG.is_file():
-        pytest.skip(f"ADK fixtures not found at {SCENARIO_CONFIG}")
+@pytest.mark.parametrize("adk_root", fixture_roots(), ids=root_id)
+def test_fixture_scenario_config_sets_the_simulator_model_and_turn_limit(tmp_path, monkeypatch, adk_root):
+    scenario_config = adk_root / "conversation_scenario" / "test_config.json"
+    simulator = json.loads(scenario_config.read_text())["user_simulator_config"]
     data = json.loads(EVALSET.read_text())
     data["eval_cases"] = [c for c in data["eval_cases"] if "conversation_scenario" in c]
     evalset = tmp_path / "scenario.evalset.json"
     evalset.write_text(json.dumps(data))
     monkeypatch.chdir(tmp_path)
     with JudgeServer(_never_stops) as server:
-        code = main([str(SAMPLE), str(evalset), "--config", str(SCENARIO_CONFIG), *judge_flags(server)])
+        code = main([str(SAMPLE), str(evalset), "--config", str(scenario_config), *judge_flags(server)])
         models = [r.model for r in server.requests]
     # hallucinations_v1 is the only criterion; whatever the fake judge makes of it, no case FAILED
     result = result_file(tmp_path / ".adk" / "eval_history")
@@ -116,10 +117,11 @@ def test_fixture_scenario_config_sets_the_simulator_model_and_turn_limit(tmp_pat
     assert code == (1 if case.final_eval_status == EvalStatus.FAILED else 0)
     assert [m.metric_name for m in case.overall_eval_metric_results] == ["hallucinations_v1"]
     invocations = [i.actual_invocation for i in case.eval_metric_result_per_invocation]
-    assert len(invocations) == 10  # max_allowed_invocations, the starting prompt included
+    limit = simulator["max_allowed_invocations"]
+    assert len(invocations) == limit  # max_allowed_invocations, the starting prompt included
     # the simulator asked for user_simulator_config.model; the judge kept its own model
-    assert models.count("gemini-2.5-flash") == 9 and "fake-judge" in models
-    assert set(models) == {"gemini-2.5-flash", "fake-judge"}
+    assert models.count(simulator["model"]) == limit - 1 and "fake-judge" in models
+    assert set(models) == {simulator["model"], "fake-judge"}
 
 
 NO_CALLS_JUDGE = ["--judge-model", "m", "--judge-base-url", "http://127.0.0.1:9/v1"]  # never reached

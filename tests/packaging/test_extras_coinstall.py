@@ -1,0 +1,60 @@
+"""README's install commands, one after the other, in a fresh venv: no dependency conflict (issue 20, item 11).
+
+README's test install (``pip install -e ".[dev,azure,promptflow]"``) followed by the ADK section's
+``pip install -e '.[adk]'`` made pip print "ERROR: pip's dependency resolver ..." lines: promptflow-core
+1.18.2+ caps starlette below 0.50 and promptflow-tracing 1.18.2+ caps opentelemetry-sdk below 1.39, while
+google-adk 2.13 needs starlette >= 1.3.1 and opentelemetry-sdk >= 1.39. The promptflow extra is bounded
+below 1.18.2 in pyproject.toml; this test installs both ways round and asks ``pip check``.
+
+Heavy: two full installs (about two minutes on 2 cores with a warm pip cache; PyPI or a mirror needed).
+"""
+
+import os
+import shutil
+import subprocess
+import venv
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.heavy
+
+TEST_INSTALL = ".[dev,azure,promptflow]"  # README's "Run the tests" command
+ADK_INSTALL = ".[adk]"                    # README's "ADK agents" section
+
+
+def _copy_checkout(dest):
+    ignore = shutil.ignore_patterns(".git", ".venv", ".refvenvs", "agent-eval-results", "__pycache__", ".mypy_cache",
+                                    ".ruff_cache", "build", "dist", "*.egg-info")
+    shutil.copytree(REPO_ROOT, dest, ignore=ignore)
+    return dest
+
+
+def _pip(python, *args, cwd):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")}
+    return subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True, cwd=cwd, env=env,
+                          timeout=900)
+
+
+def _install_in_order(tmp_path, first, second):
+    repo = _copy_checkout(tmp_path / "repo")
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / "bin" / "python"
+    for extras in (first, second):
+        proc = _pip(python, "install", "-q", "-e", extras, cwd=repo)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0, out
+        errors = [line for line in out.splitlines() if line.startswith("ERROR") or "which is incompatible" in line]
+        assert not errors, f"pip install -e '{extras}' after the one before it:\n" + "\n".join(errors)
+    check = _pip(python, "check", cwd=repo)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_readme_test_install_then_adk_extra_has_no_conflict(tmp_path):
+    _install_in_order(tmp_path, TEST_INSTALL, ADK_INSTALL)
+
+
+def test_adk_extra_then_readme_test_install_has_no_conflict(tmp_path):
+    _install_in_order(tmp_path, ADK_INSTALL, TEST_INSTALL)
+
