@@ -37,6 +37,7 @@ RUNS: Dict[str, int] = {
     "agent-eval run --config samples/eval.yaml [--html] [--junit results.xml] [--resume]": 0,
     "agent-eval report agent-eval-results/agents [--compare previous-run/]": 0,
     "agent-eval list": 0,
+    "agent-eval --version": 0,
     "agent-eval run --help": 0,
     # one of the four sample cases fails on purpose
     "agent-eval adk samples/data/home_automation.evalset.json --actual samples/data/home_automation.actual.jsonl "
@@ -92,6 +93,7 @@ NOT_RUN: Dict[str, str] = {
     "agent-eval adk": "names the subcommand in prose",
     "agent-eval run … --resume": "elided in prose (the reliability table's CLI row)",
     "agent-eval run ... --resume": "elided in prose (the reliability table's CLI row)",
+    "agent-eval run ... --rerun-failed --judge-max-attempts 8": "elided in prose (tests/cli/test_rerun_failed.py runs it)",
     "pytest -v": "a flag named in prose (tests/interfaces/test_plugin_strict.py checks -v node ids)",
     "pytest --agent-eval-strict": "a flag named in prose (tests/interfaces/test_plugin_strict.py)",
 }
