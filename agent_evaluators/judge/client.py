@@ -364,11 +364,12 @@ class JudgeClient:
     @staticmethod
     def _verdict(text: str, output_model: type) -> Any:
         try:
-            data = parse_json_reply(text)
+            data = parse_json_reply(text, integral_floats=True)
         except JudgeReplyParseError as e:
             raise _Unusable(str(e)) from None
-        # strict JSON-mode validation: a score must be a JSON number ("4" is not), a flag a JSON
-        # boolean (1 and "true" are not); enums and nested models still accept their JSON forms.
+        # strict JSON-mode validation: a score must be a JSON number ("4" is not; 4.0 and 4e0 are
+        # read as 4 for an integer scale, 4.5 is not), a flag a JSON boolean (1 and "true" are not);
+        # enums and nested models still accept their JSON forms.
         # The reply text itself is validated when it is exactly the object (the usual case:
         # no re-serialization); otherwise the object found in it (fences, prose) is.
         validate = output_model.model_validate_json  # type: ignore[attr-defined]
