@@ -77,6 +77,8 @@ def _decode(fragment: str, decoder: json.JSONDecoder = _decoder) -> Any:
         raise JudgeReplyParseError(
             f"the JSON object repeats the key {str(e)!r}; a verdict must state each field once"
         ) from None
+    except RecursionError:
+        raise JudgeReplyParseError("the JSON is nested too deeply to be a verdict") from None
 
 
 def parse_json_reply(text: str, *, integral_floats: bool = False) -> Dict[str, Any]:

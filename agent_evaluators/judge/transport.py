@@ -26,6 +26,7 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
+from ..errors import InputError
 from .body import encode_body
 from .endpoint import AZURE_SCOPE, EndpointConfig
 from .tokens import remember_token
@@ -98,6 +99,9 @@ def decode_reply(raw: bytes) -> Dict[str, Any]:
     except ValueError as e:
         text = raw.decode("utf-8", "replace")
         raise BadReply(f"the judge answered HTTP 200 with a body that is not JSON ({e})", text) from None
+    except RecursionError:  # arrays nested 100,000 deep: valid JSON no verdict looks like
+        raise BadReply("the judge answered HTTP 200 with JSON nested too deeply to read",
+                       raw[:2000].decode("utf-8", "replace")) from None
     if not isinstance(value, dict):
         raise BadReply(f"the judge answered HTTP 200 with a JSON {type(value).__name__}, not an object",
                        raw.decode("utf-8", "replace"))
@@ -322,6 +326,13 @@ class OpenAIClientTransport(Transport):
             raise kind(f"connection error ({type(cause).__name__}: {cause})") from None
         except json.JSONDecodeError as e:
             raise BadReply(f"the judge answered with a body that is not JSON ({e})", e.doc) from None
+        except RecursionError:
+            raise BadReply("the judge answered with JSON nested too deeply to read", "") from None
+        except UnicodeEncodeError as e:  # the openai client cannot send a lone surrogate of an input
+            raise InputError(
+                f"the judge request holds text with no UTF-8 form ({e.object[e.start:e.end]!r}, a lone surrogate) "
+                "that the openai client given as model_config cannot send: remove it from the input, or pass a "
+                "model_config dict (which sends it as its JSON escape)") from None
         if not isinstance(reply, dict):
             raise BadReply(f"the judge answered with a JSON {type(reply).__name__}, not an object", str(reply))
         return reply
