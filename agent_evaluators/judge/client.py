@@ -36,9 +36,10 @@ from .circuit import FAILURES_TO_OPEN, circuit_for
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
+from .reply_body import DEFAULT_MAX_REPLY_BYTES, describe_size
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
-from .transport import BadReply, ConnectFailure, StatusError, Transport, TransportError, TransportTimeout
+from .transport import BadReply, ConnectFailure, StatusError, TooLarge, Transport, TransportError, TransportTimeout
 from .usage import empty_usage
 
 __all__ = ["JudgeClient", "JudgeReply", "get_judge_client", "is_reasoning_model_name"]
@@ -177,7 +178,8 @@ class JudgeClient:
 
     def __init__(self, config: EndpointConfig, *, is_reasoning_model: bool = False,
                  cache: Optional[JudgeCache] = None, timeout: float = 60.0, max_attempts: int = 5,
-                 schema_limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> None:
+                 schema_limits: Optional[Tuple[Optional[int], Optional[int]]] = None,
+                 max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
         self.config = config
         #: (max_text_length, max_items) bounds added to json_schema requests (local servers only)
         self.schema_limits = schema_limits if schema_limits and any(schema_limits) else None
@@ -186,6 +188,8 @@ class JudgeClient:
         self.cache = cache
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
+        #: largest reply body read, on the wire and inflated (see :mod:`.reply_body`)
+        self.max_reply_bytes = int(max_reply_bytes)
         self._endpoint_key = config.endpoint_key
         self._secrets: List[str] = config.secrets()  # API key, non-public header values, URL query values
         remember(self._secrets)  # the one process-wide scrubber learns them too
@@ -249,7 +253,7 @@ class JudgeClient:
             wait: Optional[float] = None
             async with judge_slot():
                 try:
-                    reply = await transport.send(body, headers, self.timeout)
+                    reply = await transport.send(body, headers, self.timeout, self.max_reply_bytes)
                     circuit.succeeded()
                     return reply
                 except StatusError as e:
@@ -269,6 +273,13 @@ class JudgeClient:
                     if status == 429:
                         report_throttle(wait)  # a cluster-wide budget pauses the other workers too
                     last_status, last_problem, last_kind = status, f"HTTP {status}: {message}", str(status)
+                except TooLarge as e:
+                    circuit.succeeded()
+                    raise JudgeError(
+                        f"judge endpoint {self.config.safe_location} (model {self.model!r}): {e}; the reply was "
+                        f"dropped unread (a verdict is a few KB). If this judge really writes replies that long, raise "
+                        f"max_reply_bytes (model_config 'max_reply_bytes', agent-eval --judge-max-reply-bytes; now "
+                        f"{describe_size(e.limit)}).", attempts=tally.attempts) from None
                 except BadReply as e:
                     circuit.succeeded()
                     raise JudgeError(
@@ -507,12 +518,14 @@ _CLIENT_KEYS = tuple(k for k in CLIENT_KEYS if k != "max_input_chars")  # max_in
 
 def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,
                      cache: "str | os.PathLike | None" = None, timeout: float = 60.0,
-                     max_attempts: int = 5) -> JudgeClient:
+                     max_attempts: int = 5, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> JudgeClient:
     """Build a :class:`JudgeClient` from a model config (see :mod:`.endpoint` for the accepted shapes).
 
     ``cache``: path of an sqlite file for the optional reply cache. ``timeout``: seconds
     per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.
-    A model-config dict may carry ``timeout`` and ``max_attempts`` too, so that every
+    ``max_reply_bytes``: the largest reply body read, compressed and inflated (a larger one
+    fails the request with a ``JudgeError`` naming the limit; default 4 MiB).
+    A model-config dict may carry ``timeout``, ``max_attempts`` and ``max_reply_bytes`` too, so that every
     evaluator built from it (and ``agent-eval``'s config file) gets them without a
     constructor argument per evaluator. It may also carry ``max_text_length`` and
     ``max_list_items``: bounds put into ``json_schema`` requests for servers that enforce
@@ -525,6 +538,7 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     if isinstance(model_config, Mapping) and any(k in model_config for k in _CLIENT_KEYS):
         timeout = model_config.get("timeout", timeout)
         max_attempts = model_config.get("max_attempts", max_attempts)
+        max_reply_bytes = model_config.get("max_reply_bytes", max_reply_bytes)
         limits = (model_config.get("max_text_length"), model_config.get("max_list_items"))
         for name, value in zip(("max_text_length", "max_list_items"), limits):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
@@ -534,7 +548,10 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
         raise ConfigError(f"max_attempts must be an integer >= 1, got {max_attempts!r}")
+    if isinstance(max_reply_bytes, bool) or not isinstance(max_reply_bytes, int) or max_reply_bytes < 1024:
+        raise ConfigError(f"max_reply_bytes must be an integer >= 1024 (bytes), got {max_reply_bytes!r}")
     config = resolve_config(model_config)
     return JudgeClient(config, is_reasoning_model=is_reasoning_model,
                        cache=open_cache(cache) if cache is not None else None,
-                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits)
+                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits,
+                       max_reply_bytes=max_reply_bytes)

@@ -8,7 +8,11 @@ raises a :class:`TransportError` subclass the client's retry loop understands.
   the timeout computed once, stdlib ``json``. About a tenth of the CPU the ``openai``
   SDK spends per call (request models, httpx, response models), which dominated a run.
   Redirects are never followed: aiohttp would forward ``api-key`` / ``Authorization``
-  to whatever origin a ``Location`` names.
+  to whatever origin a ``Location`` names. Reply bodies are read within a size limit
+  (:mod:`.reply_body`). The standard ``HTTP_PROXY`` / ``HTTPS_PROXY`` / ``NO_PROXY``
+  variables are honoured, as the ``openai`` client does: read once per session (aiohttp's
+  own ``trust_env`` would look them and ``~/.netrc`` up again on every request, in a thread,
+  and a netrc entry for the judge's host would clash with our ``Authorization`` header).
 * :class:`OpenAIClientTransport`: a user's own ``openai`` async client, used as is
   through its documented low-level ``post`` (its proxies, auth hooks and transport stay theirs).
 
@@ -28,11 +32,12 @@ from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
 from ..errors import InputError
 from .body import encode_body
-from .endpoint import AZURE_SCOPE, EndpointConfig
+from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
+from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
 from .tokens import remember_token
 
 __all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",
-           "AiohttpTransport", "OpenAIClientTransport", "build_transport", "CONNECTION_LIMIT"]
+           "TooLarge", "AiohttpTransport", "OpenAIClientTransport", "build_transport", "env_proxy", "CONNECTION_LIMIT"]
 
 #: connections per (endpoint, loop): above any sane ``max_concurrency`` of one process, below fd limits
 CONNECTION_LIMIT = 1024
@@ -68,6 +73,14 @@ class ConnectFailure(TransportError):
 
 class Dropped(TransportError):
     """The connection broke after it was made (reset, closed mid-reply): transient."""
+
+
+class TooLarge(TransportError):
+    """The reply body passed the size limit (``limit`` bytes); ``str()`` names the limit."""
+
+    def __init__(self, message: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class BadReply(TransportError):
@@ -111,7 +124,9 @@ def decode_reply(raw: bytes) -> Dict[str, Any]:
 class Transport:
     """Sends one chat-completions body; see the module docstring."""
 
-    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
+        """Post ``body``; ``max_reply_bytes`` bounds the reply body (where the transport reads it itself)."""
         raise NotImplementedError
 
     def retire(self) -> None:
@@ -162,6 +177,17 @@ def chat_url(config: EndpointConfig) -> str:
     return f"{base}/chat/completions{'?' + query if query else ''}"
 
 
+def env_proxy(url: str) -> "tuple[Any, Any]":
+    """``(proxy URL, proxy auth)`` for ``url`` from ``HTTP(S)_PROXY`` / ``NO_PROXY``, or ``(None, None)``."""
+    from aiohttp.helpers import get_env_proxy_for_url
+    from yarl import URL
+
+    try:
+        return get_env_proxy_for_url(URL(url))
+    except LookupError:  # no proxy for this scheme, or NO_PROXY names the host
+        return None, None
+
+
 def _split_query(url: str) -> "tuple[str, str]":
     base, _, query = url.partition("?")
     return base.rstrip("/"), query
@@ -205,7 +231,8 @@ class AiohttpTransport(Transport):
     def __init__(self, config: EndpointConfig) -> None:
         self.config = config
         self.url = chat_url(config)
-        self.headers: Dict[str, str] = {"Content-Type": "application/json", "Accept": "application/json"}
+        self.headers: Dict[str, str] = {"Content-Type": "application/json", "Accept": "application/json",
+                                        "Accept-Encoding": ACCEPT_ENCODING}
         self.headers.update(dict(config.extra_headers))
         if config.organization:
             self.headers["OpenAI-Organization"] = config.organization
@@ -221,14 +248,17 @@ class AiohttpTransport(Transport):
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._closer: Optional[AsyncIterator[None]] = None
         self._timeouts: Dict[float, Any] = {}
+        self._proxy: Any = None
+        self._proxy_auth: Any = None
 
     def _open(self) -> Any:
         import aiohttp
 
+        self._proxy, self._proxy_auth = env_proxy(self.url)
         connector = aiohttp.TCPConnector(limit=CONNECTION_LIMIT, ttl_dns_cache=300, keepalive_timeout=30)
         # no cookie jar: a judge has no session state, and a jar is scanned on every request
         return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
-                                     headers=self.headers, auto_decompress=True)
+                                     headers=self.headers, auto_decompress=False)  # inflated by read_body
 
     async def _close_with_loop(self) -> AsyncIterator[None]:
         try:
@@ -238,7 +268,8 @@ class AiohttpTransport(Transport):
             if session is not None and not session.closed:
                 await session.close()
 
-    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
         import aiohttp
 
         session = self._session
@@ -256,15 +287,22 @@ class AiohttpTransport(Transport):
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
         data = encode_body(body)
         try:
-            async with session.post(self.url, data=data, headers=headers, timeout=limit,
-                                    allow_redirects=False) as resp:
-                raw = await resp.read()
+            async with session.post(self.url, data=data, headers=headers, timeout=limit, allow_redirects=False,
+                                    proxy=self._proxy, proxy_auth=self._proxy_auth) as resp:
+                raw = await read_body(resp, max_reply_bytes)
                 status = resp.status
                 if status >= 300:
                     message, param = _parse_error(raw)
                     raise StatusError(status, resp.headers, message, param, resp.headers.get("Location"))
+        except ReplyTooLarge as e:
+            raise TooLarge(str(e), e.limit) from None
+        except UnreadableBody as e:
+            raise BadReply(str(e), "") from None
         except asyncio.TimeoutError:
             raise TransportTimeout(f"no complete reply within the {timeout:g} s timeout") from None
+        except aiohttp.ClientProxyConnectionError as e:
+            raise ConnectFailure(f"cannot connect to the proxy {public_url(str(self._proxy))} (from HTTP_PROXY / "
+                                 f"HTTPS_PROXY; NO_PROXY lists hosts that bypass it) ({type(e).__name__}: {e})") from None
         except aiohttp.ClientConnectorError as e:
             raise ConnectFailure(f"cannot connect ({type(e).__name__}: {e})") from None
         except aiohttp.ClientError as e:
@@ -302,7 +340,8 @@ class OpenAIClientTransport(Transport):
     def __init__(self, client: Any) -> None:
         self.client = client.with_options(max_retries=0)
 
-    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
         import openai
 
         options: Dict[str, Any] = {"timeout": timeout}
