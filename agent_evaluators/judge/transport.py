@@ -177,15 +177,17 @@ def chat_url(config: EndpointConfig) -> str:
     return f"{base}/chat/completions{'?' + query if query else ''}"
 
 
-def env_proxy(url: str) -> "tuple[Any, Any]":
-    """``(proxy URL, proxy auth)`` for ``url`` from ``HTTP(S)_PROXY`` / ``NO_PROXY``, or ``(None, None)``."""
+def env_proxy(url: str) -> "tuple[Any, Optional[Dict[str, str]]]":
+    """``(proxy URL, proxy headers)`` for ``url`` from ``HTTP(S)_PROXY`` / ``NO_PROXY`` (credentials in the
+    proxy URL become a ``Proxy-Authorization`` header), or ``(None, None)``."""
     from aiohttp.helpers import get_env_proxy_for_url
     from yarl import URL
 
     try:
-        return get_env_proxy_for_url(URL(url))
+        proxy, auth = get_env_proxy_for_url(URL(url))
     except LookupError:  # no proxy for this scheme, or NO_PROXY names the host
         return None, None
+    return proxy, ({"Proxy-Authorization": auth.encode()} if auth is not None else None)
 
 
 def _split_query(url: str) -> "tuple[str, str]":
@@ -249,16 +251,22 @@ class AiohttpTransport(Transport):
         self._closer: Optional[AsyncIterator[None]] = None
         self._timeouts: Dict[float, Any] = {}
         self._proxy: Any = None
-        self._proxy_auth: Any = None
+        self._proxy_headers: Optional[Dict[str, str]] = None
 
     def _open(self) -> Any:
         import aiohttp
 
-        self._proxy, self._proxy_auth = env_proxy(self.url)
+        self._proxy, proxy_headers = env_proxy(self.url)
+        if proxy_headers and not self.url.startswith("https:"):
+            self.headers.update(proxy_headers)  # a plain-HTTP proxy reads them from the request itself
+        else:
+            self._proxy_headers = proxy_headers  # sent in the CONNECT to the proxy
         connector = aiohttp.TCPConnector(limit=CONNECTION_LIMIT, ttl_dns_cache=300, keepalive_timeout=30)
-        # no cookie jar: a judge has no session state, and a jar is scanned on every request
+        # no cookie jar: a judge has no session state, and a jar is scanned on every request.
+        # No session-wide headers: aiohttp copies those into a proxy's headers, which would send the
+        # API key to the proxy (in the clear in a CONNECT, or as Proxy-Authorization); they go per request.
         return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
-                                     headers=self.headers, auto_decompress=False)  # inflated by read_body
+                                     auto_decompress=False)  # inflated by read_body
 
     async def _close_with_loop(self) -> AsyncIterator[None]:
         try:
@@ -280,15 +288,16 @@ class AiohttpTransport(Transport):
             _register_at_exit()
             self._closer = self._close_with_loop()
             await self._closer.__anext__()  # registered with the loop: closed by its shutdown_asyncgens()
+        headers = self.headers if not headers else {**self.headers, **headers}
         if self._token is not None:
-            headers = dict(headers or {}, Authorization=f"Bearer {await self._token.get()}")
+            headers = dict(headers, Authorization=f"Bearer {await self._token.get()}")
         limit = self._timeouts.get(timeout)
         if limit is None:
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
         data = encode_body(body)
         try:
             async with session.post(self.url, data=data, headers=headers, timeout=limit, allow_redirects=False,
-                                    proxy=self._proxy, proxy_auth=self._proxy_auth) as resp:
+                                    proxy=self._proxy, proxy_headers=self._proxy_headers) as resp:
                 raw = await read_body(resp, max_reply_bytes)
                 status = resp.status
                 if status >= 300:
