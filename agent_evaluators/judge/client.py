@@ -32,7 +32,7 @@ from .._concurrency import judge_slot, report_throttle
 from .._scrub import install_log_filter, remember, scrub
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
-from .circuit import FAILURES_TO_OPEN, circuit_for
+from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
@@ -247,8 +247,8 @@ class JudgeClient:
         last_problem = ""
         last_kind = ""
         for attempt in range(1, self.max_attempts + 1):
-            if not circuit.allow():
-                raise JudgeError(self._unreachable_message(circuit.last_problem), attempts=tally.attempts)
+            if not circuit.allow() and not await circuit.wait():  # waits out a brief outage; see .circuit
+                raise JudgeError(self._unreachable_message(circuit), attempts=tally.attempts)
             tally.attempts += 1
             wait: Optional[float] = None
             async with judge_slot():
@@ -303,10 +303,16 @@ class JudgeClient:
             f"{_ADVICE.get(last_kind, _ADVICE['5xx']).format(where=self.config.safe_location)}",
             status_code=last_status, attempts=tally.attempts)
 
-    def _unreachable_message(self, problem: str) -> str:
-        return (f"judge endpoint {self.config.safe_location} is unreachable: the last {FAILURES_TO_OPEN} "
-                f"connection attempts failed ({problem}); requests to it now fail at once. Check the URL "
-                f"and that the server is running at {self.config.safe_location}.")
+    def _unreachable_message(self, circuit: Circuit) -> str:
+        where = self.config.safe_location
+        if circuit.reached:
+            return (f"judge endpoint {where} answered earlier in this run but has been unreachable for "
+                    f"{circuit.down_for():.0f} s, longer than the {circuit.patience:g} s a run waits for a judge to "
+                    f"come back (last problem: {circuit.last_problem}); requests to it now fail at once. Check that "
+                    f"the server at {where} is running, then rerun with --rerun-failed.")
+        return (f"judge endpoint {where} is unreachable: the last {FAILURES_TO_OPEN} "
+                f"connection attempts failed ({circuit.last_problem}); requests to it now fail at once. Check the URL "
+                f"and that the server is running at {where}.")
 
     def _redirect_message(self, status: int, location: Optional[str]) -> str:
         where = urlsplit(location or "")
