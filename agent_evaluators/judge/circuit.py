@@ -16,12 +16,17 @@ whether the endpoint ever answered in this process (this run):
 
 HTTP statuses and timeouts of a live server do not count: that server is reachable. Any
 success closes the circuit. One circuit per endpoint per process, shared by threads and loops.
+
+A rejected key is remembered here too (:meth:`Circuit.reject`): a 401 or 403 is the same
+answer for every request sent with that key, so after the first one the requests of every
+evaluator built from that config fail at once with the same message, instead of each cell
+sending its request and printing the same error (48 cells, 48 requests with a bad key).
 """
 
 import asyncio
 import threading
 import time
-from typing import Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 __all__ = ["FAILURES_TO_OPEN", "COOL_DOWN_S", "PROBE_INTERVAL_S", "OUTAGE_PATIENCE_S", "Circuit", "circuit_for",
            "reset_circuits"]
@@ -39,7 +44,7 @@ _WAIT_STEP_S = 0.05
 class Circuit:
     """Consecutive connection failures of one endpoint."""
 
-    __slots__ = ("_lock", "failures", "opened_at", "last_problem", "reached", "down_since")
+    __slots__ = ("_lock", "failures", "opened_at", "last_problem", "reached", "down_since", "rejected")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -48,6 +53,8 @@ class Circuit:
         self.last_problem = ""
         self.reached = False  # has the endpoint ever answered (any HTTP status)?
         self.down_since = 0.0  # when the current run of connection failures began
+        #: endpoint config (its key) -> (message, status) of the 401/403 it got
+        self.rejected: Dict[Any, Tuple[str, int]] = {}
 
     @property
     def patience(self) -> float:
@@ -93,6 +100,15 @@ class Circuit:
             self.last_problem = problem
             if self.failures == FAILURES_TO_OPEN:
                 self.opened_at = time.monotonic()
+
+    def reject(self, config: Any, message: str, status: int) -> None:
+        """Remember that requests made with ``config`` (its key) are refused (HTTP ``status``)."""
+        with self._lock:
+            self.rejected.setdefault(config, (message, status))
+
+    def rejection(self, config: Any) -> Optional[Tuple[str, int]]:
+        """``(message, status)`` when requests made with ``config`` were refused, else ``None``."""
+        return self.rejected.get(config) if self.rejected else None
 
     def succeeded(self) -> None:
         if not self.reached:

@@ -249,9 +249,12 @@ class JudgeClient:
         for attempt in range(1, self.max_attempts + 1):
             if not circuit.allow() and not await circuit.wait():  # waits out a brief outage; see .circuit
                 raise JudgeError(self._unreachable_message(circuit), attempts=tally.attempts)
-            tally.attempts += 1
             wait: Optional[float] = None
             async with judge_slot():
+                refused = circuit.rejection(self.config)  # looked at once the permit is ours: it may be news
+                if refused is not None:  # this key was refused already: the answer would be the same
+                    raise JudgeError(refused[0], status_code=refused[1], attempts=tally.attempts)
+                tally.attempts += 1
                 try:
                     reply = await transport.send(body, headers, self.timeout, self.max_reply_bytes)
                     circuit.succeeded()
@@ -267,8 +270,10 @@ class JudgeClient:
                         if status in (400, 422) and "response_format" in body and (
                                 e.param == "response_format" or any(w in message.lower() for w in _FORMAT_WORDS)):
                             raise _FormatRejected(message) from None
-                        raise JudgeError(self._rejected_message(status, message), status_code=status,
-                                         attempts=tally.attempts) from None
+                        rejected = self._rejected_message(status, message)
+                        if status in (401, 403) and self.config.credential is None:
+                            circuit.reject(self.config, rejected, status)  # an Entra token may be refreshed
+                        raise JudgeError(rejected, status_code=status, attempts=tally.attempts) from None
                     wait = retry_after_seconds(e.headers)
                     if status == 429:
                         report_throttle(wait)  # a cluster-wide budget pauses the other workers too
@@ -322,9 +327,12 @@ class JudgeClient:
                 "azure_endpoint to the final URL")
 
     def _rejected_message(self, status: int, message: str) -> str:
+        key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
+        refused = (f"; no more requests are sent with this key in this run: put the right key in the variable "
+                   f"agent-eval's --judge-api-key-env names (default {key_var}), or model_config 'api_key'")
         hint = {
-            401: "check the api_key / credential for this endpoint",
-            403: "the key or identity has no access to this deployment",
+            401: "the endpoint rejected the API key / credential" + refused,
+            403: "the key or identity has no access to this deployment" + refused,
             404: "check the model / azure_deployment name, base_url and api_version",
             400: "the request was rejected; check the model parameters in the template and the model name",
         }.get(status, "the request was rejected and is not retried")
