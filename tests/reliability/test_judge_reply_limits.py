@@ -154,3 +154,15 @@ def test_the_limit_is_checked_as_a_setting():
     with pytest.raises(ConfigError) as info:
         get_judge_client({"model": "m", "base_url": "http://127.0.0.1:9/v1", "max_reply_bytes": "4MB"})
     assert "max_reply_bytes" in str(info.value)
+
+
+def test_the_cli_flag_sets_the_limit(tmp_path):
+    from agent_evaluators.testing import JudgeServer, schema_reply
+    from tests.cli.helpers import agent_eval, write_jsonl
+
+    data = write_jsonl(tmp_path / "rows.jsonl", [{"query": "Cancel my 3pm meeting", "response": "Done."}])
+    with JudgeServer(lambda req: {**schema_reply(req), "reason": "r" * 5000}) as server:
+        r = agent_eval("run", "--data", data, "-e", "intent_resolution=intent", "--judge-base-url", server.url + "/v1",
+                       "--judge-model", "m", "--judge-max-reply-bytes", "4096", "-o", tmp_path / "out")
+    assert r.rc == 2, r
+    assert "4 KiB reply limit" in r.out and "--judge-max-reply-bytes" in r.out, r
