@@ -271,8 +271,8 @@ class JudgeClient:
                                 e.param == "response_format" or any(w in message.lower() for w in _FORMAT_WORDS)):
                             raise _FormatRejected(message) from None
                         rejected = self._rejected_message(status, message)
-                        if status in (401, 403) and self.config.credential is None:
-                            circuit.reject(self.config, rejected, status)  # an Entra token may be refreshed
+                        if status in (401, 403) and self._remembers_refusals:
+                            circuit.reject(self.config, rejected, status)
                         raise JudgeError(rejected, status_code=status, attempts=tally.attempts) from None
                     wait = retry_after_seconds(e.headers)
                     if status == 429:
@@ -314,7 +314,8 @@ class JudgeClient:
             return (f"judge endpoint {where} answered earlier in this run but has been unreachable for "
                     f"{circuit.down_for():.0f} s, longer than the {circuit.patience:g} s a run waits for a judge to "
                     f"come back (last problem: {circuit.last_problem}); requests to it now fail at once. Check that "
-                    f"the server at {where} is running, then rerun with --rerun-failed.")
+                    f"the server at {where} is running, then rerun the failed cells (evaluate(rerun_failed=True), "
+                    "agent-eval run --rerun-failed).")
         return (f"judge endpoint {where} is unreachable: the last {FAILURES_TO_OPEN} "
                 f"connection attempts failed ({circuit.last_problem}); requests to it now fail at once. Check the URL "
                 f"and that the server is running at {where}.")
@@ -326,12 +327,19 @@ class JudgeClient:
                 "redirects are not followed (credentials must not travel to another address): set base_url / "
                 "azure_endpoint to the final URL")
 
+    @property
+    def _remembers_refusals(self) -> bool:
+        """A 401/403 answers every later request with the same key alike; an Entra ID token is refreshed."""
+        return self.config.credential is None
+
     def _rejected_message(self, status: int, message: str) -> str:
-        key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
-        refused = (f"; no more requests are sent with this key in this run: put the right key in the variable "
-                   f"agent-eval's --judge-api-key-env names (default {key_var}), or model_config 'api_key'")
+        refused = ""
+        if self._remembers_refusals:
+            key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
+            refused = (f"; no more requests are sent with this key in this run: put the right key in the variable "
+                       f"agent-eval's --judge-api-key-env names (default {key_var}), or model_config 'api_key'")
         hint = {
-            401: "the endpoint rejected the API key / credential" + refused,
+            401: "check the api_key / credential for this endpoint" + refused,
             403: "the key or identity has no access to this deployment" + refused,
             404: "check the model / azure_deployment name, base_url and api_version",
             400: "the request was rejected; check the model parameters in the template and the model name",
