@@ -30,10 +30,15 @@ ATTEMPTS = 3
 SEED = 7
 
 
-def _attempts_and_time(header: dict) -> "tuple[int, float]":
+def _backoff(seed: int) -> float:
+    rng = random.Random(seed)
+    return sum(backoff_delay(attempt, rng) for attempt in range(1, ATTEMPTS))
+
+
+def _attempts_and_time(header: dict, seed: int = SEED) -> "tuple[int, float]":
     with JudgeServer(lambda req: Reply(status=429, content="slow down", headers=header)) as server:
         judge = get_judge_client(dict(server.openai_config(), max_attempts=ATTEMPTS))
-        judge._rng = random.Random(SEED)  # the backoff's jitter, reproducible
+        judge._rng = random.Random(seed)  # the backoff's jitter, reproducible
         start = time.perf_counter()
         with pytest.raises(JudgeError) as info:
             asyncio.run(judge.complete(MESSAGES, output_model=Verdict))
@@ -44,8 +49,7 @@ def _attempts_and_time(header: dict) -> "tuple[int, float]":
 
 @pytest.mark.parametrize("header", [{"retry-after": "-30"}, {"retry-after": "0.000001"}, {"retry-after-ms": "0"}])
 def test_a_useless_retry_after_falls_back_to_backoff(header):
-    rng = random.Random(SEED)
-    backoff = sum(backoff_delay(attempt, rng) for attempt in range(1, ATTEMPTS))
+    backoff = _backoff(SEED)
     assert backoff > 0.3  # the seed gives a wait worth measuring
     attempts, elapsed = _attempts_and_time(header)
     assert attempts == ATTEMPTS
@@ -53,8 +57,10 @@ def test_a_useless_retry_after_falls_back_to_backoff(header):
 
 
 def test_a_usable_retry_after_is_still_obeyed():
-    attempts, elapsed = _attempts_and_time({"retry-after-ms": "20"})
-    assert attempts == ATTEMPTS and 0.04 <= elapsed < 0.3, elapsed  # two waits of 20 ms, not the backoff
+    seed = 2
+    assert _backoff(seed) > 1.2  # what the backoff would have waited with this seed
+    attempts, elapsed = _attempts_and_time({"retry-after-ms": "20"}, seed)
+    assert attempts == ATTEMPTS and 0.04 <= elapsed < 1.0, elapsed  # two waits of 20 ms, not the backoff
     assert retry_after_seconds({"retry-after": "nan"}) is None and retry_after_seconds({"retry-after": "inf"}) is None
     assert retry_after_seconds({"retry-after": "-30"}) is None
     assert retry_after_seconds({"retry-after": "0.000001"}) is None
