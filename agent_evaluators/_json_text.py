@@ -7,12 +7,16 @@ string, and a list of ``{"role": str, "content": str}`` messages (keys in that o
 text is exactly what ``json.dumps(value, ensure_ascii=False)`` writes (same separators);
 anything else returns ``None`` and the caller encodes it as before.
 ``tests/test_json_text.py`` compares the two over awkward values.
+
+:func:`utf8_json` turns such a text into bytes even when it holds a lone surrogate
+(``"\\ud800"`` is valid JSON, so inputs carry them): as its JSON escape, the text the input had.
 """
 
 import json
+import re
 from typing import Any, Optional
 
-__all__ = ["escape", "message_json", "messages_json"]
+__all__ = ["escape", "message_json", "messages_json", "utf8_json"]
 
 #: the text ``json.dumps(s, ensure_ascii=False)`` writes for a str ``s``
 escape = json.encoder.encode_basestring
@@ -38,3 +42,14 @@ def messages_json(value: Any) -> Optional[str]:
             return None
         parts.append(text)
     return "[" + ", ".join(parts) + "]"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def utf8_json(text: str) -> bytes:
+    """JSON text as UTF-8; lone surrogates (in JSON text only ever inside strings) as ``\\udXXX`` escapes."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode()

@@ -174,9 +174,11 @@ JUDGE_HOWTO = (
 )
 
 _JUDGE_KEYS = ("model", "base_url", "api_key_env", "azure_endpoint", "azure_deployment", "api_version",
-               "is_reasoning_model", "timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars")
+               "is_reasoning_model", "timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars",
+               "max_reply_bytes")
 #: the judge settings that travel in the model_config dict (the judge client and JudgeEvaluator read them)
-_CLIENT_LIMITS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars")
+_CLIENT_LIMITS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars",
+                  "max_reply_bytes")
 
 
 @dataclass
@@ -195,6 +197,7 @@ class JudgeSettings:
     max_text_length: Optional[int] = None
     max_list_items: Optional[int] = None
     max_input_chars: Optional[int] = None
+    max_reply_bytes: Optional[int] = None
     #: the settings whose value only a run config gave (not a flag, not Python): a key taken from the
     #: environment is not sent to a host named only there (see :func:`judge_model_config`)
     from_config: FrozenSet[str] = frozenset()

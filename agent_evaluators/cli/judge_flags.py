@@ -2,7 +2,7 @@
 
 One spelling per setting (``--judge-model``, ``--judge-base-url``, ``--judge-api-key-env``,
 ``--judge-timeout``, ``--judge-max-attempts``, ``--judge-max-text-length``,
-``--judge-max-list-items``, ``--judge-max-input-chars``, ``--judge-reasoning``,
+``--judge-max-list-items``, ``--judge-max-input-chars``, ``--judge-max-reply-bytes``, ``--judge-reasoning``,
 ``--max-concurrency``); older spellings stay accepted but hidden, so scripts keep
 working while ``--help`` shows one name. The values map one to one onto the YAML
 ``judge:`` section (:class:`~agent_evaluators.run_config.JudgeSettings`), so a flag
@@ -40,6 +40,8 @@ _FLAGS = (
     ("--judge-max-list-items", "max_list_items", int, "N", "maxItems put into json_schema requests"),
     ("--judge-max-input-chars", "max_input_chars", int, "N",
      "largest prompt sent to the judge, in characters; a larger row is an error cell (default 400000)"),
+    ("--judge-max-reply-bytes", "max_reply_bytes", int, "N",
+     "largest judge reply body read, compressed and inflated; a larger one is an error (default 4194304: 4 MiB)"),
 )
 
 #: the JudgeSettings fields the flags set

@@ -1,9 +1,10 @@
 """The terminal output of ``agent-eval run``: the metrics table, failing rows, run thresholds."""
 
-from typing import Any, List, Mapping, TextIO
+import re
+from typing import Any, Dict, List, Mapping, Sequence, TextIO
 
 from .._safe_text import terminal_safe as _safe
-from .outcome import RunOutcome
+from .outcome import CellFailure, RunOutcome
 from .table import fit_table, terminal_width
 
 __all__ = ["print_table", "print_failures", "print_checks", "MAX_FAILING_SHOWN"]
@@ -19,13 +20,15 @@ def _fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def _tokens(usage: Any) -> str:
+def _tokens(usage: Any, scored: Any = None) -> str:
     if not isinstance(usage, Mapping):
         return "-"
     p, c = usage.get("prompt_tokens"), usage.get("completion_tokens")
     calls = usage.get("judge_calls")
     if p is None and c is None and not calls:
         return "-"
+    if (p is None or c is None) and not scored:  # every call failed: nothing was spent, nothing is unknown
+        return "0 tokens (no successful calls)"
     total = "?" if p is None or c is None else f"{p + c:,}"
     return f"{total} ({calls or 0} calls)"
 
@@ -51,12 +54,40 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
             alias, key, _fmt(m.get(f"{alias}.{key}")),
             "-" if rate is None else f"{100 * rate:.1f}%",
             _fmt(m.get(f"{alias}.n")), str(fails), str(errs),
-            _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias)),
+            _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias), m.get(f"{alias}.n")),
         ])
     lines = fit_table(headers, table, right={2, 3, 4, 5, 6, 7}, cut_order=(1, 0, 8),
                       short_headers={3: "pass", 4: "n", 5: "fail", 6: "err", 8: "tokens"})
     for text in lines:
         print(_safe(text), file=out)
+
+
+#: what names the cell in an error cell's message: ``row 3: evaluator 'intent' (IntentResolutionEvaluator):
+#: JudgeError: IntentResolutionEvaluator: <the problem>`` (the summary line names rows and evaluators itself)
+_CELL_PREFIX = re.compile(r"^row \d+: (?:evaluator '[^']*' \((\w+)\): (?:(\w+): \1: )?)?")
+
+
+def _problem(reason: str) -> str:
+    """The error message without what names the cell: ``JudgeError: <the problem>``."""
+    match = _CELL_PREFIX.match(reason)
+    if match is None:
+        return reason
+    return (f"{match.group(2)}: " if match.group(2) else "") + reason[match.end():]
+
+
+def _grouped(errors: Sequence[CellFailure]) -> List[List[CellFailure]]:
+    """Error cells with the same problem, in order of first appearance: a dead judge or a rejected
+    key is one problem, not one per cell."""
+    groups: Dict[str, List[CellFailure]] = {}
+    for f in errors:
+        groups.setdefault(_problem(f.reason), []).append(f)
+    return list(groups.values())
+
+
+def _rows(group: Sequence[CellFailure], shown: int = 8) -> str:
+    lines = sorted({f.line for f in group})
+    more = f", … ({len(lines)} rows)" if len(lines) > shown else ""
+    return ", ".join(str(n) for n in lines[:shown]) + more
 
 
 def print_failures(outcome: RunOutcome, out: TextIO) -> None:
@@ -71,11 +102,19 @@ def print_failures(outcome: RunOutcome, out: TextIO) -> None:
     fails = [f for f in outcome.failures if f.kind == "fail"]
     if errors:
         print(f"\nErrors ({len(errors)} cell(s)):", file=out)
-        for f in errors[:MAX_FAILING_SHOWN]:
-            reason = _safe(_shorten(f.reason, 600))
-            print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16}\n      {reason}", file=out)
-        if len(errors) > MAX_FAILING_SHOWN:
-            print(f"  ... and {len(errors) - MAX_FAILING_SHOWN} more (see summary.json)", file=out)
+        groups = _grouped(errors)
+        for group in groups[:MAX_FAILING_SHOWN]:
+            f = group[0]
+            if len(group) == 1:
+                reason = _safe(_shorten(f.reason, 600))
+                print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16}\n      {reason}", file=out)
+                continue
+            aliases = ", ".join(dict.fromkeys(_safe(g.alias) for g in group))
+            reason = _safe(_shorten(_problem(f.reason), 600))
+            print(f"  {len(group)} cells: {aliases}, rows {_rows(group)}\n      {reason}", file=out)
+        hidden = sum(len(g) for g in groups[MAX_FAILING_SHOWN:])
+        if hidden:
+            print(f"  ... and {hidden} more (see summary.json)", file=out)
     if fails:
         print(f"\nFailing rows ({len(fails)} cell(s) below their threshold):", file=out)
         for f in fails[:MAX_FAILING_SHOWN]:

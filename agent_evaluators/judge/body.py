@@ -15,13 +15,17 @@ call's client CPU (about a quarter of a bare aiohttp client's, measured with
 
 The bytes are exactly ``json.dumps(body, ensure_ascii=False).encode()`` (same separators,
 same key order), which ``tests/judge/test_body.py`` checks over varied bodies.
+
+A lone surrogate (``"\\ud800"``: valid in JSON and JSONL, so it reaches us in inputs) has no
+UTF-8 form; such a body is sent with those characters as their JSON escapes, which is what
+the input file held, instead of failing with a ``UnicodeEncodeError``.
 """
 
 import json
 import threading
 from typing import Any, Dict, List, Tuple
 
-from .._json_text import escape, message_json
+from .._json_text import escape, message_json, utf8_json
 from .schema import format_json
 
 __all__ = ["encode_body"]
@@ -107,4 +111,5 @@ def encode_body(body: Dict[str, Any]) -> bytes:
         parts.append(escape(key) + ": " + text)
     if plain:
         parts.append(_params_json(plain))
-    return ("{" + ", ".join(parts) + "}").encode()
+    return utf8_json("{" + ", ".join(parts) + "}")
+

@@ -16,6 +16,8 @@ import threading
 import time
 from typing import Any, Dict, Optional
 
+from .._json_text import utf8_json
+
 __all__ = ["JudgeCache", "cache_key", "open_cache"]
 
 log = logging.getLogger(__name__)
@@ -27,7 +29,7 @@ def cache_key(*, model: str, messages: Any, params: Dict[str, Any], response_for
          "sample_index": sample_index},
         sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str,
     )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return hashlib.sha256(utf8_json(payload)).hexdigest()  # a lone surrogate in a row has no plain UTF-8
 
 
 class JudgeCache:
@@ -81,7 +83,7 @@ class JudgeCache:
 
     def put(self, key: str, value: Dict[str, Any]) -> None:
         try:
-            text = json.dumps(value, ensure_ascii=False, default=str)
+            text = utf8_json(json.dumps(value, ensure_ascii=False, default=str)).decode()  # sqlite needs UTF-8
         except (TypeError, ValueError) as e:
             log.warning("judge cache: reply not stored (%s)", e)
             return

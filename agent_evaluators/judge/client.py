@@ -32,14 +32,15 @@ from .._concurrency import judge_slot, report_throttle
 from .._scrub import SecretSet, current_run, install_log_filter, register
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
-from .circuit import FAILURES_TO_OPEN, circuit_for
+from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
+from .reply_body import DEFAULT_MAX_REPLY_BYTES, describe_size
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
 from .tokens import token_secrets
-from .transport import BadReply, ConnectFailure, StatusError, Transport, TransportError, TransportTimeout
+from .transport import BadReply, ConnectFailure, StatusError, TooLarge, Transport, TransportError, TransportTimeout
 from .usage import empty_usage
 
 __all__ = ["JudgeClient", "JudgeReply", "get_judge_client", "is_reasoning_model_name"]
@@ -178,7 +179,8 @@ class JudgeClient:
 
     def __init__(self, config: EndpointConfig, *, is_reasoning_model: bool = False,
                  cache: Optional[JudgeCache] = None, timeout: float = 60.0, max_attempts: int = 5,
-                 schema_limits: Optional[Tuple[Optional[int], Optional[int]]] = None) -> None:
+                 schema_limits: Optional[Tuple[Optional[int], Optional[int]]] = None,
+                 max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
         self.config = config
         #: (max_text_length, max_items) bounds added to json_schema requests (local servers only)
         self.schema_limits = schema_limits if schema_limits and any(schema_limits) else None
@@ -187,6 +189,8 @@ class JudgeClient:
         self.cache = cache
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
+        #: largest reply body read, on the wire and inflated (see :mod:`.reply_body`)
+        self.max_reply_bytes = int(max_reply_bytes)
         self._endpoint_key = config.endpoint_key
         # API key, non-public header values, URL query values, Entra tokens issued to the credential
         linked = [token_secrets(config.credential)] if config.credential is not None else []
@@ -259,13 +263,16 @@ class JudgeClient:
         last_problem = ""
         last_kind = ""
         for attempt in range(1, self.max_attempts + 1):
-            if not circuit.allow():
-                raise JudgeError(self._unreachable_message(circuit.last_problem), attempts=tally.attempts)
-            tally.attempts += 1
+            if not circuit.allow() and not await circuit.wait():  # waits out a brief outage; see .circuit
+                raise JudgeError(self._unreachable_message(circuit), attempts=tally.attempts)
             wait: Optional[float] = None
             async with judge_slot():
+                refused = circuit.rejection(self.config)  # looked at once the permit is ours: it may be news
+                if refused is not None:  # this key was refused already: the answer would be the same
+                    raise JudgeError(refused[0], status_code=refused[1], attempts=tally.attempts)
+                tally.attempts += 1
                 try:
-                    reply = await transport.send(body, headers, self.timeout)
+                    reply = await transport.send(body, headers, self.timeout, self.max_reply_bytes)
                     circuit.succeeded()
                     return reply
                 except StatusError as e:
@@ -279,12 +286,21 @@ class JudgeClient:
                         if status in (400, 422) and "response_format" in body and (
                                 e.param == "response_format" or any(w in message.lower() for w in _FORMAT_WORDS)):
                             raise _FormatRejected(message) from None
-                        raise JudgeError(self._rejected_message(status, message), status_code=status,
-                                         attempts=tally.attempts) from None
+                        rejected = self._rejected_message(status, message)
+                        if status in (401, 403) and self._remembers_refusals:
+                            circuit.reject(self.config, rejected, status)
+                        raise JudgeError(rejected, status_code=status, attempts=tally.attempts) from None
                     wait = retry_after_seconds(e.headers)
                     if status == 429:
                         report_throttle(wait)  # a cluster-wide budget pauses the other workers too
                     last_status, last_problem, last_kind = status, f"HTTP {status}: {message}", str(status)
+                except TooLarge as e:
+                    circuit.succeeded()
+                    raise JudgeError(
+                        f"judge endpoint {self.config.safe_location} (model {self.model!r}): {e}; the reply was "
+                        f"dropped unread (a verdict is a few KB). If this judge really writes replies that long, raise "
+                        f"max_reply_bytes (model_config 'max_reply_bytes', agent-eval --judge-max-reply-bytes; now "
+                        f"{describe_size(e.limit)}).", attempts=tally.attempts) from None
                 except BadReply as e:
                     circuit.succeeded()
                     raise JudgeError(
@@ -308,10 +324,17 @@ class JudgeClient:
             f"{_ADVICE.get(last_kind, _ADVICE['5xx']).format(where=self.config.safe_location)}",
             status_code=last_status, attempts=tally.attempts)
 
-    def _unreachable_message(self, problem: str) -> str:
-        return (f"judge endpoint {self.config.safe_location} is unreachable: the last {FAILURES_TO_OPEN} "
-                f"connection attempts failed ({problem}); requests to it now fail at once. Check the URL "
-                f"and that the server is running at {self.config.safe_location}.")
+    def _unreachable_message(self, circuit: Circuit) -> str:
+        where = self.config.safe_location
+        if circuit.reached:
+            return (f"judge endpoint {where} answered earlier in this run but has been unreachable for "
+                    f"{circuit.down_for():.0f} s, longer than the {circuit.patience:g} s a run waits for a judge to "
+                    f"come back (last problem: {circuit.last_problem}); requests to it now fail at once. Check that "
+                    f"the server at {where} is running, then rerun the failed cells (evaluate(rerun_failed=True), "
+                    "agent-eval run --rerun-failed).")
+        return (f"judge endpoint {where} is unreachable: the last {FAILURES_TO_OPEN} "
+                f"connection attempts failed ({circuit.last_problem}); requests to it now fail at once. Check the URL "
+                f"and that the server is running at {where}.")
 
     def _redirect_message(self, status: int, location: Optional[str]) -> str:
         where = urlsplit(location or "")
@@ -320,10 +343,20 @@ class JudgeClient:
                 "redirects are not followed (credentials must not travel to another address): set base_url / "
                 "azure_endpoint to the final URL")
 
+    @property
+    def _remembers_refusals(self) -> bool:
+        """A 401/403 answers every later request with the same key alike; an Entra ID token is refreshed."""
+        return self.config.credential is None
+
     def _rejected_message(self, status: int, message: str) -> str:
+        refused = ""
+        if self._remembers_refusals:
+            key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
+            refused = (f"; no more requests are sent with this key in this run: put the right key in the variable "
+                       f"agent-eval's --judge-api-key-env names (default {key_var}), or model_config 'api_key'")
         hint = {
-            401: "check the api_key / credential for this endpoint",
-            403: "the key or identity has no access to this deployment",
+            401: "check the api_key / credential for this endpoint" + refused,
+            403: "the key or identity has no access to this deployment" + refused,
             404: "check the model / azure_deployment name, base_url and api_version",
             400: "the request was rejected; check the model parameters in the template and the model name",
         }.get(status, "the request was rejected and is not retried")
@@ -380,11 +413,12 @@ class JudgeClient:
     @staticmethod
     def _verdict(text: str, output_model: type) -> Any:
         try:
-            data = parse_json_reply(text)
+            data = parse_json_reply(text, integral_floats=True)
         except JudgeReplyParseError as e:
             raise _Unusable(str(e)) from None
-        # strict JSON-mode validation: a score must be a JSON number ("4" is not), a flag a JSON
-        # boolean (1 and "true" are not); enums and nested models still accept their JSON forms.
+        # strict JSON-mode validation: a score must be a JSON number ("4" is not; 4.0 and 4e0 are
+        # read as 4 for an integer scale, 4.5 is not), a flag a JSON boolean (1 and "true" are not);
+        # enums and nested models still accept their JSON forms.
         # The reply text itself is validated when it is exactly the object (the usual case:
         # no re-serialization); otherwise the object found in it (fences, prose) is.
         validate = output_model.model_validate_json  # type: ignore[attr-defined]
@@ -525,12 +559,14 @@ _CLIENT_KEYS = tuple(k for k in CLIENT_KEYS if k != "max_input_chars")  # max_in
 
 def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,
                      cache: "str | os.PathLike | None" = None, timeout: float = 60.0,
-                     max_attempts: int = 5) -> JudgeClient:
+                     max_attempts: int = 5, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> JudgeClient:
     """Build a :class:`JudgeClient` from a model config (see :mod:`.endpoint` for the accepted shapes).
 
     ``cache``: path of an sqlite file for the optional reply cache. ``timeout``: seconds
     per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.
-    A model-config dict may carry ``timeout`` and ``max_attempts`` too, so that every
+    ``max_reply_bytes``: the largest reply body read, compressed and inflated (a larger one
+    fails the request with a ``JudgeError`` naming the limit; default 4 MiB).
+    A model-config dict may carry ``timeout``, ``max_attempts`` and ``max_reply_bytes`` too, so that every
     evaluator built from it (and ``agent-eval``'s config file) gets them without a
     constructor argument per evaluator. It may also carry ``max_text_length`` and
     ``max_list_items``: bounds put into ``json_schema`` requests for servers that enforce
@@ -543,6 +579,7 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     if isinstance(model_config, Mapping) and any(k in model_config for k in _CLIENT_KEYS):
         timeout = model_config.get("timeout", timeout)
         max_attempts = model_config.get("max_attempts", max_attempts)
+        max_reply_bytes = model_config.get("max_reply_bytes", max_reply_bytes)
         limits = (model_config.get("max_text_length"), model_config.get("max_list_items"))
         for name, value in zip(("max_text_length", "max_list_items"), limits):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
@@ -552,7 +589,10 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
         raise ConfigError(f"max_attempts must be an integer >= 1, got {max_attempts!r}")
+    if isinstance(max_reply_bytes, bool) or not isinstance(max_reply_bytes, int) or max_reply_bytes < 1024:
+        raise ConfigError(f"max_reply_bytes must be an integer >= 1024 (bytes), got {max_reply_bytes!r}")
     config = resolve_config(model_config)
     return JudgeClient(config, is_reasoning_model=is_reasoning_model,
                        cache=open_cache(cache) if cache is not None else None,
-                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits)
+                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits,
+                       max_reply_bytes=max_reply_bytes)

@@ -5,6 +5,11 @@ that. What we never do is guess: a reply with more than one top-level JSON objec
 (two verdicts, or an echoed example plus a verdict), or an object with a duplicated
 key (``{"score": 1, "score": 5}``), is rejected instead of picking one. Taking "the
 first object" would let content under evaluation smuggle in a verdict.
+
+A number written as an integral float (``4.0``, ``4e0``: valid JSON that judges without
+structured output often write) can be read as the integer it is
+(``integral_floats=True``), so a strict integer scale accepts it; a fractional number
+stays a float and is still rejected there.
 """
 
 import json
@@ -30,7 +35,14 @@ def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     return out
 
 
+def _number(text: str) -> Any:
+    """A JSON float literal; an integral one (``4.0``, ``4e0``) as an ``int``."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 _decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+_integral_decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_float=_number)
 
 
 def _matching_brace(text: str, start: int) -> int:
@@ -58,27 +70,31 @@ def _matching_brace(text: str, start: int) -> int:
     return -1
 
 
-def _decode(fragment: str) -> Any:
+def _decode(fragment: str, decoder: json.JSONDecoder = _decoder) -> Any:
     try:
-        return _decoder.decode(fragment)
+        return decoder.decode(fragment)
     except _DuplicateKey as e:
         raise JudgeReplyParseError(
             f"the JSON object repeats the key {str(e)!r}; a verdict must state each field once"
         ) from None
+    except RecursionError:
+        raise JudgeReplyParseError("the JSON is nested too deeply to be a verdict") from None
 
 
-def parse_json_reply(text: str) -> Dict[str, Any]:
+def parse_json_reply(text: str, *, integral_floats: bool = False) -> Dict[str, Any]:
     """The single JSON object in a judge reply.
 
-    Accepts raw JSON, JSON inside code fences and JSON surrounded by prose. Raises
+    Accepts raw JSON, JSON inside code fences and JSON surrounded by prose.
+    ``integral_floats``: read ``4.0`` / ``4e0`` as ``4`` (see the module docstring). Raises
     :class:`JudgeReplyParseError` (a ``ValueError``) when there is no JSON object,
     more than one top-level object, a duplicated key, or the top level is not an object.
     """
     if not isinstance(text, str) or not text.strip():
         raise JudgeReplyParseError("the reply is empty; expected one JSON object")
     stripped = text.strip()
+    decoder = _integral_decoder if integral_floats else _decoder
     try:
-        value = _decode(stripped)
+        value = _decode(stripped, decoder)
     except JudgeReplyParseError:
         raise
     except ValueError:
@@ -98,7 +114,7 @@ def parse_json_reply(text: str) -> Dict[str, Any]:
                 last_error = "a JSON object is opened but never closed (truncated reply?)"
             break
         try:
-            value = _decode(stripped[i : end + 1])
+            value = _decode(stripped[i : end + 1], decoder)
         except JudgeReplyParseError:
             raise
         except ValueError as e:

@@ -8,7 +8,11 @@ raises a :class:`TransportError` subclass the client's retry loop understands.
   the timeout computed once, stdlib ``json``. About a tenth of the CPU the ``openai``
   SDK spends per call (request models, httpx, response models), which dominated a run.
   Redirects are never followed: aiohttp would forward ``api-key`` / ``Authorization``
-  to whatever origin a ``Location`` names.
+  to whatever origin a ``Location`` names. Reply bodies are read within a size limit
+  (:mod:`.reply_body`). The standard ``HTTP_PROXY`` / ``HTTPS_PROXY`` / ``NO_PROXY``
+  variables are honoured, as the ``openai`` client does: read once per session (aiohttp's
+  own ``trust_env`` would look them and ``~/.netrc`` up again on every request, in a thread,
+  and a netrc entry for the judge's host would clash with our ``Authorization`` header).
 * :class:`OpenAIClientTransport`: a user's own ``openai`` async client, used as is
   through its documented low-level ``post`` (its proxies, auth hooks and transport stay theirs).
 
@@ -26,12 +30,14 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
+from ..errors import InputError
 from .body import encode_body
-from .endpoint import AZURE_SCOPE, EndpointConfig
+from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
+from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
 from .tokens import remember_token
 
 __all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",
-           "AiohttpTransport", "OpenAIClientTransport", "build_transport", "CONNECTION_LIMIT"]
+           "TooLarge", "AiohttpTransport", "OpenAIClientTransport", "build_transport", "env_proxy", "CONNECTION_LIMIT"]
 
 #: connections per (endpoint, loop): above any sane ``max_concurrency`` of one process, below fd limits
 CONNECTION_LIMIT = 1024
@@ -69,6 +75,14 @@ class Dropped(TransportError):
     """The connection broke after it was made (reset, closed mid-reply): transient."""
 
 
+class TooLarge(TransportError):
+    """The reply body passed the size limit (``limit`` bytes); ``str()`` names the limit."""
+
+    def __init__(self, message: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
 class BadReply(TransportError):
     """A 2xx reply whose body is not a JSON object; ``text`` is the raw body (unscrubbed)."""
 
@@ -98,6 +112,9 @@ def decode_reply(raw: bytes) -> Dict[str, Any]:
     except ValueError as e:
         text = raw.decode("utf-8", "replace")
         raise BadReply(f"the judge answered HTTP 200 with a body that is not JSON ({e})", text) from None
+    except RecursionError:  # arrays nested 100,000 deep: valid JSON no verdict looks like
+        raise BadReply("the judge answered HTTP 200 with JSON nested too deeply to read",
+                       raw[:2000].decode("utf-8", "replace")) from None
     if not isinstance(value, dict):
         raise BadReply(f"the judge answered HTTP 200 with a JSON {type(value).__name__}, not an object",
                        raw.decode("utf-8", "replace"))
@@ -107,7 +124,9 @@ def decode_reply(raw: bytes) -> Dict[str, Any]:
 class Transport:
     """Sends one chat-completions body; see the module docstring."""
 
-    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
+        """Post ``body``; ``max_reply_bytes`` bounds the reply body (where the transport reads it itself)."""
         raise NotImplementedError
 
     def retire(self) -> None:
@@ -158,6 +177,19 @@ def chat_url(config: EndpointConfig) -> str:
     return f"{base}/chat/completions{'?' + query if query else ''}"
 
 
+def env_proxy(url: str) -> "tuple[Any, Optional[Dict[str, str]]]":
+    """``(proxy URL, proxy headers)`` for ``url`` from ``HTTP(S)_PROXY`` / ``NO_PROXY`` (credentials in the
+    proxy URL become a ``Proxy-Authorization`` header), or ``(None, None)``."""
+    from aiohttp.helpers import get_env_proxy_for_url
+    from yarl import URL
+
+    try:
+        proxy, auth = get_env_proxy_for_url(URL(url))
+    except LookupError:  # no proxy for this scheme, or NO_PROXY names the host
+        return None, None
+    return proxy, ({"Proxy-Authorization": auth.encode()} if auth is not None else None)
+
+
 def _split_query(url: str) -> "tuple[str, str]":
     base, _, query = url.partition("?")
     return base.rstrip("/"), query
@@ -201,7 +233,8 @@ class AiohttpTransport(Transport):
     def __init__(self, config: EndpointConfig) -> None:
         self.config = config
         self.url = chat_url(config)
-        self.headers: Dict[str, str] = {"Content-Type": "application/json", "Accept": "application/json"}
+        self.headers: Dict[str, str] = {"Content-Type": "application/json", "Accept": "application/json",
+                                        "Accept-Encoding": ACCEPT_ENCODING}
         self.headers.update(dict(config.extra_headers))
         if config.organization:
             self.headers["OpenAI-Organization"] = config.organization
@@ -217,14 +250,23 @@ class AiohttpTransport(Transport):
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._closer: Optional[AsyncIterator[None]] = None
         self._timeouts: Dict[float, Any] = {}
+        self._proxy: Any = None
+        self._proxy_headers: Optional[Dict[str, str]] = None
 
     def _open(self) -> Any:
         import aiohttp
 
+        self._proxy, proxy_headers = env_proxy(self.url)
+        if proxy_headers and not self.url.startswith("https:"):
+            self.headers.update(proxy_headers)  # a plain-HTTP proxy reads them from the request itself
+        else:
+            self._proxy_headers = proxy_headers  # sent in the CONNECT to the proxy
         connector = aiohttp.TCPConnector(limit=CONNECTION_LIMIT, ttl_dns_cache=300, keepalive_timeout=30)
-        # no cookie jar: a judge has no session state, and a jar is scanned on every request
+        # no cookie jar: a judge has no session state, and a jar is scanned on every request.
+        # No session-wide headers: aiohttp copies those into a proxy's headers, which would send the
+        # API key to the proxy (in the clear in a CONNECT, or as Proxy-Authorization); they go per request.
         return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
-                                     headers=self.headers, auto_decompress=True)
+                                     auto_decompress=False)  # inflated by read_body
 
     async def _close_with_loop(self) -> AsyncIterator[None]:
         try:
@@ -234,7 +276,8 @@ class AiohttpTransport(Transport):
             if session is not None and not session.closed:
                 await session.close()
 
-    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
         import aiohttp
 
         session = self._session
@@ -245,22 +288,30 @@ class AiohttpTransport(Transport):
             _register_at_exit()
             self._closer = self._close_with_loop()
             await self._closer.__anext__()  # registered with the loop: closed by its shutdown_asyncgens()
+        headers = self.headers if not headers else {**self.headers, **headers}
         if self._token is not None:
-            headers = dict(headers or {}, Authorization=f"Bearer {await self._token.get()}")
+            headers = dict(headers, Authorization=f"Bearer {await self._token.get()}")
         limit = self._timeouts.get(timeout)
         if limit is None:
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
         data = encode_body(body)
         try:
-            async with session.post(self.url, data=data, headers=headers, timeout=limit,
-                                    allow_redirects=False) as resp:
-                raw = await resp.read()
+            async with session.post(self.url, data=data, headers=headers, timeout=limit, allow_redirects=False,
+                                    proxy=self._proxy, proxy_headers=self._proxy_headers) as resp:
+                raw = await read_body(resp, max_reply_bytes)
                 status = resp.status
                 if status >= 300:
                     message, param = _parse_error(raw)
                     raise StatusError(status, resp.headers, message, param, resp.headers.get("Location"))
+        except ReplyTooLarge as e:
+            raise TooLarge(str(e), e.limit) from None
+        except UnreadableBody as e:
+            raise BadReply(str(e), "") from None
         except asyncio.TimeoutError:
             raise TransportTimeout(f"no complete reply within the {timeout:g} s timeout") from None
+        except aiohttp.ClientProxyConnectionError as e:
+            raise ConnectFailure(f"cannot connect to the proxy {public_url(str(self._proxy))} (from HTTP_PROXY / "
+                                 f"HTTPS_PROXY; NO_PROXY lists hosts that bypass it) ({type(e).__name__}: {e})") from None
         except aiohttp.ClientConnectorError as e:
             raise ConnectFailure(f"cannot connect ({type(e).__name__}: {e})") from None
         except aiohttp.ClientError as e:
@@ -298,7 +349,8 @@ class OpenAIClientTransport(Transport):
     def __init__(self, client: Any) -> None:
         self.client = client.with_options(max_retries=0)
 
-    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float) -> Dict[str, Any]:
+    async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
         import openai
 
         options: Dict[str, Any] = {"timeout": timeout}
@@ -322,6 +374,13 @@ class OpenAIClientTransport(Transport):
             raise kind(f"connection error ({type(cause).__name__}: {cause})") from None
         except json.JSONDecodeError as e:
             raise BadReply(f"the judge answered with a body that is not JSON ({e})", e.doc) from None
+        except RecursionError:
+            raise BadReply("the judge answered with JSON nested too deeply to read", "") from None
+        except UnicodeEncodeError as e:  # the openai client cannot send a lone surrogate of an input
+            raise InputError(
+                f"the judge request holds text with no UTF-8 form ({e.object[e.start:e.end]!r}, a lone surrogate) "
+                "that the openai client given as model_config cannot send: remove it from the input, or pass a "
+                "model_config dict (which sends it as its JSON escape)") from None
         if not isinstance(reply, dict):
             raise BadReply(f"the judge answered with a JSON {type(reply).__name__}, not an object", str(reply))
         return reply

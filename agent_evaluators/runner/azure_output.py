@@ -12,6 +12,8 @@ import math
 from pathlib import Path
 from typing import Any, Optional, Tuple, Union
 
+from .._json_text import utf8_json
+
 __all__ = ["split_output_path", "write_azure_json"]
 
 
@@ -45,6 +47,6 @@ def write_azure_json(path: Path, result: Any) -> None:
            "studio_url": None}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, default=str)
+    with open(tmp, "wb") as f:  # a lone surrogate of an input is written as its JSON escape
+        f.write(utf8_json(json.dumps(doc, ensure_ascii=False, default=str)))
     tmp.replace(path)

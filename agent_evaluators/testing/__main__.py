@@ -32,13 +32,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--retry-after-ms", type=int, default=50)
     p.add_argument("--slow-s", type=float, default=2.0)
     p.add_argument("--reject-json-schema", action="store_true")
+    p.add_argument("--require-api-key", metavar="KEY", default=None,
+                   help="answer 401 (invalid_api_key) unless a request carries this key, as a real endpoint does")
     args = p.parse_args(argv)
     faults = Faults(rate_429=args.rate_429, rate_500=args.rate_500, rate_slow=args.rate_slow,
                     rate_malformed=args.rate_malformed, rate_length=args.rate_length, rate_reset=args.rate_reset,
                     retry_after_ms=args.retry_after_ms, slow_s=args.slow_s,
                     reject_json_schema=args.reject_json_schema, seed=args.seed)
     server = JudgeServer(functools.partial(_reply, score=args.score), faults=faults,
-                         delay_s=args.delay_ms / 1000.0, seed=args.seed, host=args.host, port=args.port, keep_requests=False)
+                         delay_s=args.delay_ms / 1000.0, seed=args.seed, host=args.host, port=args.port, keep_requests=False,
+                         require_api_key=args.require_api_key)
     with server:
         sys.stdout.write(f"listening on {server.url}\n")
         sys.stdout.flush()

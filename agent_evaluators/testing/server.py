@@ -82,6 +82,9 @@ class JudgeServer:
     or a :class:`Reply`; it may also be ``async``. The default responder answers with
     :func:`schema_reply`. ``delay_s`` delays every successful reply (not faults).
     ``keep_requests=False`` stops recording ``requests`` (long benchmarks); counters still run.
+    ``require_api_key``: answer 401 (OpenAI's ``invalid_api_key`` error) to every chat request
+    whose ``Authorization: Bearer`` / ``api-key`` header does not carry this key, as a real
+    endpoint does; counted in ``stats()["faults"]["unauthorized"]``.
     """
 
     def __init__(
@@ -94,6 +97,7 @@ class JudgeServer:
         host: str = "127.0.0.1",
         port: int = 0,
         keep_requests: bool = True,
+        require_api_key: Optional[str] = None,
     ) -> None:
         self.responder = responder or schema_reply
         self.faults = faults or Faults()
@@ -102,6 +106,7 @@ class JudgeServer:
         self.host = host
         self._port = port
         self.keep_requests = keep_requests
+        self.require_api_key = require_api_key
         self._lock = threading.Lock()
         self._rng = random.Random(seed * 1_000_003 + self.faults.seed)
         self._requests: List[ChatRequest] = []
@@ -341,9 +346,25 @@ class JudgeServer:
             with self._lock:
                 self._in_flight -= 1
 
+    def _unauthorized(self, headers: Dict[str, str]) -> Optional[Tuple[Any, ...]]:
+        """The 401 for a request without the required key, else ``None``."""
+        auth = headers.get("authorization", "")
+        given = auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("api-key", "")
+        if given == self.require_api_key:
+            return None
+        self._count_fault("unauthorized")
+        shown = f"{given[:3]}***{given[-4:]}" if len(given) > 8 else "***"
+        return 401, {}, json.dumps(_error_body(
+            f"Incorrect API key provided: {shown}. You can find your API key at https://platform.openai.com/account/api-keys.",
+            code="invalid_api_key")).encode()
+
     async def _answer(self, req: ChatRequest, fault: Optional[str],
                       request_id: int) -> Optional[Tuple[Any, ...]]:
         faults = self.faults
+        if self.require_api_key is not None:
+            denied = self._unauthorized(req.headers)
+            if denied is not None:
+                return denied
         if faults.reject_json_schema and req.response_format_type == "json_schema":
             self._count_fault("reject_json_schema")
             return 400, {}, json.dumps(_error_body(

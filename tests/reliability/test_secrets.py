@@ -74,7 +74,13 @@ def _leaks(texts: Dict[str, str]) -> list:
 
 
 @pytest.mark.parametrize("kind", ["openai", "azure"])
-def test_no_secret_in_any_artifact(tmp_path, kind):
+def test_no_secret_in_any_artifact(tmp_path, kind, monkeypatch):
+    # This judge answers 401/403 by row content, not by key, to reach every echo path; a real
+    # endpoint's 401 is the same for every request with the key, so the client stops sending after
+    # the first one (item 20.6). Keep it sending here, or later rows never meet their echo path.
+    from agent_evaluators.judge.circuit import Circuit
+
+    monkeypatch.setattr(Circuit, "reject", lambda self, config, message, status: None)
     rows = [{"query": f"question {i} {tag}", "response": "an answer"} for i, tag in enumerate(TAGS)]
     log_file = tmp_path / "debug.log"
     handler = logging.FileHandler(log_file, encoding="utf-8")

@@ -1,0 +1,89 @@
+"""Read a judge's reply body within a size limit, on the wire and inflated.
+
+A judge (or a proxy in front of it) can answer with far more than a verdict: a 1 MB gzip
+body that inflates to 2 GB, a 200 MB ``reason``, a chunked body that never ends. Read
+whole, each of those costs gigabytes per concurrent call. So the body is read in
+pieces and decompressed here, not by aiohttp (whose decompressor inflates each piece
+without a bound): every piece is inflated at most up to what the limit still allows,
+and the read stops as soon as either count passes the limit. Only the encodings we
+advertise (``gzip``, ``deflate``) are accepted.
+"""
+
+import zlib
+from typing import Any, Optional
+
+__all__ = ["ACCEPT_ENCODING", "DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "UnreadableBody", "read_body",
+           "describe_size"]
+
+#: what we ask servers for: encodings :func:`read_body` can inflate within a bound
+ACCEPT_ENCODING = "gzip, deflate"
+#: the default limit: a verdict is a few KB; a long one with per-item details well under 1 MB
+DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024
+
+
+class ReplyTooLarge(Exception):
+    """The body passed the limit (``what``: on the wire, inflated, or as declared)."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        super().__init__(f"the judge reply is larger than the {describe_size(limit)} reply limit ({what})")
+        self.limit = limit
+
+
+class UnreadableBody(Exception):
+    """A compressed body that cannot be inflated, or an encoding we did not ask for."""
+
+
+def describe_size(n: int) -> str:
+    """``4 MiB``, ``1.5 MiB``, ``800 KiB``, ``512 bytes``."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.4g} {unit}"
+    return f"{n} bytes"
+
+
+def _inflater(encoding: str, first: bytes) -> Any:
+    if encoding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    # "deflate" is zlib-wrapped by the standard, raw deflate from some servers
+    wrapped = len(first) >= 2 and first[0] & 0x0F == 8 and (first[0] << 8 | first[1]) % 31 == 0
+    return zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
+
+
+async def read_body(response: Any, limit: int) -> bytes:
+    """The body of an aiohttp ``response`` (opened without auto-decompression), inflated.
+
+    Raises :class:`ReplyTooLarge` once the bytes received or the bytes inflated pass
+    ``limit`` (or the declared ``Content-Length`` does), :class:`UnreadableBody` for a
+    corrupt compressed body or an unknown ``Content-Encoding``.
+    """
+    declared: Optional[int] = response.content_length
+    if declared is not None and declared > limit:
+        raise ReplyTooLarge(limit, f"Content-Length {declared:,} bytes")
+    encoding = (response.headers.get("Content-Encoding") or "").strip().lower()
+    if encoding not in ("", "identity", "gzip", "x-gzip", "deflate"):
+        raise UnreadableBody(f"the judge answered with Content-Encoding {encoding!r}, which was not asked for")
+    compressed = encoding not in ("", "identity")
+    inflate: Any = None
+    received = 0
+    out = bytearray()
+    try:
+        async for piece in response.content.iter_any():
+            received += len(piece)
+            if received > limit:
+                raise ReplyTooLarge(limit, f"more than {received:,} bytes received")
+            if compressed:
+                if inflate is None:
+                    inflate = _inflater(encoding, piece)
+                piece = inflate.decompress(piece, limit + 1 - len(out))  # never more than the limit allows
+                if inflate.unconsumed_tail:
+                    raise ReplyTooLarge(limit, f"a {encoding} body inflating past the limit")
+            out += piece
+            if len(out) > limit:
+                raise ReplyTooLarge(limit, f"more than {len(out):,} bytes")
+        if inflate is not None:
+            out += inflate.flush()
+            if len(out) > limit:
+                raise ReplyTooLarge(limit, f"a {encoding} body inflating past the limit")
+    except zlib.error as e:
+        raise UnreadableBody(f"the judge's {encoding} body cannot be inflated ({e})") from None
+    return bytes(out)
