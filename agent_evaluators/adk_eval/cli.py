@@ -23,7 +23,10 @@ invocations, the simulated user's turns and each criterion's cell) are kept in
 ``DIR/run_<timestamp>/`` for ``agent-eval report`` (``--html`` writes the report at once).
 
 Exit code: 0 when every evaluated case passed, 1 when a case failed (a case whose metrics
-are all ``NOT_EVALUATED`` is not a failure), 2 on bad usage or configuration.
+are all ``NOT_EVALUATED`` is not a failure), 2 on bad usage or configuration, or when a case
+has errors (a criterion the judge could not score, an agent that crashed or ran past
+``--timeout``): those are printed to stderr, one line each, and the result file is still written
+with the case ``FAILED`` and its ``errors``.
 """
 
 import argparse
@@ -35,7 +38,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 from ..adk.results import EvalStatus
 from ..cli.judge_flags import add_judge_arguments, model_config_from_args
 from ..errors import AgentEvalError, ConfigError, InputError
-from .printing import format_case, format_summary
+from .printing import format_case, format_errors, format_summary
 from .runner import RunPlan, prepare_run, split_case_selector
 
 __all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets"]
@@ -195,6 +198,11 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
             from ..report import write_report
 
             print(f"Report written to {write_report(run_dir)}", file=out)
+    errors = format_errors(results)
+    for line in errors:
+        print(f"agent-eval adk: error: {line}", file=sys.stderr)
+    if errors:
+        return 2
     return 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
 
 
