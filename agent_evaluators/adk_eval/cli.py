@@ -30,6 +30,7 @@ with the case ``FAILED`` and its ``errors``.
 """
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -39,13 +40,15 @@ from ..adk.results import EvalStatus
 from ..cli.judge_flags import add_judge_arguments, model_config_from_args
 from ..errors import AgentEvalError, ConfigError, InputError
 from .printing import format_case, format_errors, format_summary
-from .runner import RunPlan, prepare_run, split_case_selector
+from .runner import DEFAULT_CASE_TIMEOUT, RunPlan, prepare_run, split_case_selector
 
 __all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets"]
 
 #: where result files go without ``--output`` (relative to the working directory)
 DEFAULT_OUTPUT = Path(".adk") / "eval_history"
 EVAL_FILE_PATTERNS = ("*.evalset.json", "*.test.json")
+#: the name ADK gives the threads of its tool pool (``google.adk.utils._sync_runner``)
+ADK_TOOL_THREAD_PREFIX = "adk_tool_executor"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print every case's metrics and invocations")
     parser.add_argument("--num_runs", "--num-runs", type=int, default=1,
                         help="run each case this many times, each run with its own result (default 1)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_CASE_TIMEOUT, metavar="SECONDS",
+                        help="deadline of each case's agent run, every turn included; a case past it is an error "
+                             f"case and the run goes on (default {DEFAULT_CASE_TIMEOUT:g}; 0: no limit)")
     # the same judge flags, spelled the same, as `agent-eval run` (ADK's --max_concurrency stays an alias)
     add_judge_arguments(parser, concurrency_default=10)
     return parser
@@ -129,7 +135,9 @@ def _new_run_dir(output: Path) -> Path:
 
 def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tuple[RunPlan, Any]:
     if args.max_concurrency < 1:
-        raise ConfigError("--max_concurrency must be at least 1")
+        raise ConfigError("--max-concurrency must be at least 1")
+    if args.timeout < 0:
+        raise ConfigError(f"--timeout must be a number of seconds (0: no limit), got {args.timeout:g}")
     agent, eval_sets = split_agent_and_eval_sets(args.paths)
     model_config = _judge(args)
     producer = None
@@ -153,6 +161,9 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     """Run ``agent-eval adk`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code.
 
     ``target`` (Python callers only) is a per-turn agent callable, instead of ``--actual``.
+    When a case ran past ``--timeout`` and ADK's tool threads are still alive (a sync tool that
+    never returns would hold the process at exit), the process ends here with the exit code,
+    once everything is written and printed.
     """
     parser = build_parser()
     try:
@@ -178,7 +189,8 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     run_dir = _new_run_dir(output)
     try:
         results = run_sync(plan.run(output_dir=output, model_config=model_config,
-                                    max_concurrency=args.max_concurrency, run_dir=run_dir))
+                                    max_concurrency=args.max_concurrency, run_dir=run_dir,
+                                    timeout=args.timeout or None))
     except AgentEvalError as exc:
         print(f"agent-eval adk: error: {exc}", file=sys.stderr)
         return 2
@@ -201,9 +213,24 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     errors = format_errors(results)
     for line in errors:
         print(f"agent-eval adk: error: {line}", file=sys.stderr)
-    if errors:
-        return 2
-    return 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
+    code = 2 if errors else 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
+    if plan.timed_out and _stuck_threads():
+        # a timed-out case's blocking tool still holds a thread, which Python would wait for at
+        # exit (for as long as the tool blocks): everything is written, so the process ends now
+        print(f"agent-eval adk: {len(plan.timed_out)} case(s) ran past --timeout; a tool still blocked "
+              "in its thread is abandoned", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _stuck_threads() -> bool:
+    """Whether ADK's tool threads are alive: after a timed-out case one may still be inside a sync
+    tool that never returns, and Python joins those threads at exit (however long the tool blocks)."""
+    import threading
+
+    return any(t.is_alive() and t.name.startswith(ADK_TOOL_THREAD_PREFIX) for t in threading.enumerate())
 
 
 if __name__ == "__main__":  # pragma: no cover - ``python -m agent_evaluators.adk_eval.cli``
