@@ -1,5 +1,6 @@
 """Issue 21.5: ``agent-eval adk --timeout``, a per-case deadline for agent runs; and 21.16: a
-crashing or non-JSON tool leaves its reason in the result file.
+crashing or non-JSON tool leaves its reason in the result file, and ``max_allowed_invocations: -1``
+is accepted, a never-stopping simulator still ending at ``NO_LIMIT_CAP`` invocations.
 
 A tiny ADK agent (``tool_agent``) whose tools block their thread, never return, raise, or return
 something that is not JSON, run by the CLI in a subprocess: the stuck cases become error cases,
@@ -13,9 +14,12 @@ from ..conftest import optional_import
 
 optional_import("google.adk")
 
+from agent_evaluators.adk.loading import load_eval_set  # noqa: E402
 from agent_evaluators.adk.results import EvalStatus  # noqa: E402
+from agent_evaluators.testing import ChatRequest, JudgeServer  # noqa: E402
+from agent_evaluators.testing.synth import schema_reply  # noqa: E402
 
-from .test_adk_cli import cli, result_file  # noqa: E402
+from .test_adk_cli import EVALSET, SAMPLE, cli, judge_flags, result_file, rows  # noqa: E402
 from .tool_agent import write_agent, write_eval_set  # noqa: E402
 
 CASES = [("ok", "hi"), ("block", "block"), ("hang", "hang"), ("crash", "crash"), ("object", "object"), ("ok2", "hi")]
@@ -54,3 +58,29 @@ def test_timeout_flag_is_checked(tmp_path):
     evalset = write_eval_set(tmp_path, [("ok", "hi")])
     proc = cli(str(agent), str(evalset), "--timeout", "-1", "--output", str(tmp_path / "out"), cwd=tmp_path)
     assert proc.returncode == 2 and "--timeout must be a number of seconds" in proc.stderr
+
+
+def _never_stops(req: ChatRequest):
+    """The fake judge, except that the simulated user never ends the conversation."""
+    reply = schema_reply(req)
+    if isinstance(reply, dict) and set(reply) == {"message"}:
+        return {"message": "and what about tomorrow?"}
+    return reply
+
+
+def test_no_invocation_limit_is_accepted_and_a_never_stopping_simulator_is_still_bounded(tmp_path):
+    # issue 21.16: max_allowed_invocations -1 ("no limit", ADK's simulated user) was refused by the config
+    (config := tmp_path / "test_config.json").write_text(json.dumps({
+        "criteria": {"tool_trajectory_avg_score": 1.0},  # no judge criterion: only the simulator asks
+        "user_simulator_config": {"max_allowed_invocations": -1}}))
+    scenario = next(c.eval_id for c in load_eval_set(EVALSET).eval_cases if c.conversation_scenario is not None)
+    out = tmp_path / "out"
+    with JudgeServer(_never_stops) as server:
+        proc = cli(str(SAMPLE), f"{EVALSET}:{scenario}", "--config", str(config), *judge_flags(server),
+                   "--output", str(out), cwd=tmp_path)
+        requests = server.stats()["requests"]
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-2000:]  # a scenario case: trajectory not evaluated
+    (row,) = rows(out)
+    turns = row["outputs.simulated_user"]
+    assert len(row["outputs.invocations"]) == 100 and requests == 99  # NO_LIMIT_CAP, the starting prompt free
+    assert (turns[-1]["status"], turns[-1]["source"]) == ("turn_limit", "no_limit_cap")
