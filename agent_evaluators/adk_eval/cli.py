@@ -30,25 +30,70 @@ with the case ``FAILED`` and its ``errors``.
 """
 
 import argparse
+import logging
 import os
+import re
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..adk.results import EvalStatus
 from ..cli.judge_flags import add_judge_arguments, model_config_from_args
+from ..cli.messages import for_cli
 from ..errors import AgentEvalError, ConfigError, InputError
 from .printing import format_case, format_errors, format_summary
 from .runner import DEFAULT_CASE_TIMEOUT, RunPlan, prepare_run, split_case_selector
 
-__all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets"]
+__all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets", "for_adk_cli"]
 
 #: where result files go without ``--output`` (relative to the working directory)
 DEFAULT_OUTPUT = Path(".adk") / "eval_history"
 EVAL_FILE_PATTERNS = ("*.evalset.json", "*.test.json")
 #: the name ADK gives the threads of its tool pool (``google.adk.utils._sync_runner``)
 ADK_TOOL_THREAD_PREFIX = "adk_tool_executor"
+
+
+#: model_config keys → the flag that sets them
+_JUDGE_KEY_FLAGS = {
+    "model": "--judge-model M", "base_url": "--judge-base-url URL", "api_key": "--judge-api-key-env VAR",
+    "azure_endpoint": "--judge-azure-endpoint URL", "azure_deployment": "--judge-azure-deployment NAME",
+    "api_version": "--judge-api-version V",
+}
+
+#: the Python phrases of the judge, runner and simulator messages, and the flags that do the same
+_ADK_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
+    (re.compile(r"pass model_config=\{'model': 'gpt-4o-mini', 'api_key': \.\.\.\} "
+                r"\(or an Azure config with azure_endpoint/azure_deployment/api_key\)"),
+     "pass --judge-model M (with --judge-base-url URL and --judge-api-key-env VAR for an OpenAI-compatible "
+     "server), or --judge-azure-endpoint URL and --judge-azure-deployment NAME for Azure"),
+    (re.compile(r"pass model_config=\{'model': \.\.\.\}"), "pass --judge-model M"),
+    (re.compile(r"e\.g\. \{'model': 'gpt-4o-mini', 'api_key': \.\.\.\}"), "e.g. --judge-model gpt-4o-mini"),
+    (re.compile(r"model_config is missing '(\w+)'"),
+     lambda m: f"the judge flags lack {_JUDGE_KEY_FLAGS.get(m.group(1), m.group(1))}"),
+    (re.compile(r"model_config has neither 'api_key' nor 'credential'"), "the judge flags give no API key"),
+    (re.compile(r"\bgive api_key\b"), "give --judge-api-key-env VAR"),
+    (re.compile(r"point 'base_url' at"), "point --judge-base-url at"),
+    (re.compile(r", set AZURE_OPENAI_API_KEY, or pass credential=azure\.identity\.DefaultAzureCredential\(\)"),
+     " or set AZURE_OPENAI_API_KEY"),
+    (re.compile(r", set judge\.model in the config file,"), ","),  # test_config.json has no judge section
+    (re.compile(r" ?\(model_config dict\)"), ""),
+    (re.compile(r"[Tt]he raw (reply|body|refusal) is in JudgeError\.raw_text"),
+     r"The raw \1 is kept in the run's rows.jsonl"),
+    (re.compile(r"\bnum_runs must\b"), "--num_runs must"),
+    (re.compile(r" \(timeout= in Python\)"), ""),
+    (re.compile(r" or, from Python, actual=, target= \(a per-turn callable\) or producer="), ""),
+]
+
+
+def for_adk_cli(text: Any) -> str:
+    """A message as an ``agent-eval adk`` user should read it: every Python phrase (``model_config=``,
+    ``JudgeError.raw_text``, ``num_runs``) replaced by the flag or the file that does the same."""
+    out = for_cli(text)
+    for pattern, repl in _ADK_REWRITES:
+        out = pattern.sub(repl, out)
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -170,11 +215,39 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
+    with _warnings_in_flag_words():
+        return _run(args, target)
+
+
+@contextmanager
+def _warnings_in_flag_words() -> Iterator[None]:
+    """While the command runs, the package's log warnings (a judge that failed on an invocation ...)
+    go to stderr as ``agent-eval adk: warning: ...`` in flag words, unless logging is configured."""
+    logger = logging.getLogger("agent_evaluators")
+    if logger.handlers or logging.getLogger().handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(_FlagWordsFormatter("agent-eval adk: %(levelname)s: %(message)s"))
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
+class _FlagWordsFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return for_adk_cli(super().format(record)).replace(": WARNING: ", ": warning: ", 1)
+
+
+def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
     out = sys.stdout
     try:
         plan, model_config = _plan(args, target)
     except AgentEvalError as exc:
-        print(f"agent-eval adk: error: {exc}", file=sys.stderr)
+        print(f"agent-eval adk: error: {for_adk_cli(exc)}", file=sys.stderr)
         return 2
     seen = set()
     for job in plan.jobs:
@@ -192,7 +265,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
                                     max_concurrency=args.max_concurrency, run_dir=run_dir,
                                     timeout=args.timeout or None))
     except AgentEvalError as exc:
-        print(f"agent-eval adk: error: {exc}", file=sys.stderr)
+        print(f"agent-eval adk: error: {for_adk_cli(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:  # the result folder cannot be written
         print(f"agent-eval adk: error: cannot write the results to {output}: {exc}", file=sys.stderr)
@@ -201,7 +274,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     if args.print_detailed_results:
         for r in results:
             print("*" * 68, file=out)
-            print(format_case(r), file=out)
+            print(for_adk_cli(format_case(r)), file=out)
     for path in plan.written:
         print(f"Eval set result written to {path}", file=out)
     if run_dir.is_dir():
@@ -212,7 +285,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
             print(f"Report written to {write_report(run_dir)}", file=out)
     errors = format_errors(results)
     for line in errors:
-        print(f"agent-eval adk: error: {line}", file=sys.stderr)
+        print(f"agent-eval adk: error: {for_adk_cli(line)}", file=sys.stderr)
     code = 2 if errors else 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
     if plan.timed_out and _stuck_threads():
         # a timed-out case's blocking tool still holds a thread, which Python would wait for at
