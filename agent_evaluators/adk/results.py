@@ -164,11 +164,21 @@ class EvalSetResult(BaseModel):
         return self.model_dump_json(indent=2, exclude_none=True)
 
     def write(self, folder: Union[str, Path]) -> Path:
-        """Write ``<folder>/<eval_set_result_name>.evalset_result.json`` (ADK's file name) and return the path."""
+        """Write ``<folder>/<eval_set_result_name>.evalset_result.json`` (ADK's file name) and return the path.
+
+        The text is :meth:`to_json`'s, written one case at a time: a 10,000-case result is
+        never one string in memory.
+        """
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{self.eval_set_result_name or sanitize_result_name(self.eval_set_result_id)}.evalset_result.json"
-        path.write_text(self.to_json(), encoding="utf-8")
+        head, tail = self.model_copy(update={"eval_case_results": []}).to_json().split('"eval_case_results": []')
+        with path.open("w", encoding="utf-8") as f:
+            f.write(head + '"eval_case_results": [')
+            for i, case in enumerate(self.eval_case_results):
+                text = case.model_dump_json(indent=2, exclude_none=True).replace("\n", "\n    ")
+                f.write(("," if i else "") + "\n    " + text)
+            f.write(("\n  ]" if self.eval_case_results else "]") + tail)
         return path
 
     @classmethod

@@ -205,8 +205,8 @@ class RunPlan:
             for c, case in enumerate(job.cases):
                 for r in runs:
                     key = f"{j}:{c}:{r}"
-                    if key in slots:
-                        case_results.append(case_result_from_row(slots[key], rows[key], list(job.config.criteria)))
+                    if key in slots:  # each row dropped once read: rows and results are never both whole
+                        case_results.append(case_result_from_row(slots[key], rows.pop(key), list(job.config.criteria)))
                     else:
                         case_results.append(job.skipped[case.eval_id].model_copy(deep=True))
             results.extend(case_results)
@@ -221,11 +221,11 @@ async def _run_rows(
     slots: Mapping[str, CaseSlot], producers: Mapping[str, Tuple[EvalSetJob, CaseSlot]], model_config: Any,
     max_concurrency: int, run_dir: Union[None, str, Path] = None, timeout: Optional[float] = None,
     timed_out: Optional[List[str]] = None,
-) -> Dict[str, Mapping[str, Any]]:
+) -> "_RowsByCase":
     """One engine run: a row per case, the producer as target (under the per-case ``timeout``),
     a cell per criterion."""
     if not slots:
-        return {}
+        return _RowsByCase([])
     from .. import evaluate_async
 
     async def produce(case: str) -> Dict[str, Any]:
@@ -259,8 +259,20 @@ async def _run_rows(
         max_concurrency=max_concurrency, show_progress=False, timeout=None,
         output_path=None if run_dir is None else str(run_dir),
     )
-    rows = list(result["rows"])
-    return {str(row.get(f"inputs.{CASE_COLUMN}")): row for row in rows}
+    return _RowsByCase(result["rows"])
+
+
+class _RowsByCase:
+    """The run's rows by case key, each read when its result is built: with a run folder the
+    engine's rows stay on disk (read lazily from ``rows.jsonl``), so a 10,000-case run never
+    holds every row and every result at once."""
+
+    def __init__(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        self._rows = rows
+        self._at = {str(row.get(f"inputs.{CASE_COLUMN}")): i for i, row in enumerate(rows)}
+
+    def pop(self, key: str) -> Mapping[str, Any]:
+        return self._rows[self._at.pop(key)]
 
 
 def _checked(slot: CaseSlot, produced: Sequence[Any]) -> List[Invocation]:
