@@ -1,4 +1,4 @@
-"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR]``.
+"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR] [--timeout S]``.
 
 Two forms, as ``adk eval``:
 
@@ -6,7 +6,8 @@ Two forms, as ``adk eval``:
   folder (its ``agent.py`` defines ``root_agent``). The agent runs with ADK's own ``Runner``
   on every selected case (static cases replay their user turns; ``conversation_scenario``
   cases are driven by the user simulator on the judge, or on ``user_simulator_config.model``),
-  ``--num_runs`` times, and its invocations are scored;
+  ``--num_runs`` times, each run within ``--timeout`` seconds (default 600; a case past it is
+  an error case), and its invocations are scored;
 * ``agent-eval adk EVALSET... --actual FILE``: score recorded invocations.
 
 An eval-set argument is a file or a folder (every ``*.evalset.json`` / ``*.test.json`` in
