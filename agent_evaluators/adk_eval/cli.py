@@ -208,8 +208,8 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
 
     ``target`` (Python callers only) is a per-turn agent callable, instead of ``--actual``.
     When a case ran past ``--timeout`` and ADK's tool threads are still alive (a sync tool that
-    never returns would hold the process at exit), the process ends here with the exit code,
-    once everything is written and printed.
+    never returns would hold the process at exit), the command's process ends here with the exit
+    code, once everything is written and printed (not when a Python program called this function).
     """
     parser = build_parser()
     try:
@@ -288,7 +288,7 @@ def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
     for line in errors:
         print(f"agent-eval adk: error: {for_adk_cli(line)}", file=sys.stderr)
     code = 2 if errors else 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
-    if plan.timed_out and _stuck_threads():
+    if plan.timed_out and _stuck_threads() and _is_command():
         # a timed-out case's blocking tool still holds a thread, which Python would wait for at
         # exit (for as long as the tool blocks): everything is written, so the process ends now
         print(f"agent-eval adk: {len(plan.timed_out)} case(s) ran past --timeout; a tool still blocked "
@@ -297,6 +297,13 @@ def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
         sys.stderr.flush()
         os._exit(code)
     return code
+
+
+def _is_command() -> bool:
+    """Whether this process is the command (``agent-eval``, ``python -m agent_evaluators...``), not a
+    Python program that called :func:`main`: only the command may end the process."""
+    launched = Path(sys.argv[0] if sys.argv else "")
+    return launched.stem == "agent-eval" or (launched.name == "__main__.py" and "agent_evaluators" in launched.parts)
 
 
 def _stuck_threads() -> bool:
