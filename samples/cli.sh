@@ -26,6 +26,8 @@ agent-eval report agent-eval-results/agents --compare agent-eval-results/adhoc
 agent-eval list
 
 # 6. Google ADK eval sets with ADK's criteria (test_config.json), on recorded agent runs.
+#    Results go under agent-eval-results/ (ignored by git) rather than ADK's default ./.adk/eval_history.
 agent-eval adk samples/data/home_automation.evalset.json \
-  --actual samples/data/home_automation.actual.jsonl --config samples/data/test_config.json
+  --actual samples/data/home_automation.actual.jsonl --config samples/data/test_config.json \
+  --output agent-eval-results/adk
 echo "exit code: $? (1: home-004 switched off the wrong lamp)"

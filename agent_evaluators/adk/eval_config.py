@@ -142,13 +142,21 @@ class Criterion(_CamelModel):
 
 class UserSimulatorConfig(_CamelModel):
     """ADK's ``LlmBackedUserSimulatorConfig``: the model that plays the user and how many
-    invocations a simulated conversation may take (ADK's default 20). Other keys (e.g.
+    invocations a simulated conversation may take (ADK's default 20; ``-1``: no limit of its
+    own, see :data:`agent_evaluators.agents.simulation.NO_LIMIT_CAP`). Other keys (e.g.
     ``model_configuration``, ``custom_instructions``) are kept as given."""
 
     model_config = ConfigDict(extra="allow")
 
     model: Optional[str] = None
-    max_allowed_invocations: int = Field(default=20, ge=1)
+    max_allowed_invocations: int = Field(default=20, ge=-1)
+
+    @field_validator("max_allowed_invocations")
+    @classmethod
+    def _limit(cls, value: int) -> int:
+        if value == 0:
+            raise ValueError("must be a positive number of invocations, or -1 for no limit")
+        return value
 
 
 class EvalConfig(_CamelModel):

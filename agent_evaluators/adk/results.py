@@ -4,15 +4,15 @@ The JSON matches ``google.adk.evaluation.eval_result`` 2.13: statuses are ADK's 
 ``EvalStatus`` values, metric results carry ``metric_name``, ``threshold``,
 ``criterion``, ``score``, ``eval_status`` and ``details{rubric_scores}``. ADK rejects
 unknown keys inside metric results, so our explanations (why a metric was not
-evaluated, a judge error) go into ``notes`` on the case result, where ADK ignores
-unknown keys.
+evaluated) go into ``notes`` and what went wrong (a judge that failed, an agent that
+crashed or timed out) into ``errors`` on the case result, where ADK ignores unknown keys.
 """
 
 import json
 import time
 from enum import IntEnum
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 from pydantic.alias_generators import to_camel
@@ -29,7 +29,25 @@ __all__ = [
     "EvalSetResult",
     "new_eval_set_result",
     "sanitize_result_name",
+    "JUDGE_ERROR",
+    "judge_error_summary",
 ]
+
+#: The key, in a metric's ``details`` and in each per-invocation entry, holding why the judge
+#: failed. ADK has no status for it (``NOT_EVALUATED`` means "this criterion does not apply",
+#: which a case's verdict skips, so the case would pass on its other metrics): a judge failure
+#: is ``FAILED`` with no score and this marker, and every path that turns metric results into a
+#: case status reads the marker and makes the case an error (:attr:`EvalCaseResult.errors`).
+JUDGE_ERROR = "judge_error"
+
+
+def judge_error_summary(per_invocation: Sequence[Any]) -> Optional[str]:
+    """One line for the judge failures among per-invocation entries (``None``: the judge never failed)."""
+    errors = [str(p[JUDGE_ERROR]) for p in per_invocation if isinstance(p, Mapping) and p.get(JUDGE_ERROR)]
+    if not errors:
+        return None
+    more = f" (and {len(errors) - 1} more invocation(s))" if len(errors) > 1 else ""
+    return errors[0] + more
 
 
 class EvalStatus(IntEnum):
@@ -104,7 +122,10 @@ class EvalCaseResult(_StatusField):
     """One case's verdict: ``final_eval_status`` and every metric's results.
 
     ``notes`` (ours; ADK ignores it) says why a case or metric was not evaluated or failed
-    without a score.
+    without a score. ``errors`` (ours too) lists what went wrong rather than what was judged:
+    a criterion the judge could not score, an agent that crashed or ran past its deadline. A
+    case with errors is never ``PASSED`` (it is ``FAILED``, ADK's only other verdict) and
+    ``agent-eval adk`` exits 2.
     """
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
@@ -119,6 +140,7 @@ class EvalCaseResult(_StatusField):
     session_details: Optional[Dict[str, Any]] = None
     user_id: Optional[str] = None
     notes: List[str] = Field(default_factory=list)
+    errors: List[str] = Field(default_factory=list)
 
     @field_serializer("final_eval_status")
     def _ser_status(self, value: EvalStatus) -> int:
@@ -126,7 +148,7 @@ class EvalCaseResult(_StatusField):
 
     @property
     def passed(self) -> bool:
-        return self.final_eval_status == EvalStatus.PASSED
+        return self.final_eval_status == EvalStatus.PASSED and not self.errors
 
 
 class EvalSetResult(BaseModel):
@@ -142,11 +164,21 @@ class EvalSetResult(BaseModel):
         return self.model_dump_json(indent=2, exclude_none=True)
 
     def write(self, folder: Union[str, Path]) -> Path:
-        """Write ``<folder>/<eval_set_result_name>.evalset_result.json`` (ADK's file name) and return the path."""
+        """Write ``<folder>/<eval_set_result_name>.evalset_result.json`` (ADK's file name) and return the path.
+
+        The text is :meth:`to_json`'s, written one case at a time: a 10,000-case result is
+        never one string in memory.
+        """
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{self.eval_set_result_name or sanitize_result_name(self.eval_set_result_id)}.evalset_result.json"
-        path.write_text(self.to_json(), encoding="utf-8")
+        head, tail = self.model_copy(update={"eval_case_results": []}).to_json().split('"eval_case_results": []')
+        with path.open("w", encoding="utf-8") as f:
+            f.write(head + '"eval_case_results": [')
+            for i, case in enumerate(self.eval_case_results):
+                text = case.model_dump_json(indent=2, exclude_none=True).replace("\n", "\n    ")
+                f.write(("," if i else "") + "\n    " + text)
+            f.write(("\n  ]" if self.eval_case_results else "]") + tail)
         return path
 
     @classmethod

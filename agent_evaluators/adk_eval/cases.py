@@ -11,7 +11,12 @@ error capture, and this module owns only ADK's verdict rules:
   and none failed; ``NOT_EVALUATED`` (and ``INFORMATIONAL``) metrics are skipped, so a
   case with only those is ``NOT_EVALUATED`` (:func:`final_eval_status`);
 * a metric that raises is ``NOT_EVALUATED``, with the reason in the case's ``notes``;
-* a case whose invocations could not be obtained is ``FAILED`` with no metric results.
+* a judge that failed (``details["judge_error"]``, a :class:`JudgeError`, or a cell the
+  engine recorded as an error, e.g. timed out) is an error: the metric is ``FAILED`` with
+  no score, the case is ``FAILED`` and lists it in ``errors`` (never ``NOT_EVALUATED``,
+  which would let the case pass on its other metrics);
+* a case whose invocations could not be obtained (the agent crashed or ran past its
+  deadline) is ``FAILED`` with no metric results, and the reason in ``errors`` and ``notes``.
 """
 
 from dataclasses import dataclass
@@ -20,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from ..adk.eval_config import Criterion
 from ..adk.models import EvalCase, Invocation
 from ..adk.results import (
+    JUDGE_ERROR,
     EvalCaseResult,
     EvalMetricResult,
     EvalMetricResultDetails,
@@ -27,8 +33,9 @@ from ..adk.results import (
     EvalStatus,
     RubricScore,
 )
+from ..errors import JudgeError
 from ..evaluators.base import score_scale
-from .criteria import NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
+from .criteria import FAILED, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
 
 __all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
 
@@ -63,7 +70,9 @@ class CriterionCell:
     invocations and its ``conversation_scenario``, whichever the metric reads) and returns an
     ``evaluate()`` cell whose ``<name>_details`` holds everything ADK's result needs. A
     metric that raises becomes ``NOT_EVALUATED`` with the error as its reason (ADK's
-    ``LocalEvalService`` does the same), so one broken metric never hides the others.
+    ``LocalEvalService`` does the same), so one broken metric never hides the others; a
+    :class:`JudgeError` is a judge failure instead (``FAILED``, marked ``judge_error``), and
+    a judge failure is an ``"error"`` cell with ``<name>_error``.
     """
 
     def __init__(self, name: str, slots: Mapping[str, CaseSlot], model_config: Any) -> None:
@@ -89,6 +98,11 @@ class CriterionCell:
         try:
             result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
                                                  scenario=slot.case.conversation_scenario)
+        except JudgeError as exc:  # the judge failed: an error, not "does not apply"
+            message = str(exc)
+            return {n: None, f"{n}_result": "error", f"{n}_threshold": crit.threshold, f"{n}_error": message,
+                    f"{n}_reason": f"the judge failed: {message}",
+                    f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message, "per_invocation": []}}
         except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
             message = f"{type(exc).__name__}: {exc}"
             return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": crit.threshold,
@@ -112,18 +126,21 @@ def _cell(result: InvocationsResult) -> Dict[str, Any]:
     }
     if result.details.get("usage"):  # the engine sums <key>_usage into the run's usage (summary.json)
         cell[f"{n}_usage"] = result.details["usage"]
+    if result.judge_error:
+        cell.update({f"{n}_result": "error", f"{n}_error": result.judge_error})
     return cell
 
 
 # ----------------------------------------------------------------------------- rows → ADK results
 
 
-def case_result(slot: CaseSlot, status: EvalStatus, notes: Sequence[str] = ()) -> EvalCaseResult:
+def case_result(slot: CaseSlot, status: EvalStatus, notes: Sequence[str] = (),
+                errors: Sequence[str] = ()) -> EvalCaseResult:
     """A case result with no metric results (not run, or no invocations to score)."""
     user_id = slot.case.session_input.user_id if slot.case.session_input else None
     return EvalCaseResult(
         eval_set_file=slot.eval_set_id, eval_set_id=slot.eval_set_id, eval_id=slot.case.eval_id,
-        final_eval_status=status, session_id="", user_id=user_id or None, notes=list(notes),
+        final_eval_status=status, session_id="", user_id=user_id or None, notes=list(notes), errors=list(errors),
     )
 
 
@@ -133,7 +150,8 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
     invocations = row.get(f"outputs.{INVOCATIONS_COLUMN}")
     if target_error or not isinstance(invocations, list):
         why = target_error or row.get("row_error") or "the agent's invocations are missing"
-        return case_result(slot, EvalStatus.FAILED, [f"no invocations to evaluate: {why}"])
+        return case_result(slot, EvalStatus.FAILED, [f"no invocations to evaluate: {why}"],
+                           [f"the agent could not be run: {why}"])
     actual = [Invocation.model_validate(v) for v in invocations]
     expected = slot.expected
     per_invocation = [
@@ -144,21 +162,26 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
     ]
     overall: List[EvalMetricResult] = []
     notes: List[str] = []
+    errors: List[str] = []
     for name in names:
         crit = slot.criteria[name]
         prefix = f"outputs.{name}."
         details = row.get(f"{prefix}{name}_details")
         if not isinstance(details, Mapping):  # the engine recorded an error cell (e.g. a timeout)
             error = row.get(f"{prefix}error") or row.get(f"{prefix}{name}_error") or "no result"
-            notes.append(f"{name}: not evaluated: {error}")
-            overall.append(_metric(name, crit, None, EvalStatus.NOT_EVALUATED, None))
+            errors.append(f"{name} could not be judged: {error}")
+            overall.append(_metric(name, crit, None, EvalStatus.FAILED, None))
             for item in per_invocation:
-                item.eval_metric_results.append(_metric(name, crit, None, EvalStatus.NOT_EVALUATED, None))
+                item.eval_metric_results.append(_metric(name, crit, None, EvalStatus.FAILED, None))
             continue
         status = EvalStatus.parse(details.get("status", NOT_EVALUATED))
         score = row.get(f"{prefix}{name}")
+        judge_error = details.get(JUDGE_ERROR)
+        if judge_error:  # an error, whatever status a metric of our own reported
+            errors.append(f"{name} could not be judged: {judge_error}")
+            status, score = EvalStatus.FAILED, None
         overall.append(_metric(name, crit, score, status, details.get("rubric_scores")))
-        if details.get("error") and not details.get("per_invocation"):
+        if details.get("error") and not judge_error and not details.get("per_invocation"):
             notes.append(f"{name}: not evaluated: {details['error']}")
         elif status == EvalStatus.NOT_EVALUATED:
             notes.append(f"{name}: not evaluated: {details.get('reason', '')}")
@@ -172,7 +195,8 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
             item.eval_metric_results.append(_metric(
                 name, crit, inv.get("score"), EvalStatus.parse(inv.get("status", NOT_EVALUATED)), rubric_scores,
             ))
-    result = case_result(slot, final_eval_status(m.eval_status for m in overall), notes)
+    status = EvalStatus.FAILED if errors else final_eval_status(m.eval_status for m in overall)
+    result = case_result(slot, status, notes, errors)
     result.overall_eval_metric_results = overall
     result.eval_metric_result_per_invocation = per_invocation
     return result

@@ -1,4 +1,4 @@
-"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR]``.
+"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR] [--timeout S]``.
 
 Two forms, as ``adk eval``:
 
@@ -6,7 +6,8 @@ Two forms, as ``adk eval``:
   folder (its ``agent.py`` defines ``root_agent``). The agent runs with ADK's own ``Runner``
   on every selected case (static cases replay their user turns; ``conversation_scenario``
   cases are driven by the user simulator on the judge, or on ``user_simulator_config.model``),
-  ``--num_runs`` times, and its invocations are scored;
+  ``--num_runs`` times, each run within ``--timeout`` seconds (default 600; a case past it is
+  an error case), and its invocations are scored;
 * ``agent-eval adk EVALSET... --actual FILE``: score recorded invocations.
 
 An eval-set argument is a file or a folder (every ``*.evalset.json`` / ``*.test.json`` in
@@ -23,26 +24,77 @@ invocations, the simulated user's turns and each criterion's cell) are kept in
 ``DIR/run_<timestamp>/`` for ``agent-eval report`` (``--html`` writes the report at once).
 
 Exit code: 0 when every evaluated case passed, 1 when a case failed (a case whose metrics
-are all ``NOT_EVALUATED`` is not a failure), 2 on bad usage or configuration.
+are all ``NOT_EVALUATED`` is not a failure), 2 on bad usage or configuration, or when a case
+has errors (a criterion the judge could not score, an agent that crashed or ran past
+``--timeout``): those are printed to stderr, one line each, and the result file is still written
+with the case ``FAILED`` and its ``errors``.
 """
 
 import argparse
+import logging
+import os
+import re
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..adk.results import EvalStatus
 from ..cli.judge_flags import add_judge_arguments, model_config_from_args
+from ..cli.messages import for_cli
 from ..errors import AgentEvalError, ConfigError, InputError
-from .printing import format_case, format_summary
-from .runner import RunPlan, prepare_run, split_case_selector
+from .printing import format_case, format_errors, format_summary
+from .runner import DEFAULT_CASE_TIMEOUT, RunPlan, prepare_run, split_case_selector
 
-__all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets"]
+__all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets", "for_adk_cli"]
 
 #: where result files go without ``--output`` (relative to the working directory)
 DEFAULT_OUTPUT = Path(".adk") / "eval_history"
 EVAL_FILE_PATTERNS = ("*.evalset.json", "*.test.json")
+#: the name ADK gives the threads of its tool pool (``google.adk.utils._sync_runner``)
+ADK_TOOL_THREAD_PREFIX = "adk_tool_executor"
+
+
+#: model_config keys → the flag that sets them
+_JUDGE_KEY_FLAGS = {
+    "model": "--judge-model M", "base_url": "--judge-base-url URL", "api_key": "--judge-api-key-env VAR",
+    "azure_endpoint": "--judge-azure-endpoint URL", "azure_deployment": "--judge-azure-deployment NAME",
+    "api_version": "--judge-api-version V",
+}
+
+#: the Python phrases of the judge, runner and simulator messages, and the flags that do the same
+_ADK_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
+    (re.compile(r"pass model_config=\{'model': 'gpt-4o-mini', 'api_key': \.\.\.\} "
+                r"\(or an Azure config with azure_endpoint/azure_deployment/api_key\)"),
+     "pass --judge-model M (with --judge-base-url URL and --judge-api-key-env VAR for an OpenAI-compatible "
+     "server), or --judge-azure-endpoint URL and --judge-azure-deployment NAME for Azure"),
+    (re.compile(r"pass model_config=\{'model': \.\.\.\}"), "pass --judge-model M"),
+    (re.compile(r"e\.g\. \{'model': 'gpt-4o-mini', 'api_key': \.\.\.\}"), "e.g. --judge-model gpt-4o-mini"),
+    (re.compile(r"model_config is missing '(\w+)'"),
+     lambda m: f"the judge flags lack {_JUDGE_KEY_FLAGS.get(m.group(1), m.group(1))}"),
+    (re.compile(r"model_config has neither 'api_key' nor 'credential'"), "the judge flags give no API key"),
+    (re.compile(r"\bgive api_key\b"), "give --judge-api-key-env VAR"),
+    (re.compile(r"point 'base_url' at"), "point --judge-base-url at"),
+    (re.compile(r", set AZURE_OPENAI_API_KEY, or pass credential=azure\.identity\.DefaultAzureCredential\(\)"),
+     " or set AZURE_OPENAI_API_KEY"),
+    (re.compile(r", set judge\.model in the config file,"), ","),  # test_config.json has no judge section
+    (re.compile(r" ?\(model_config dict\)"), ""),
+    (re.compile(r"[Tt]he raw (reply|body|refusal) is in JudgeError\.raw_text"),
+     r"The raw \1 is kept in the run's rows.jsonl"),
+    (re.compile(r"\bnum_runs must\b"), "--num_runs must"),
+    (re.compile(r" \(timeout= in Python\)"), ""),
+    (re.compile(r" or, from Python, actual=, target= \(a per-turn callable\) or producer="), ""),
+]
+
+
+def for_adk_cli(text: Any) -> str:
+    """A message as an ``agent-eval adk`` user should read it: every Python phrase (``model_config=``,
+    ``JudgeError.raw_text``, ``num_runs``) replaced by the flag or the file that does the same."""
+    out = for_cli(text)
+    for pattern, repl in _ADK_REWRITES:
+        out = pattern.sub(repl, out)
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print every case's metrics and invocations")
     parser.add_argument("--num_runs", "--num-runs", type=int, default=1,
                         help="run each case this many times, each run with its own result (default 1)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_CASE_TIMEOUT, metavar="SECONDS",
+                        help="deadline of each case's agent run, every turn included; a case past it is an error "
+                             f"case and the run goes on (default {DEFAULT_CASE_TIMEOUT:g}; 0: no limit)")
     # the same judge flags, spelled the same, as `agent-eval run` (ADK's --max_concurrency stays an alias)
     add_judge_arguments(parser, concurrency_default=10)
     return parser
@@ -126,7 +181,9 @@ def _new_run_dir(output: Path) -> Path:
 
 def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tuple[RunPlan, Any]:
     if args.max_concurrency < 1:
-        raise ConfigError("--max_concurrency must be at least 1")
+        raise ConfigError("--max-concurrency must be at least 1")
+    if args.timeout < 0:
+        raise ConfigError(f"--timeout must be a number of seconds (0: no limit), got {args.timeout:g}")
     agent, eval_sets = split_agent_and_eval_sets(args.paths)
     model_config = _judge(args)
     producer = None
@@ -150,17 +207,48 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     """Run ``agent-eval adk`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code.
 
     ``target`` (Python callers only) is a per-turn agent callable, instead of ``--actual``.
+    When a case ran past ``--timeout`` and ADK's tool threads are still alive (a sync tool that
+    never returns would hold the process at exit), the command's process ends here with the exit
+    code, once everything is written and printed (not when a Python program called this function).
     """
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
+    with _warnings_in_flag_words():
+        return _run(args, target)
+
+
+@contextmanager
+def _warnings_in_flag_words() -> Iterator[None]:
+    """While the command runs, the package's log warnings (a judge that failed on an invocation ...)
+    go to stderr as ``agent-eval adk: warning: ...`` in flag words, unless logging is configured."""
+    logger = logging.getLogger("agent_evaluators")
+    if logger.handlers or logging.getLogger().handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(_FlagWordsFormatter("agent-eval adk: %(levelname)s: %(message)s"))
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
+class _FlagWordsFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return for_adk_cli(super().format(record)).replace(": WARNING: ", ": warning: ", 1)
+
+
+def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
     out = sys.stdout
     try:
         plan, model_config = _plan(args, target)
     except AgentEvalError as exc:
-        print(f"agent-eval adk: error: {exc}", file=sys.stderr)
+        print(f"agent-eval adk: error: {for_adk_cli(exc)}", file=sys.stderr)
         return 2
     seen = set()
     for job in plan.jobs:
@@ -175,9 +263,10 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     run_dir = _new_run_dir(output)
     try:
         results = run_sync(plan.run(output_dir=output, model_config=model_config,
-                                    max_concurrency=args.max_concurrency, run_dir=run_dir))
+                                    max_concurrency=args.max_concurrency, run_dir=run_dir,
+                                    timeout=args.timeout or None))
     except AgentEvalError as exc:
-        print(f"agent-eval adk: error: {exc}", file=sys.stderr)
+        print(f"agent-eval adk: error: {for_adk_cli(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:  # the result folder cannot be written
         print(f"agent-eval adk: error: cannot write the results to {output}: {exc}", file=sys.stderr)
@@ -186,7 +275,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
     if args.print_detailed_results:
         for r in results:
             print("*" * 68, file=out)
-            print(format_case(r), file=out)
+            print(for_adk_cli(format_case(r)), file=out)
     for path in plan.written:
         print(f"Eval set result written to {path}", file=out)
     if run_dir.is_dir():
@@ -195,7 +284,34 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
             from ..report import write_report
 
             print(f"Report written to {write_report(run_dir)}", file=out)
-    return 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
+    errors = format_errors(results)
+    for line in errors:
+        print(f"agent-eval adk: error: {for_adk_cli(line)}", file=sys.stderr)
+    code = 2 if errors else 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
+    if plan.timed_out and _stuck_threads() and _is_command():
+        # a timed-out case's blocking tool still holds a thread, which Python would wait for at
+        # exit (for as long as the tool blocks): everything is written, so the process ends now
+        print(f"agent-eval adk: {len(plan.timed_out)} case(s) ran past --timeout; a tool still blocked "
+              "in its thread is abandoned", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _is_command() -> bool:
+    """Whether this process is the command (``agent-eval``, ``python -m agent_evaluators...``), not a
+    Python program that called :func:`main`: only the command may end the process."""
+    launched = Path(sys.argv[0] if sys.argv else "")
+    return launched.stem == "agent-eval" or (launched.name == "__main__.py" and "agent_evaluators" in launched.parts)
+
+
+def _stuck_threads() -> bool:
+    """Whether ADK's tool threads are alive: after a timed-out case one may still be inside a sync
+    tool that never returns, and Python joins those threads at exit (however long the tool blocks)."""
+    import threading
+
+    return any(t.is_alive() and t.name.startswith(ADK_TOOL_THREAD_PREFIX) for t in threading.enumerate())
 
 
 if __name__ == "__main__":  # pragma: no cover - ``python -m agent_evaluators.adk_eval.cli``

@@ -24,6 +24,13 @@ What ADK defines around every metric is done here once, before either path: the
 length check, ``NOT_EVALUATED`` without expected invocations for reference-based
 metrics, and the status rule ``score >= threshold``. A judge metric whose module is
 not installed yet raises :class:`ConfigError` ("not available yet").
+
+A judge that failed (unreachable, errors until its attempts ran out, unusable verdicts) is
+an error, never ``NOT_EVALUATED`` (ADK's "this criterion does not apply", which a case's
+verdict skips: the case would pass on its other metrics). The result keeps ADK's shape:
+the metric (and the invocation) is ``FAILED`` with no score, and ``details["judge_error"]``
+(:attr:`InvocationsResult.judge_error`) says why; every path that turns metric results
+into a case status reads it.
 """
 
 import asyncio
@@ -37,6 +44,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 from ..adk.convert import InvocationLike, add_rubric, as_invocations, final_response_text
 from ..adk.eval_config import Criterion, parse_criterion
 from ..adk.models import Invocation
+from ..adk.results import JUDGE_ERROR, judge_error_summary
 from ..errors import ConfigError, JudgeError
 
 __all__ = [
@@ -52,6 +60,7 @@ __all__ = [
     "evaluate_invocations",
     "aevaluate_invocations",
     "status_for",
+    "JUDGE_ERROR",
 ]
 
 logger = logging.getLogger(__name__)
@@ -80,6 +89,8 @@ class InvocationScore:
     details: Any = None
     error: Optional[str] = None
     usage: Optional[Dict[str, Any]] = None
+    #: why the judge failed on this invocation (then ``status`` is ``FAILED`` and ``score`` ``None``)
+    judge_error: Optional[str] = None
 
 
 @dataclass
@@ -91,6 +102,8 @@ class InvocationsResult:
     entry per actual invocation. ``details`` holds ``reason``, ``per_invocation``
     (score, status, reason, evaluator details, error per invocation), ``usage`` for
     judge metrics, and whatever case-level details the metric adds (e.g. rubric scores).
+    A judge failure makes the metric ``FAILED`` with ``score`` ``None`` and sets
+    ``details["judge_error"]`` (:attr:`judge_error`): an error, not a verdict.
     """
 
     metric_name: str
@@ -105,6 +118,12 @@ class InvocationsResult:
     @property
     def per_invocation_statuses(self) -> List[str]:
         return [p.status for p in self.per_invocation]
+
+    @property
+    def judge_error(self) -> Optional[str]:
+        """Why the judge failed (``None`` when it did not): the metric is then an error, not a verdict."""
+        value = self.details.get(JUDGE_ERROR)
+        return str(value) if value else None
 
 
 # ----------------------------------------------------------------------------- specs
@@ -261,8 +280,9 @@ def evaluate_invocations(
         ValueError: ``expected`` is given and its length differs from ``actual`` (ADK ≥ 2.6).
         ConfigError: unknown metric, bad criterion, or a judge metric not available yet.
 
-    A reference-based metric without ``expected`` gives ``NOT_EVALUATED``, as does an
-    invocation whose judge failed (the error is in ``details``).
+    A reference-based metric without ``expected`` gives ``NOT_EVALUATED``. An invocation whose
+    judge failed makes the metric ``FAILED`` with no score and ``details["judge_error"]``
+    (:attr:`InvocationsResult.judge_error`): an error, never ``NOT_EVALUATED``.
     """
     from .._loop import run_sync
 
@@ -317,18 +337,23 @@ async def aevaluate_invocations(
     pairs = [(a, expected_invs[i] if expected_invs is not None else None) for i, a in enumerate(actual_invs)]
     evaluator = _construct(spec, cls, crit, model_config)
     per = list(await asyncio.gather(*(_score_pair(spec, evaluator, threshold, a, e, crit) for a, e in pairs)))
+    per_dicts = [_score_dict(p) for p in per]
+    judge_error = judge_error_summary(per_dicts)
     scores = [p.score for p in per if p.score is not None]
-    score = sum(scores) / len(scores) if scores else None
+    score = sum(scores) / len(scores) if scores and judge_error is None else None
     details: Dict[str, Any] = {
         "reason": (f"mean over {len(scores)} scored invocation(s) of {len(per)}; threshold {threshold}"
-                   if score is not None else "no invocation could be scored"),
-        "per_invocation": [_score_dict(p) for p in per],
+                   if score is not None else
+                   f"the judge failed: {judge_error}" if judge_error else "no invocation could be scored"),
+        "per_invocation": per_dicts,
     }
+    if judge_error:
+        details[JUDGE_ERROR] = judge_error
     usage = _merge_usage([p.usage for p in per])
     if usage is not None:
         details["usage"] = usage
-    return InvocationsResult(spec.name, score, status_for(score, threshold), [p.score for p in per], threshold,
-                             crit, per, details)
+    status = FAILED if judge_error else status_for(score, threshold)
+    return InvocationsResult(spec.name, score, status, [p.score for p in per], threshold, crit, per, details)
 
 
 def _with_expected_rubrics(actual: List[Invocation], expected: List[Invocation]) -> List[Invocation]:
@@ -361,7 +386,8 @@ async def _score_pair(
         out = await evaluator.acall(**inputs)
     except JudgeError as exc:
         logger.warning("%s: judge failed for invocation %r: %s", spec.name, actual.invocation_id, exc)
-        return InvocationScore(None, NOT_EVALUATED, "the judge failed", error=str(exc), usage=exc.usage)
+        return InvocationScore(None, FAILED, "the judge failed", error=str(exc), usage=exc.usage,
+                               judge_error=str(exc))
     key = getattr(evaluator, "result_key", "") or spec.name
     score = out.get(key)
     if isinstance(score, float) and math.isnan(score):
@@ -385,6 +411,7 @@ def _from_case_result(name: str, crit: Criterion, case: Any) -> InvocationsResul
             reason=item.get("reason") or "",
             details=item.get("details"),
             error=item.get("error"),
+            judge_error=item.get(JUDGE_ERROR),
         )
         for item in (getattr(case, "per_invocation", None) or [])
     ]
@@ -429,4 +456,6 @@ def _score_dict(p: InvocationScore) -> Dict[str, Any]:
         out["details"] = p.details
     if p.error is not None:
         out["error"] = p.error
+    if p.judge_error:
+        out[JUDGE_ERROR] = p.judge_error
     return out

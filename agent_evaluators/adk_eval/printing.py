@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..adk.convert import content_text, function_calls
 from ..adk.results import EvalCaseResult, EvalMetricResult, EvalMetricResultPerInvocation, EvalStatus
 
-__all__ = ["format_summary", "format_case"]
+__all__ = ["format_summary", "format_case", "format_errors"]
 
 _FIELD_VALUE_COLUMN = 30
 _FIELD_VALUE_WIDTH = 80
@@ -15,16 +15,27 @@ _RULE = "-" * 69
 
 def format_summary(results: Sequence[EvalCaseResult]) -> str:
     """ADK's ``Eval Run Summary`` block, plus a ``Tests not evaluated`` line when some case was
-    neither passed nor failed (ADK counts those as failed; they are not failures)."""
+    neither passed nor failed (ADK counts those as failed; they are not failures), and a
+    ``Tests with errors`` line for the failed cases that failed on an error (a judge that
+    could not score a criterion, an agent that crashed or timed out) rather than a verdict."""
     counts: Dict[str, List[int]] = {}
     for r in results:
-        counts.setdefault(r.eval_set_id, [0, 0, 0])[_column(r.final_eval_status)] += 1
+        tally = counts.setdefault(r.eval_set_id, [0, 0, 0, 0])
+        tally[_column(r.final_eval_status)] += 1
+        tally[3] += bool(r.errors)
     lines = ["*" * 69, "Eval Run Summary"]
-    for set_id, (passed, failed, skipped) in counts.items():
+    for set_id, (passed, failed, skipped, errored) in counts.items():
         lines.append(f"{set_id}:\n  Tests passed: {passed}\n  Tests failed: {failed}")
         if skipped:
             lines.append(f"  Tests not evaluated: {skipped}")
+        if errored:
+            lines.append(f"  Tests with errors: {errored} (counted as failed; see the errors below)")
     return "\n".join(lines)
+
+
+def format_errors(results: Sequence[EvalCaseResult]) -> List[str]:
+    """One line per error of every case, naming the eval set, the case and what could not be done."""
+    return [f"{r.eval_set_id}/{r.eval_id}: {error}" for r in results for error in r.errors]
 
 
 def _column(status: EvalStatus) -> int:
@@ -40,6 +51,7 @@ def format_case(result: EvalCaseResult) -> str:
         f"Eval Id: {result.eval_id}",
         f"Overall Eval Status: {result.final_eval_status.name}",
     ]
+    lines += [f"Error: {error}" for error in result.errors]
     lines += [f"Note: {note}" for note in result.notes]
     for m in result.overall_eval_metric_results:
         lines.append(_RULE)

@@ -20,6 +20,11 @@ With ``run_dir`` the engine's own run folder is kept too (``rows.jsonl``, ``summ
 every case row with the producer's outputs, the simulated user's turns included
 (``outputs.simulated_user``), and every criterion's cell, for ``agent-eval report``.
 
+Each case's agent run has a deadline (``timeout``, :data:`DEFAULT_CASE_TIMEOUT` seconds by
+default; ``agent-eval adk --timeout``): a case whose producer has not returned by then (a tool
+or model call that never returns, a simulated user that never stops) is cancelled and becomes
+an error case (``FAILED``, with the reason in its ``errors``), and the run goes on.
+
 ``conversation_scenario`` cases have no expected invocations. With recorded or produced
 invocations, the criteria that compare with expected invocations are ``NOT_EVALUATED``
 (with the reason, as ADK) and the others (hallucinations_v1, safety_v1, the rubric
@@ -27,6 +32,7 @@ criteria) score the conversation; without any, the case is ``NOT_EVALUATED``. Th
 informational efficiency metrics ADK appends (tool_call_count_v1, ...) are not computed.
 """
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,9 +58,12 @@ from .criteria import get_metric, judge_endpoint
 from .producers import Producer, check_target, from_actual, from_target, has_actual
 
 __all__ = ["run_eval_sets", "arun_eval_sets", "prepare_run", "RunPlan", "EvalSetJob", "split_case_selector",
-           "SCENARIO_NOTE"]
+           "SCENARIO_NOTE", "DEFAULT_CASE_TIMEOUT"]
 
 logger = logging.getLogger(__name__)
+
+#: seconds one case's agent run may take (every turn, the simulated user's included); ``None``: no limit
+DEFAULT_CASE_TIMEOUT = 600.0
 
 PathsLike = Union[str, Path, Sequence[Union[str, Path]]]
 ConfigLike = Union[None, str, Path, EvalConfig, Mapping[str, Any]]
@@ -82,6 +91,7 @@ def run_eval_sets(
     app_name: Optional[str] = None,
     num_runs: int = 1,
     run_dir: Union[None, str, Path] = None,
+    timeout: Optional[float] = DEFAULT_CASE_TIMEOUT,
 ) -> List[EvalCaseResult]:
     """Evaluate eval-set files; returns one :class:`EvalCaseResult` per case (and run), in file order.
 
@@ -105,6 +115,8 @@ def run_eval_sets(
         run_dir: also keep the engine's run folder here (``rows.jsonl``, ``summary.json``: the
             rows with the producer's outputs and the simulated user's turns; ``agent-eval report``
             renders it as HTML).
+        timeout: seconds each case's producer (the agent run) may take; a case past it is an
+            error case and the run goes on (``None``: no limit).
 
     Raises:
         ConfigError / InputError: bad config, unreadable eval set, not exactly one of
@@ -115,7 +127,7 @@ def run_eval_sets(
     return run_sync(
         arun_eval_sets(paths, config=config, actual=actual, target=target, output_dir=output_dir,
                        model_config=model_config, max_concurrency=max_concurrency, producer=producer,
-                       app_name=app_name, num_runs=num_runs, run_dir=run_dir)
+                       app_name=app_name, num_runs=num_runs, run_dir=run_dir, timeout=timeout)
     )
 
 
@@ -132,12 +144,13 @@ async def arun_eval_sets(
     app_name: Optional[str] = None,
     num_runs: int = 1,
     run_dir: Union[None, str, Path] = None,
+    timeout: Optional[float] = DEFAULT_CASE_TIMEOUT,
 ) -> List[EvalCaseResult]:
     """Async twin of :func:`run_eval_sets`."""
     plan = prepare_run(paths, config=config, actual=actual, target=target, model_config=model_config,
                        producer=producer, app_name=app_name, num_runs=num_runs)
     return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency,
-                          run_dir=run_dir)
+                          run_dir=run_dir, timeout=timeout)
 
 
 # ----------------------------------------------------------------------------- planning
@@ -164,10 +177,16 @@ class RunPlan:
     jobs: List[EvalSetJob]
     num_runs: int = 1
     written: List[Path] = field(default_factory=list)
+    #: eval ids of the cases cancelled at their deadline (a blocking tool may still hold a thread)
+    timed_out: List[str] = field(default_factory=list)
 
     async def run(self, *, output_dir: Union[None, str, Path], model_config: Any,
-                  max_concurrency: int, run_dir: Union[None, str, Path] = None) -> List[EvalCaseResult]:
+                  max_concurrency: int, run_dir: Union[None, str, Path] = None,
+                  timeout: Optional[float] = DEFAULT_CASE_TIMEOUT) -> List[EvalCaseResult]:
         """Run every case on the shared engine, then rebuild ADK's results from the rows."""
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or timeout <= 0):
+            raise ConfigError(f"timeout must be a positive number of seconds per case (or None), got {timeout!r}")
         slots: Dict[str, CaseSlot] = {}
         producers: Dict[str, Tuple[EvalSetJob, CaseSlot]] = {}
         runs = range(self.num_runs)
@@ -179,15 +198,15 @@ class RunPlan:
                     key = f"{j}:{c}:{r}"  # a row per case and run
                     slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
                     producers[key] = (job, slots[key])
-        rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir)
+        rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir, timeout, self.timed_out)
         results: List[EvalCaseResult] = []
         for j, job in enumerate(self.jobs):
             case_results = []
             for c, case in enumerate(job.cases):
                 for r in runs:
                     key = f"{j}:{c}:{r}"
-                    if key in slots:
-                        case_results.append(case_result_from_row(slots[key], rows[key], list(job.config.criteria)))
+                    if key in slots:  # each row dropped once read: rows and results are never both whole
+                        case_results.append(case_result_from_row(slots[key], rows.pop(key), list(job.config.criteria)))
                     else:
                         case_results.append(job.skipped[case.eval_id].model_copy(deep=True))
             results.extend(case_results)
@@ -200,16 +219,27 @@ class RunPlan:
 
 async def _run_rows(
     slots: Mapping[str, CaseSlot], producers: Mapping[str, Tuple[EvalSetJob, CaseSlot]], model_config: Any,
-    max_concurrency: int, run_dir: Union[None, str, Path] = None,
-) -> Dict[str, Mapping[str, Any]]:
-    """One engine run: a row per case, the producer as target, a cell per criterion."""
+    max_concurrency: int, run_dir: Union[None, str, Path] = None, timeout: Optional[float] = None,
+    timed_out: Optional[List[str]] = None,
+) -> "_RowsByCase":
+    """One engine run: a row per case, the producer as target (under the per-case ``timeout``),
+    a cell per criterion."""
     if not slots:
-        return {}
+        return _RowsByCase([])
     from .. import evaluate_async
 
     async def produce(case: str) -> Dict[str, Any]:
         job, slot = producers[case]
-        produced = await job.producer(slot.case, job.config)
+        try:
+            produced = await asyncio.wait_for(job.producer(slot.case, job.config), timeout)
+        except asyncio.TimeoutError:
+            if timed_out is not None:
+                timed_out.append(slot.case.eval_id)
+            raise TimeoutError(
+                f"eval case {slot.case.eval_id!r} did not finish within its deadline of {timeout:g} s (a tool or "
+                "model call that never returns, or a simulated user that never stops?); raise --timeout "
+                "(timeout= in Python) if the agent needs longer"
+            ) from None
         invocations = _checked(slot, produced)
         out: Dict[str, Any] = {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations]}
         records = getattr(produced, "simulator_records", None)
@@ -217,6 +247,7 @@ async def _run_rows(
             out[SIMULATED_USER_COLUMN] = list(records)
         return out
 
+    produce.__qualname__ = produce.__name__ = "agent"  # how the engine names the target in its messages
     names = sorted({name for slot in slots.values() for name in slot.criteria})
     evaluators = {name: CriterionCell(name, slots, model_config) for name in names}
     mapping = {CASE_COLUMN: "${data." + CASE_COLUMN + "}", INVOCATIONS_COLUMN: "${target." + INVOCATIONS_COLUMN + "}"}
@@ -228,8 +259,20 @@ async def _run_rows(
         max_concurrency=max_concurrency, show_progress=False, timeout=None,
         output_path=None if run_dir is None else str(run_dir),
     )
-    rows = list(result["rows"])
-    return {str(row.get(f"inputs.{CASE_COLUMN}")): row for row in rows}
+    return _RowsByCase(result["rows"])
+
+
+class _RowsByCase:
+    """The run's rows by case key, each read when its result is built: with a run folder the
+    engine's rows stay on disk (read lazily from ``rows.jsonl``), so a 10,000-case run never
+    holds every row and every result at once."""
+
+    def __init__(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        self._rows = rows
+        self._at = {str(row.get(f"inputs.{CASE_COLUMN}")): i for i, row in enumerate(rows)}
+
+    def pop(self, key: str) -> Mapping[str, Any]:
+        return self._rows[self._at.pop(key)]
 
 
 def _case_rows(slots: Mapping[str, CaseSlot]) -> List[Dict[str, Any]]:

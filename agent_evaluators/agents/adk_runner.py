@@ -9,6 +9,8 @@
   ``Invocation`` with ``user_content``, ``final_response`` and ``invocation_events`` (tool
   calls, tool responses and intermediate texts: ADK's own ``InvocationEvents`` form) and
   ``app_details`` (each agent's instructions and tool declarations, as ADK's request interceptor).
+  Synchronous tools run on ADK's tool thread pool (``RunConfig.tool_thread_pool_config``), not on
+  the event loop: a tool that blocks stalls only its own case, which its deadline then ends.
 * :func:`run_case`: a static case's user turns (a :class:`ScriptedUser`) or a scenario case's
   :class:`LlmSimulatedUser`, ``num_runs`` times.
 * :func:`agent_producer`: :func:`run_case` as the eval-set runner's producer
@@ -33,6 +35,8 @@ __all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "agent_pr
 
 DEFAULT_APP_NAME = "EvaluationGenerator"  # ADK's defaults when a case has no session_input
 DEFAULT_USER_ID = "test_user_id"
+#: threads for synchronous tools, shared by the cases running at once (ADK's default is 4)
+TOOL_THREADS = 16
 INSTALL_HINT = "pip install 'agent-evaluators[adk]'"
 
 
@@ -183,6 +187,9 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
 
         app = App(name="agent_evaluators_run", root_agent=root_agent, plugins=[plugin])
         runner = Runner(app=app, app_name=app_name, session_service=sessions)
+    from google.adk.agents.run_config import RunConfig, ToolThreadPoolConfig
+
+    run_config = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=TOOL_THREADS))
     invocations: List[Any] = []
     async with runner:
         while True:
@@ -191,7 +198,8 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
                 break
             content = types.Content(role="user", parts=[types.Part(text=turn.text)])
             events, invocation_id = [], None
-            async for event in runner.run_async(user_id=user_id, session_id=session.id, new_message=content):
+            async for event in runner.run_async(user_id=user_id, session_id=session.id, new_message=content,
+                                                run_config=run_config):
                 invocation_id = invocation_id or event.invocation_id
                 events.append(event)
             invocation_id = invocation_id or f"turn-{len(invocations) + 1}"

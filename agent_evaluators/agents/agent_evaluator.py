@@ -14,7 +14,8 @@ the verdict differs, because it is ADK's ``AgentEvaluator``'s: per case and metr
 mean of every per-invocation score over all runs, compared with the threshold; no score at
 all is a failure ("was not evaluated"), except where it cannot be otherwise (a
 reference-based metric on a ``conversation_scenario`` case, a scenario metric on a static
-case), which is skipped. Raises ``AssertionError`` listing every failure.
+case), which is skipped; a criterion the judge could not score (a case's ``errors``) is a
+failure too, even when its other invocations scored. Raises ``AssertionError`` listing every failure.
 """
 
 import statistics
@@ -89,22 +90,29 @@ class AgentEvaluator:
 
 def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: bool) -> List[str]:
     """ADK's per-metric verdict over every run of one case."""
+    from ..adk.results import EvalStatus
     from ..adk_eval.criteria import get_metric
 
     failures = [f"{case.eval_id}: the agent could not be run: {'; '.join(r.notes)}"
                 for r in runs if not r.overall_eval_metric_results]
     if failures:
         return failures
+    # a judge that failed is an error, whatever the other invocations scored
+    failures = [f"{case.eval_id}: {error}" for r in runs for error in r.errors]
+    errored = {m.metric_name for r in runs for m in r.overall_eval_metric_results
+               if m.eval_status == EvalStatus.FAILED and m.score is None}  # said above, in the errors
     scenario = case.conversation_scenario is not None
     thresholds: Dict[str, Any] = {}
     values: Dict[str, List[float]] = {}
     for r in runs:
         for m in r.overall_eval_metric_results:
+            if m.metric_name in errored:
+                continue
             thresholds[m.metric_name] = m.threshold
             values.setdefault(m.metric_name, [])
         for item in r.eval_metric_result_per_invocation:
             for m in item.eval_metric_results:
-                if m.score is not None:
+                if m.score is not None and m.metric_name not in errored:
                     values[m.metric_name].append(m.score)
     for name, scores in values.items():
         threshold = thresholds[name]

@@ -6,7 +6,7 @@ one message dict, a list of message dicts (assistant messages, with ``tool_calls
 used tools, and ``role: tool`` results), or ``{"messages": [...]}``.
 
 :func:`simulate_conversation` alternates user and agent until the user stops (its stop
-signal, its turn limit, or ``max_turns``). :func:`simulated_conversation_target` wraps that
+signal, a turn cap: its own or ``max_turns``, or a scripted user's last turn). :func:`simulated_conversation_target` wraps that
 as a target for ``evaluate(target=...)``: each row holds a scenario (``starting_prompt``
 and ``conversation_plan``, or a fixed list of ``user_turns``), and the target's output holds
 ``conversation`` (every message), ``query`` (the first user turn), ``response`` (the agent's
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from ..errors import ConfigError, InputError
-from .simulation import MESSAGE, LlmSimulatedUser, ScriptedUser, SimulatedUser
+from .simulation import MESSAGE, TURN_LIMIT, LlmSimulatedUser, ScriptedUser, SimulatedUser
 
 __all__ = [
     "MAX_TURNS",
@@ -31,7 +31,9 @@ __all__ = [
     "simulated_conversation_target",
 ]
 
-MAX_TURNS = "max_turns"
+#: deprecated alias: a conversation stopped by ``max_turns`` has the one turn-cap stop reason,
+#: :data:`~.simulation.TURN_LIMIT` (``"turn_limit"``); it used to be ``"max_turns"``
+MAX_TURNS = TURN_LIMIT
 
 _AGENT_ROLES = ("assistant", "tool")
 
@@ -43,7 +45,9 @@ class SimulatedConversation:
     ``messages``: the whole transcript (user, assistant and tool messages, in order);
     ``turns``: per user turn, ``turn`` (1-based), ``user`` (text), ``agent`` (the messages
     the agent added) and ``user_usage`` (the simulator's judge usage, ``None`` when no judge
-    wrote that turn); ``stop_reason``: ``"stop_signal"``, ``"turn_limit"`` or ``"max_turns"``.
+    wrote that turn); ``stop_reason``: ``"stop_signal"`` (the simulated user wrote its stop
+    signal), ``"turn_limit"`` (a turn cap: ``max_turns`` or the simulator's own) or
+    ``"script_exhausted"`` (a :class:`ScriptedUser` said all its turns).
     """
 
     messages: List[Dict[str, Any]]
@@ -141,7 +145,7 @@ async def asimulate_conversation(
     stop_reason = ""
     while True:
         if max_turns is not None and len(turns) >= max_turns:
-            stop_reason = MAX_TURNS
+            stop_reason = TURN_LIMIT
             break
         user_turn = await user.next_turn([dict(m) for m in messages])
         if not user_turn.is_message:

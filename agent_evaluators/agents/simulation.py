@@ -2,7 +2,8 @@
 
 Two kinds follow one small protocol (:class:`SimulatedUser`): ``await user.next_turn(history)``
 returns a :class:`UserTurn` that either carries the next user message or says why there is
-none (the simulator gave its stop signal, or the turn limit was reached).
+none: ``"stop_signal"`` (the simulator wrote its stop signal), ``"turn_limit"`` (a turn cap was
+reached) or ``"script_exhausted"`` (a scripted user said all its turns).
 
 * :class:`ScriptedUser`: a fixed list of turns; deterministic, for tests and replay.
 * :class:`LlmSimulatedUser`: ADK's LLM-backed user simulator on any judge model. Its first
@@ -10,7 +11,9 @@ none (the simulator gave its stop signal, or the turn limit was reached).
   written by the judge from ``prompty/user_simulator.prompty`` (the conversation plan, the
   history so far and the stop signal). The stop signal (``</finished>``, case-insensitive,
   anywhere in the reply) ends the conversation; ``max_invocations`` counts the starting
-  prompt too, as ADK's ``max_allowed_invocations`` does (``-1``: no limit).
+  prompt too, as ADK's ``max_allowed_invocations`` does. ``-1`` sets no limit of its own, but a
+  conversation still ends at :data:`NO_LIMIT_CAP` invocations: a simulator that never writes
+  its stop signal would otherwise send judge requests until the case's deadline.
 
 A simulator turn that fails (the judge failed after its retries, or wrote an empty message)
 raises :class:`~agent_evaluators.errors.JudgeError` naming the turn: a conversation is never
@@ -30,6 +33,8 @@ __all__ = [
     "MESSAGE",
     "STOP_SIGNAL",
     "TURN_LIMIT",
+    "SCRIPT_EXHAUSTED",
+    "NO_LIMIT_CAP",
     "DEFAULT_STOP_SIGNAL",
     "UserTurn",
     "SimulatedUser",
@@ -39,10 +44,16 @@ __all__ = [
     "history_for_prompt",
 ]
 
-#: :attr:`UserTurn.status` values (ADK's ``Status``: SUCCESS, STOP_SIGNAL_DETECTED, TURN_LIMIT_REACHED).
+#: :attr:`UserTurn.status` values (ADK's ``Status``: SUCCESS, STOP_SIGNAL_DETECTED, TURN_LIMIT_REACHED),
+#: plus ours for a scripted user with no turns left. A conversation's ``stop_reason`` is one of the
+#: three that are not ``MESSAGE``: every turn cap (``max_turns``, ``max_invocations``) is ``TURN_LIMIT``.
 MESSAGE = "message"
 STOP_SIGNAL = "stop_signal"
 TURN_LIMIT = "turn_limit"
+SCRIPT_EXHAUSTED = "script_exhausted"
+
+#: the most invocations a conversation with ``max_invocations=-1`` ("no limit") takes
+NO_LIMIT_CAP = 100
 
 DEFAULT_STOP_SIGNAL = "</finished>"
 DEFAULT_MAX_INVOCATIONS = 20  # ADK's LlmBackedUserSimulatorConfig default
@@ -74,7 +85,7 @@ class SimulatedUser(Protocol):
 
 
 class ScriptedUser:
-    """A user who says the given turns in order, then stops (status ``"stop_signal"``).
+    """A user who says the given turns in order, then stops (status ``"script_exhausted"``).
 
     Deterministic: for tests, and for replaying a recorded conversation against a new agent.
     """
@@ -87,7 +98,7 @@ class ScriptedUser:
 
     async def next_turn(self, history: Sequence[Mapping[str, Any]]) -> UserTurn:
         if self._next >= len(self.turns):
-            return UserTurn(STOP_SIGNAL)
+            return UserTurn(SCRIPT_EXHAUSTED)
         text = self.turns[self._next]
         self._next += 1
         return UserTurn(MESSAGE, text)
@@ -149,7 +160,8 @@ class LlmSimulatedUser:
         model_config: the judge endpoint that writes the turns (``None``: the environment).
         model: replaces the model name of ``model_config`` (``user_simulator_config.model``).
         max_invocations: turn limit, the starting prompt included (ADK's
-            ``max_allowed_invocations``, default 20); ``-1`` for no limit.
+            ``max_allowed_invocations``, default 20); ``-1`` for no limit of its own (the
+            conversation still ends at :data:`NO_LIMIT_CAP` invocations).
         stop_signal: the text that ends the conversation (ADK: ``</finished>``).
         include_function_calls: show tool calls and results to the simulator.
         temperature: sampling temperature of the simulator (default: the template's 0.7).
@@ -238,9 +250,10 @@ class LlmSimulatedUser:
         return describe_persona(self.persona)
 
     async def next_turn(self, history: Sequence[Mapping[str, Any]]) -> UserTurn:
-        if 0 <= self.max_invocations <= self._invocations:
+        limit = self.max_invocations if self.max_invocations >= 0 else NO_LIMIT_CAP
+        if limit <= self._invocations:
             self.records.append({"turn": self._invocations + 1, "status": TURN_LIMIT, "text": None,
-                                 "source": "limit", "usage": None})
+                                 "source": "limit" if self.max_invocations >= 0 else "no_limit_cap", "usage": None})
             return UserTurn(TURN_LIMIT)
         turn = self._invocations + 1
         if self._invocations == 0:

@@ -11,14 +11,15 @@ ADK's definition (``simulation/per_turn_user_simulator_quality_v1.py``), on any 
 * score = the fraction of turns that passed (``score >= threshold`` per turn).
 
 A judge failure leaves the metric unscored: :class:`JudgeError` from the evaluator class,
-``NOT_EVALUATED`` with the error through :meth:`evaluate_scenario_case` (ADK catches the
-exception of a metric the same way).
+``FAILED`` marked ``judge_error`` through :meth:`evaluate_scenario_case` (ADK would record the
+exception as ``NOT_EVALUATED``, which a case's verdict skips: a false pass).
 """
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from pydantic import BaseModel, ConfigDict
 
+from ..adk.results import JUDGE_ERROR
 from ..errors import InputError, JudgeError
 from ..judge.usage import merge_usage
 from .adk_judges._shared import (
@@ -160,7 +161,7 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
         """Score a simulated case's invocations against its ``conversation_scenario`` (ADK's shape).
 
         ``criterion``: ADK's ``LlmBackedUserSimulatorCriterion`` (threshold, judge_model_options,
-        stop_signal). No scenario (a static case) or a judge failure → ``NOT_EVALUATED`` with the reason.
+        stop_signal). No scenario (a static case) → ``NOT_EVALUATED``; a judge failure → ``FAILED`` marked ``judge_error``.
         """
         from ..adk.convert import as_invocations, final_response_text, user_text
         from ..adk.eval_config import parse_criterion
@@ -184,7 +185,7 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
                                                                data["conversation_plan"],
                                                                describe_persona(data.get("user_persona")))
         except JudgeError as exc:
-            return _unscored(evaluator, len(invocations), f"the judge failed: {exc}")
+            return _unscored(evaluator, len(invocations), f"the judge failed: {exc}", judge_failed=True)
         per = [{"invocation_id": inv.invocation_id, "score": t["score"], "status": t["status"], "reason": t["reason"],
                 "details": {k: v for k, v in t.items() if k not in ("score", "status", "reason")}, "error": None}
                for inv, t in zip(invocations, turns)]
@@ -196,13 +197,18 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
         )
 
 
-def _unscored(evaluator: PerTurnUserSimulatorQualityEvaluator, n: int, reason: str) -> AdkJudgeResult:
+def _unscored(evaluator: PerTurnUserSimulatorQualityEvaluator, n: int, reason: str, *,
+              judge_failed: bool = False) -> AdkJudgeResult:
+    """No score: ``NOT_EVALUATED`` (nothing to judge), or, when the judge failed, ``FAILED``
+    marked :data:`JUDGE_ERROR` (an error, not "does not apply")."""
+    status = FAILED if judge_failed else NOT_EVALUATED
+    marker = {JUDGE_ERROR: reason} if judge_failed else {}
     return AdkJudgeResult(
-        metric_name=evaluator.result_key, threshold=evaluator.threshold, score=None, status=NOT_EVALUATED,
+        metric_name=evaluator.result_key, threshold=evaluator.threshold, score=None, status=status,
         per_invocation_scores=[None] * n,
-        per_invocation=[{"invocation_id": None, "score": None, "status": NOT_EVALUATED, "reason": reason,
-                         "details": None, "error": reason} for _ in range(n)],
-        details={"reason": reason, "error": reason},
+        per_invocation=[{"invocation_id": None, "score": None, "status": status, "reason": reason,
+                         "details": None, "error": reason, **marker} for _ in range(n)],
+        details={"reason": reason, "error": reason, **marker},
     )
 
 

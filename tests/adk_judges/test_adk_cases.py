@@ -60,25 +60,28 @@ def test_final_response_match_mean_over_invocations(judge_server):
     assert {block(r, "user_query") for r in server.requests} == {"q1", "q2", "q3"}  # the expected invocation's query
 
 
-def test_failed_judge_leaves_that_invocation_not_evaluated(judge_server):
+def test_failed_judge_is_an_error_not_a_pass_on_the_other_invocations(judge_server):
+    # issue 20.1: ADK would average the other invocation (1.0) and pass; a judge failure is an error
     server = judge_server(frm_judge)
     actual = [inv("q1", "Paris"), inv("q2", "BOOM")]
     expected = [inv("q1", "Paris"), inv("q2", "Madrid")]
     result = evaluate_invocations("final_response_match_v2", actual, expected,
                                   {"threshold": 0.8, "judge_model_options": {"num_samples": 2}}, server.openai_config())
     assert result.per_invocation_scores == [1.0, None]
-    assert result.per_invocation_statuses == ["PASSED", "NOT_EVALUATED"]
-    assert result.score == 1.0 and result.status == "PASSED"  # ADK: mean over evaluated invocations
+    assert result.per_invocation_statuses == ["PASSED", "FAILED"]
+    assert result.score is None and result.status == "FAILED"
     failed = result.details["per_invocation"][1]
     assert "500" in failed["error"] or "judge down" in failed["error"]
+    assert result.judge_error and result.judge_error == failed["judge_error"]
 
 
-def test_all_samples_unusable_is_not_evaluated(judge_server):
+def test_all_samples_unusable_is_a_judge_error(judge_server):
     server = judge_server(lambda req: {"reason": "?", "verdict": "perhaps"})
     result = evaluate_invocations("final_response_match_v2", [inv("q", "a")], [inv("q", "a")],
                                   {"threshold": 0.5, "judge_model_options": {"num_samples": 3}}, server.openai_config())
-    assert result.score is None and result.status == "NOT_EVALUATED"
+    assert result.score is None and result.status == "FAILED"
     assert "no sample gave" in result.details["per_invocation"][0]["error"]
+    assert "no sample gave" in result.judge_error
 
 
 def test_reference_rules(judge_server):

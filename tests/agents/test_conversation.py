@@ -33,7 +33,7 @@ async def async_agent(messages):
 
 def test_scripted_conversation_with_a_sync_agent():
     result = simulate_conversation(weather_agent, ScriptedUser(["weather?", "and tomorrow?"]))
-    assert result.stop_reason == "stop_signal"
+    assert result.stop_reason == "script_exhausted"  # issue 20.18: it was "stop_signal"
     assert [m["role"] for m in result.messages] == ["user", "assistant", "tool", "assistant"] * 2
     assert result.messages[-1]["content"] == "reply 2 to: and tomorrow?"
     out = result.to_output()
@@ -45,7 +45,7 @@ def test_scripted_conversation_with_a_sync_agent():
 def test_max_turns_stops_an_async_agent():
     result = simulate_conversation(async_agent, ScriptedUser(["a", "b", "c"]), max_turns=2,
                                    system_message="be brief")
-    assert result.stop_reason == "max_turns"
+    assert result.stop_reason == "turn_limit"  # issue 20.18: one name for every turn cap (was "max_turns")
     assert [m.get("content") for m in result.messages] == ["be brief", "a", "echo a", "b", "echo b"]
 
 
@@ -116,7 +116,7 @@ def test_evaluate_over_scenario_rows_with_the_fake_judge(judge_server, tmp_path)
     assert len(first["outputs.intent.intent_resolution_details"]["per_turn"]) == 3
     assert first["outputs.intent.intent_resolution"] == 4
     assert scripted["outputs.simulation"]["num_turns"] == 2 and scripted["outputs.simulation"]["usage"] is None
-    assert limited["outputs.simulation"]["stop_reason"] == "max_turns"
+    assert limited["outputs.simulation"]["stop_reason"] == "turn_limit"  # issue 20.18 (was "max_turns")
     assert result.metrics["intent.n"] == 3
     # the whole simulated conversation is in the row record on disk (what the HTML report reads)
     record = json.loads((tmp_path / "rows.jsonl").read_text().splitlines()[0])

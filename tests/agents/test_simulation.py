@@ -5,6 +5,7 @@ import pytest
 from agent_evaluators import ConfigError, JudgeError
 from agent_evaluators.agents.simulation import (
     MESSAGE,
+    SCRIPT_EXHAUSTED,
     STOP_SIGNAL,
     TURN_LIMIT,
     LlmSimulatedUser,
@@ -28,7 +29,8 @@ async def test_scripted_user_says_its_turns_then_stops():
     user = ScriptedUser(["hi", "bye"])
     assert isinstance(user, SimulatedUser)
     turns = [await user.next_turn([]) for _ in range(3)]
-    assert [(t.status, t.text) for t in turns] == [(MESSAGE, "hi"), (MESSAGE, "bye"), (STOP_SIGNAL, None)]
+    # issue 20.18: a scripted user out of turns did not write a stop signal
+    assert [(t.status, t.text) for t in turns] == [(MESSAGE, "hi"), (MESSAGE, "bye"), (SCRIPT_EXHAUSTED, None)]
     with pytest.raises(ConfigError):
         ScriptedUser(["ok", ""])
 

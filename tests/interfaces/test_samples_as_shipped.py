@@ -23,3 +23,6 @@ def test_cli_sh_runs_every_step_without_error_cells(tmp_path):
     results = re.findall(r"^Result: (.*)$", proc.stdout, re.M)
     assert results == ["PASS (4 of 6 thresholds not checked: no judge), exit code 0", "PASS, exit code 0"], results
     assert (tmp_path / "agent-eval-results" / "agents" / "report.html").is_file()
+    # issue 20.18: the ADK step writes under agent-eval-results/, not ADK's ./.adk in the checkout
+    assert list((tmp_path / "agent-eval-results" / "adk").glob("*.evalset_result.json"))
+    assert not (tmp_path / ".adk").exists()

@@ -7,9 +7,11 @@ normalized inputs and returns a :class:`JudgedInvocation`. Two surfaces call it:
   becomes ``not_applicable`` when there was nothing to judge, and :class:`JudgeError`
   when the judge gave nothing usable (failure is never a number);
 * :meth:`AdkJudgeEvaluator.evaluate_adk_case`, ADK's own shape (a list of actual and
-  expected invocations): a ``None`` score is ADK's ``NOT_EVALUATED`` with the reason
-  in the per-invocation details, and the case score is aggregated as ADK does
-  (mean over evaluated invocations; flat over rubric scores for rubric metrics).
+  expected invocations): nothing to judge is ADK's ``NOT_EVALUATED`` with the reason
+  in the per-invocation details, a judge failure is ``FAILED`` marked :data:`JUDGE_ERROR`
+  (never ``NOT_EVALUATED``, which a case's verdict skips), and the case score is
+  aggregated as ADK does (mean over evaluated invocations; flat over rubric scores for
+  rubric metrics).
 
 Parsing is ours (structured JSON verdicts); labels, votes, ties and aggregation
 follow ``reference/adk.md`` §4.
@@ -29,6 +31,7 @@ from typing import (
     Tuple,
 )
 
+from ...adk.results import JUDGE_ERROR, judge_error_summary
 from ...errors import ConfigError, InputError, JudgeError
 from ...judge.usage import merge_usage
 from ..base import Outcome
@@ -95,7 +98,8 @@ class AdkJudgeResult:
 
     ``status`` is ``"PASSED"``, ``"FAILED"`` or ``"NOT_EVALUATED"``;
     ``per_invocation`` holds, per invocation, ``score``, ``status``, ``reason``,
-    ``details`` and ``error`` (the judge failure that left it unscored, or ``None``).
+    ``details`` and ``error`` (why it is unscored, or ``None``); a judge failure also sets
+    :data:`JUDGE_ERROR` there and in ``details`` (the status is then ``"FAILED"``).
     """
 
     metric_name: str
@@ -181,8 +185,9 @@ class AdkJudgeEvaluator(JudgeEvaluator):
         """Score one ADK case (``actual`` / ``expected``: lists of ADK invocation dicts or models).
 
         Every judge call of the case runs concurrently under the run-wide judge
-        budget. An invocation whose judge failed is ``NOT_EVALUATED`` with the
-        error in its details, and the case score is over the others (ADK). A
+        budget. An invocation whose judge failed (or gave nothing usable) is ``FAILED``
+        with the error in ``error`` and :data:`JUDGE_ERROR`, and so is the metric, with no
+        score (ADK would average the others and could pass: a false pass). A
         length mismatch raises ``ValueError`` (ADK ≥ 2.6); a metric that needs
         expected invocations and got none is ``NOT_EVALUATED``.
         """
@@ -213,36 +218,42 @@ class AdkJudgeEvaluator(JudgeEvaluator):
         per_invocation: List[Dict[str, Any]] = []
         for i, out in enumerate(outcomes):
             if isinstance(out, JudgeError):
-                logger.warning("%s: invocation %d not evaluated: %s", cls.result_key, i, out)
+                logger.warning("%s: invocation %d could not be judged: %s", cls.result_key, i, out)
                 out = JudgedInvocation(None, str(out), {"error": str(out), "raw_text": out.raw_text}, out.usage)
                 error: Optional[str] = str(out.reason)
             elif isinstance(out, BaseException):
                 raise out
-            else:
+            else:  # no score and something to judge: the judge gave nothing usable
                 error = None if out.score is not None or out.not_applicable else out.reason
             results.append(out)
-            per_invocation.append(
-                {
-                    "invocation_id": getattr(pairs[i][0], "invocation_id", None),
-                    "score": out.score,
-                    "status": eval_status(out.score, evaluator.threshold),
-                    "reason": out.reason,
-                    "details": out.details,
-                    "error": error,
-                }
-            )
-        score = evaluator._case_score(results) if results else None
+            entry: Dict[str, Any] = {
+                "invocation_id": getattr(pairs[i][0], "invocation_id", None),
+                "score": out.score,
+                "status": FAILED if error else eval_status(out.score, evaluator.threshold),
+                "reason": out.reason,
+                "details": out.details,
+                "error": error,
+            }
+            if error:
+                entry[JUDGE_ERROR] = error
+            per_invocation.append(entry)
+        judge_error = judge_error_summary(per_invocation)
+        # an error is never a score: one invocation the judge failed on leaves the metric unscored
+        score = evaluator._case_score(results) if results and judge_error is None else None
         evaluated = sum(1 for r in results if r.score is not None)
         details = {
             "reason": (f"{evaluator._case_rule} over {evaluated} evaluated invocation(s) of {len(results)}"
-                       if score is not None else "no invocation could be evaluated"),
+                       if score is not None else
+                       f"the judge failed: {judge_error}" if judge_error else "no invocation could be evaluated"),
             **evaluator._case_details(results),
         }
+        if judge_error:
+            details[JUDGE_ERROR] = judge_error
         return AdkJudgeResult(
             metric_name=cls.result_key,
             threshold=evaluator.threshold,
             score=score,
-            status=eval_status(score, evaluator.threshold),
+            status=FAILED if judge_error else eval_status(score, evaluator.threshold),
             per_invocation_scores=[r.score for r in results],
             per_invocation=per_invocation,
             usage=merge_usage([r.usage for r in results]),
