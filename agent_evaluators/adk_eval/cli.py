@@ -91,10 +91,10 @@ _ADK_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
 def for_adk_cli(text: Any) -> str:
     """A message as an ``agent-eval adk`` user should read it: every Python phrase (``model_config=``,
     ``JudgeError.raw_text``, ``num_runs``) replaced by the flag or the file that does the same."""
-    out = for_cli(text)
-    for pattern, repl in _ADK_REWRITES:
+    out = str(text)
+    for pattern, repl in _ADK_REWRITES:  # first: the ADK command's own wording wins over `run`'s
         out = pattern.sub(repl, out)
-    return out
+    return for_cli(out)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -93,6 +93,8 @@ NOT_RUN: Dict[str, str] = {
     "agent-eval adk": "names the subcommand in prose",
     "agent-eval run … --resume": "elided in prose (the reliability table's CLI row)",
     "agent-eval run ... --resume": "elided in prose (the reliability table's CLI row)",
+    "agent-eval adk: error: SET/CASE: CRITERION could not be judged: WHY": "a message agent-eval adk prints, quoted in "
+                                                                            "prose (tests/agents/test_adk_judge_errors.py)",
     "agent-eval run ... --rerun-failed --judge-max-attempts 8": "elided in prose (tests/cli/test_rerun_failed.py runs it)",
     "pytest -v": "a flag named in prose (tests/interfaces/test_plugin_strict.py checks -v node ids)",
     "pytest --agent-eval-strict": "a flag named in prose (tests/interfaces/test_plugin_strict.py)",
