@@ -7,12 +7,17 @@ which keeps memory flat however long the input.
 """
 
 import asyncio
+import time
 from typing import Any, Callable, Mapping, Optional, Sequence, Set
 
 from .mapping import ArgPlan
 from .rows import Cells, Record, RowEvaluator
 
-__all__ = ["RowWindow"]
+__all__ = ["RowWindow", "BREATHE_S"]
+
+#: the longest the engine runs rows inline (and reads, reuses and skips lines) without letting the
+#: event loop run: a Ctrl-C, which cancels the run on that loop, is noticed within this plus one row
+BREATHE_S = 0.02
 
 Emit = Callable[[int, Record, Cells], None]
 
@@ -33,6 +38,19 @@ class RowWindow:
         self.emit = emit
         self.pending: Set["asyncio.Task[Any]"] = set()
         self._loop = asyncio.get_running_loop()
+        self._next_breath = time.monotonic() + BREATHE_S
+
+    async def breathe(self) -> None:
+        """Let the event loop run if it has not for :data:`BREATHE_S`; the feed calls this before each line.
+
+        Inline rows never await, so without this a cancellation (Ctrl-C) or a host loop's other
+        tasks would wait for the whole input. By elapsed time rather than per row: a yield costs
+        a loop iteration, several times the cost of a trivial row.
+        """
+        now = time.monotonic()
+        if now >= self._next_breath:
+            await asyncio.sleep(0)
+            self._next_breath = time.monotonic() + BREATHE_S
 
     async def _drain(self, return_when: str) -> None:
         done, _ = await asyncio.wait(self.pending, return_when=return_when)
