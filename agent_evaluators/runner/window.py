@@ -10,6 +10,7 @@ import asyncio
 import time
 from typing import Any, Callable, Mapping, Optional, Sequence, Set
 
+from .._gc import row_finished
 from .mapping import ArgPlan
 from .rows import Cells, Record, RowEvaluator
 
@@ -57,11 +58,13 @@ class RowWindow:
         for task in done:
             self.pending.discard(task)
             self.emit(*task.result())
+            row_finished()
 
     async def submit(self, line: int, item: Mapping[str, Any], todo: Sequence[ArgPlan],
                      prior: Optional[Mapping[str, Any]], tout: Any) -> None:
         if self.rows.all_inline:
             self.emit(line, *self.rows.row_sync(line, item, todo, prior, tout))
+            row_finished()
             return
         while len(self.pending) >= self.size:
             await self._drain(asyncio.FIRST_COMPLETED)
