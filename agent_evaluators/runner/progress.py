@@ -3,7 +3,9 @@
 On a terminal the line is redrawn at most ten times a second. Elsewhere (CI logs, a pipe)
 the same text is printed as a plain line every :data:`PLAIN_INTERVAL_S` seconds and once
 at the end, so a long run in CI shows it is alive without flooding the log
-(``AGENT_EVAL_PROGRESS_INTERVAL`` sets another interval, in seconds).
+(``AGENT_EVAL_PROGRESS_INTERVAL`` sets another interval, in seconds). A small daemon thread
+keeps that beat while no row finishes (slow rows, an evaluator holding the event loop, a
+Ray driver waiting on its shards).
 
 With a known total it shows ``done/total`` and an ETA. The engines pass a total only when
 it is free (an in-memory list); for a JSONL/CSV file (the run's ``data``) the file's lines
@@ -16,7 +18,9 @@ nothing, and counting them made the ETA of a resumed run far too short.
 
 import os
 import sys
+import threading
 import time
+import weakref
 from typing import Any, Callable, Optional, TextIO
 
 __all__ = ["Progress", "PLAIN_INTERVAL_S", "count_rows", "format_eta"]
@@ -95,7 +99,7 @@ class Progress:
     """
 
     __slots__ = ("enabled", "plain", "stream", "total", "done", "kept", "errors", "start", "_next", "_every",
-                 "_approx", "_clock")
+                 "_approx", "_clock", "_lock", "_stop", "__weakref__")
 
     def __init__(self, enabled: Optional[bool], total: Optional[int] = None, stream: Optional[TextIO] = None, *,
                  data: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
@@ -114,14 +118,24 @@ class Progress:
         self._clock = clock
         self.start = clock()
         self._next = self.start + self._every if self.plain else 0.0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        if self.plain and self.enabled:
+            threading.Thread(target=_beat, args=(weakref.ref(self), self._stop, self._every),
+                             name="agent-eval-progress", daemon=True).start()
 
     def update(self, rows: int = 1, errors: int = 0) -> None:
         """``rows`` evaluated in this run, ``errors`` error cells among them."""
         self.done += rows
         self.errors += errors
-        if self.enabled:
+        if self.enabled and self._clock() >= self._next:
+            self.draw_if_due()
+
+    def draw_if_due(self) -> None:
+        """Draw the line if its interval has passed (from a row, or from the beat thread)."""
+        with self._lock:
             now = self._clock()
-            if now >= self._next:
+            if now >= self._next and not self._stop.is_set():
                 self._next = now + self._every
                 self._draw(now)
 
@@ -152,8 +166,26 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
-            self._draw(self._clock())
-            if not self.plain:
-                self.stream.write("\n")
-            self.stream.flush()
+        """The last line (once), and the beat thread stops."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._stop.set()
+            if self.enabled:
+                self._draw(self._clock())
+                if not self.plain:
+                    self.stream.write("\n")
+                self.stream.flush()
+
+
+def _beat(ref: "weakref.ref[Progress]", stop: threading.Event, every: float) -> None:
+    """Plain lines while no row finishes; ends with :meth:`Progress.close` (or when the display is gone)."""
+    while not stop.wait(every):
+        progress = ref()
+        if progress is None:
+            return
+        try:
+            progress.draw_if_due()
+        except (OSError, ValueError):  # stderr closed under us: nothing left to show
+            return
+        del progress

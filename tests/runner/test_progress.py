@@ -68,3 +68,20 @@ def test_shown_and_hidden_as_asked() -> None:
     p.update(2)
     p.close()
     assert shown.getvalue().startswith("\revaluate: 2/2 rows") and hidden.getvalue() == ""
+
+
+def test_lines_keep_coming_while_no_row_finishes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("AGENT_EVAL_PROGRESS_INTERVAL", "0.05")
+    stream = io.StringIO()
+    p = Progress(None, total=10, stream=stream)
+    p.update(1)
+    deadline = time.monotonic() + 5
+    while len(_lines(stream)) < 2 and time.monotonic() < deadline:  # a row that takes long: still a beat
+        time.sleep(0.01)
+    assert len(_lines(stream)) >= 2 and _lines(stream)[0].startswith("evaluate: 1/10 rows")
+    p.close()
+    closed = stream.getvalue()
+    time.sleep(0.15)
+    assert stream.getvalue() == closed  # the beat ends with close()
