@@ -166,12 +166,13 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
-        """The last line (once), and the beat thread stops."""
+        """The last line (once), and the beat thread stops. No plain last line for a run that did
+        no row (it failed to start): its error message is then the first thing on stderr."""
         with self._lock:
             if self._stop.is_set():
                 return
             self._stop.set()
-            if self.enabled:
+            if self.enabled and (self.done or not self.plain):
                 self._draw(self._clock())
                 if not self.plain:
                     self.stream.write("\n")

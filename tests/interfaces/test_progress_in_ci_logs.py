@@ -68,3 +68,11 @@ def test_resumed_run_rate_leaves_the_kept_rows_out(tmp_path):
     # at most 50 rows/s evaluated (0.02 s a row); counting the kept rows made it well over 100
     assert all(rate <= 52 for _, _, _, rate in lines), resumed.stderr
     assert lines[-1][2] >= 50, resumed.stderr  # and the line says how many were kept
+
+
+def test_a_run_that_cannot_start_prints_its_error_first(tmp_path):
+    data = write_jsonl(tmp_path / "d.jsonl", [{"response": "a"}])
+    proc = subprocess.run(_argv(data, tmp_path / "run") + ["--map", "slow.response=missing"], capture_output=True,
+                          text=True, env=_env(), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("agent-eval: error: ") and "evaluate:" not in proc.stderr, proc.stderr

@@ -85,3 +85,9 @@ def test_lines_keep_coming_while_no_row_finishes(monkeypatch: pytest.MonkeyPatch
     closed = stream.getvalue()
     time.sleep(0.15)
     assert stream.getvalue() == closed  # the beat ends with close()
+
+
+def test_a_run_that_did_no_row_leaves_no_plain_line() -> None:
+    stream = io.StringIO()
+    Progress(None, total=12, stream=stream).close()  # e.g. a column-mapping error before the first row
+    assert stream.getvalue() == ""
