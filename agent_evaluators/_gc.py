@@ -14,6 +14,18 @@ So for the duration of a run the first threshold is raised to :data:`RUN_THRESHO
 lowered, never touched when the collector is disabled), and the caller's thresholds come
 back when the last overlapping run ends, unless someone else changed them meanwhile.
 ``AGENT_EVAL_GC=default`` leaves the collector alone.
+
+The threshold counts container allocations, not bytes. An evaluator that leaves a reference
+cycle per row (common with framework objects) allocates only a few containers for it, so
+with the raised threshold its garbage piled up for thousands of rows: a 1 MB cycle per row
+took a run of 2,500 rows to 2.5 GB (0.26 GB with the default thresholds). So while the
+threshold is raised, the engine looks at the process's resident memory every
+:data:`ROWS_PER_CHECK` finished rows (:func:`row_finished`), and collects the young
+generation when it grew by :data:`GROWTH_BYTES` since the last look that collected. A
+judge run's memory stays flat, so it gets no extra collection: collecting every few hundred
+rows regardless cost 20 µs per judge call at concurrency 64 and 35 µs at 512, several
+percent of the whole client's CPU. Where ``/proc/self/statm`` is missing (not Linux), the
+young generation is collected every ``ROWS_PER_CHECK * 4`` rows instead.
 """
 
 import contextlib
@@ -22,18 +34,29 @@ import os
 import threading
 from typing import Iterator, Optional, Tuple
 
-__all__ = ["relaxed_gc", "RUN_THRESHOLD"]
+__all__ = ["relaxed_gc", "row_finished", "RUN_THRESHOLD", "ROWS_PER_CHECK", "GROWTH_BYTES"]
 
 #: young-generation threshold while a run is in flight
 RUN_THRESHOLD = 50_000
 
+#: finished rows between two looks at the resident memory while the threshold is raised
+ROWS_PER_CHECK = 64
+
+#: growth of the resident memory (since the last collection it caused) that triggers a young collection
+GROWTH_BYTES = 64 << 20
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
 _lock = threading.Lock()
 _depth = 0
 _saved: Optional[Tuple[int, ...]] = None
+_rows_left = ROWS_PER_CHECK
+_rss_after_collect = 0
+_checks = 0
 
 
 def _enter() -> None:
-    global _depth, _saved
+    global _depth, _saved, _rss_after_collect
     with _lock:
         _depth += 1
         if _depth > 1 or os.environ.get("AGENT_EVAL_GC", "").strip().lower() == "default":
@@ -42,6 +65,7 @@ def _enter() -> None:
         if gc.isenabled() and 0 < current[0] < RUN_THRESHOLD:
             _saved = current
             gc.set_threshold(RUN_THRESHOLD, *current[1:])
+            _rss_after_collect = _resident_bytes() or 0
 
 
 def _exit() -> None:
@@ -62,3 +86,45 @@ def relaxed_gc() -> Iterator[None]:
         yield
     finally:
         _exit()
+
+
+def _resident_bytes() -> Optional[int]:
+    """This process's resident memory from ``/proc/self/statm`` (about 8 µs); ``None`` off Linux."""
+    try:
+        fd = os.open("/proc/self/statm", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return int(os.read(fd, 128).split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def row_finished() -> None:
+    """A row of a run finished: every :data:`ROWS_PER_CHECK` rows, while this module holds the
+    threshold raised, collect the young generation if memory grew (see the module docstring)."""
+    global _rows_left, _rss_after_collect, _checks
+    _rows_left -= 1
+    if _rows_left > 0:
+        return
+    _rows_left = ROWS_PER_CHECK
+    if _saved is None:
+        return
+    rss = _resident_bytes()
+    if rss is None:
+        _checks += 1
+        if _checks % 4 == 0:
+            _collect_young()
+    elif rss - _rss_after_collect >= GROWTH_BYTES or rss < _rss_after_collect:
+        if rss >= _rss_after_collect:
+            _collect_young()
+        _rss_after_collect = _resident_bytes() or 0
+
+
+def _collect_young() -> None:
+    """What the raised threshold would have done: the young generation, with the middle one when
+    its own threshold is due (an explicit collection never cascades by itself, and cycles that
+    were still in use at one collection wait in the middle generation)."""
+    gc.collect(1 if gc.get_count()[1] >= gc.get_threshold()[1] else 0)

@@ -15,19 +15,12 @@ from .azure_output import split_output_path, write_azure_json
 from .ledger import RunInterrupted
 from .local import RunWatch, run_local
 from .options import RayOptions, RunOptions
-from .progress import DATA_HINT
 from .result import EvaluationResult
 
 __all__ = ["evaluate", "evaluate_async"]
 
 #: how long Ctrl-C waits for the cancelled run to save its finished rows
 _UNWIND_S = 30.0
-
-
-async def _run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> EvaluationResult:
-    """The local engine, with the data named for the progress line's total (set inside the run's own task)."""
-    DATA_HINT.set(options.data)
-    return await run_local(options, watch)
 
 
 async def evaluate_async(
@@ -52,7 +45,7 @@ async def evaluate_async(
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    result = await _run_local(options)
+    result = await run_local(options)
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -104,7 +97,9 @@ def evaluate(
         rerun_failed: re-run only the failed cells of the run in ``output_path``.
         force: resume even though the data or evaluator configuration changed.
         num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress line on stderr (default: only on a terminal).
+        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal,
+            elsewhere (CI logs) the same text as a plain line every 10 s and at the end;
+            ``True``: the redrawn line anyway; ``False``: none.
         timeout: seconds per evaluator / target call (async and blocking ones; an inline
             sync function cannot be interrupted). ``None``: no limit.
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
@@ -137,7 +132,7 @@ def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> Ev
     watch = RunWatch()
     try:
         return run_sync(
-            _run_local(options, watch),
+            run_local(options, watch),
             nested_hint="evaluate() was called from inside the evaluators' event loop; use `await evaluate_async(...)`",
         )
     except KeyboardInterrupt as exc:

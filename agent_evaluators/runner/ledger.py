@@ -104,7 +104,7 @@ class RunLedger:
         self.started = time.time()
         self.out_dir = options.output_path
         self.tally = RowTally({a: inv.result_key for a, inv in rows.invokers.items()}, rows.num_runs)
-        self.progress = Progress(options.show_progress, total)
+        self.progress = Progress(options.show_progress, total, data=options.data)
         self.reused = 0
         self.skipped = 0
         self._offsets: "array[int]" = array("q")
@@ -373,7 +373,7 @@ class RunLedger:
         self.tally.add_reused(cells)
         self._offsets[line] = self._prior_offsets[line]
         self.reused += 1
-        self.progress.update(1, 0)
+        self.progress.keep(1)
 
     # --------------------------------------------------------------- finished rows
     def add(self, line: int, record: Record, cells: Cells) -> None:

@@ -9,9 +9,12 @@ task per row. Each finished row goes to the :class:`~.ledger.RunLedger`, which a
 it to ``rows.jsonl`` at once, so a crash loses only the rows in flight.
 """
 
-import asyncio
+import contextlib
+import logging
+import signal
 import threading
-from typing import List, Optional, Tuple
+import time
+from typing import Any, Iterator, List, Optional, Tuple
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .._gc import relaxed_gc
@@ -24,6 +27,8 @@ from .rows import RowEvaluator
 from .window import RowWindow
 
 __all__ = ["run_local", "RunWatch"]
+
+logger = logging.getLogger("agent_evaluators.runner")
 
 
 def _known_total(data: object) -> "int | None":
@@ -44,8 +49,46 @@ class RunWatch:
         self.ledger: Optional[RunLedger] = None
 
     def interruption(self, wait_s: float) -> Optional[RunInterrupted]:
-        self.done.wait(wait_s)
-        return self.ledger.interruption if self.ledger is not None else None
+        """Wait up to ``wait_s`` for the cancelled run to save its rows; its :class:`RunInterrupted`.
+
+        A further Ctrl-C meanwhile is noted, not raised: raised here it would end the process
+        with a raw traceback while the run is still writing, and leave ``summary.json``
+        ``"running"``. A run that has not unwound by then (an inline evaluator stuck in one
+        long call) is marked ``"interrupted"`` from here: its written rows are all whole lines.
+        """
+        with _further_ctrl_c_noted():
+            deadline = time.monotonic() + wait_s
+            while not self.done.is_set() and time.monotonic() < deadline:
+                self.done.wait(min(0.5, max(deadline - time.monotonic(), 0.0)))
+        if self.ledger is None:
+            return None
+        if self.ledger.interruption is None and not self.done.is_set():
+            try:
+                self.ledger.interrupt()
+            except Exception:  # the run's own thread may be closing the same files
+                logger.exception("could not mark the interrupted run")
+        return self.ledger.interruption
+
+
+@contextlib.contextmanager
+def _further_ctrl_c_noted() -> Iterator[None]:
+    """While this block runs, Ctrl-C logs a line instead of raising (main thread only: only it gets signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        logger.warning("Ctrl-C again: saving the finished rows first, a moment")
+
+    try:
+        previous = signal.signal(signal.SIGINT, note)
+    except (ValueError, OSError):  # signals unavailable here (an embedded interpreter)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> EvaluationResult:
@@ -90,8 +133,7 @@ async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, wind
     validated = False
     held: List[Tuple[int, RowError]] = []
     for line, item in enumerate(iter_input(options.data)):
-        if line & 255 == 255:
-            await asyncio.sleep(0)  # let other tasks of a host loop breathe during long inline runs
+        await window.breathe()
         todo = ledger.work_for(line, item)
         if todo is None:
             ledger.skip(line)

@@ -7,12 +7,18 @@ which keeps memory flat however long the input.
 """
 
 import asyncio
+import time
 from typing import Any, Callable, Mapping, Optional, Sequence, Set
 
+from .._gc import row_finished
 from .mapping import ArgPlan
 from .rows import Cells, Record, RowEvaluator
 
-__all__ = ["RowWindow"]
+__all__ = ["RowWindow", "BREATHE_S"]
+
+#: the longest the engine runs rows inline (and reads, reuses and skips lines) without letting the
+#: event loop run: a Ctrl-C, which cancels the run on that loop, is noticed within this plus one row
+BREATHE_S = 0.02
 
 Emit = Callable[[int, Record, Cells], None]
 
@@ -33,17 +39,32 @@ class RowWindow:
         self.emit = emit
         self.pending: Set["asyncio.Task[Any]"] = set()
         self._loop = asyncio.get_running_loop()
+        self._next_breath = time.monotonic() + BREATHE_S
+
+    async def breathe(self) -> None:
+        """Let the event loop run if it has not for :data:`BREATHE_S`; the feed calls this before each line.
+
+        Inline rows never await, so without this a cancellation (Ctrl-C) or a host loop's other
+        tasks would wait for the whole input. By elapsed time rather than per row: a yield per row
+        cost 4.4 µs, two thirds of a trivial sync row (6.6 µs); this check costs nothing measurable.
+        """
+        now = time.monotonic()
+        if now >= self._next_breath:
+            await asyncio.sleep(0)
+            self._next_breath = time.monotonic() + BREATHE_S
 
     async def _drain(self, return_when: str) -> None:
         done, _ = await asyncio.wait(self.pending, return_when=return_when)
         for task in done:
             self.pending.discard(task)
             self.emit(*task.result())
+            row_finished()
 
     async def submit(self, line: int, item: Mapping[str, Any], todo: Sequence[ArgPlan],
                      prior: Optional[Mapping[str, Any]], tout: Any) -> None:
         if self.rows.all_inline:
             self.emit(line, *self.rows.row_sync(line, item, todo, prior, tout))
+            row_finished()
             return
         while len(self.pending) >= self.size:
             await self._drain(asyncio.FIRST_COMPLETED)

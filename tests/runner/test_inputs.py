@@ -118,8 +118,13 @@ def test_adk_evalset_file_becomes_one_row_per_invocation(tmp_path):
 def test_progress_line_only_when_asked():
     from agent_evaluators.runner.progress import Progress
 
-    out = io.StringIO()  # not a TTY: auto mode stays quiet
+    out = io.StringIO()  # not a TTY: auto mode prints plain lines (issue 20.8; it used to stay quiet)
     p = Progress(None, stream=out)
+    p.update(1)
+    p.close()
+    assert out.getvalue().startswith("evaluate: 1 rows") and out.getvalue().count("\n") == 1
+    out = io.StringIO()
+    p = Progress(False, stream=out)
     p.update(1)
     p.close()
     assert out.getvalue() == ""

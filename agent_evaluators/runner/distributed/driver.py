@@ -19,6 +19,7 @@ dies, ``rows.jsonl`` holds every finished shard and ``resume=True`` (with either
 evaluates only what is missing.
 """
 
+import contextlib
 import logging
 import os
 from pathlib import Path
@@ -67,11 +68,34 @@ def connect(address: Optional[str] = None) -> bool:
         return False
     if address is None:
         # a Ray started just for this run serves this machine only: keep it on the loopback interface
-        ray.init(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True,
-                 _node_ip_address="127.0.0.1")
+        with _without_token_auth_notice():
+            ray.init(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True,
+                     _node_ip_address="127.0.0.1")
     else:
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
     return True
+
+
+#: the Ray logger that announces, at WARNING, that a new local cluster uses token authentication
+_TOKEN_NOTICE_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+@contextlib.contextmanager
+def _without_token_auth_notice() -> Iterator[None]:
+    """Leave out Ray's "Token authentication is enabled for this Ray cluster" warning while a run
+    starts its own local Ray: that Ray is the run's private, loopback-only helper, stopped when
+    the run ends, so the line only leaked into every ``--engine ray`` run's output. Ray's default
+    (a token) is kept; every other Ray message still shows."""
+    log = logging.getLogger(_TOKEN_NOTICE_LOGGER)
+
+    def keep(record: logging.LogRecord) -> bool:
+        return "Token authentication is enabled" not in record.getMessage()
+
+    log.addFilter(keep)
+    try:
+        yield
+    finally:
+        log.removeFilter(keep)
 
 
 _remote_cache: Dict[str, Any] = {}

@@ -100,6 +100,7 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
     try:
         with use_judge_limiter(limiter):
             for line, item in shard_rows(shard):
+                await window.breathe()
                 work: Any = shard.work.get(line)
                 if work == SKIP:
                     continue

@@ -1,0 +1,49 @@
+"""A run whose evaluator leaves a 1 MB reference cycle per row; prints the process's peak RSS.
+
+``python -m tests.runner.cycle_child ROWS sync|async`` prints ``{"peak_mb": ..., "rows": ...}``.
+"""
+
+import asyncio
+import json
+import sys
+
+
+class _Leaf:
+    """Holds a megabyte and itself: freed only by the cycle collector."""
+
+    def __init__(self) -> None:
+        self.me = self
+        self.blob = bytearray(1 << 20)
+
+
+def leaves_a_cycle(response: str) -> dict:
+    _Leaf()
+    return {"length": len(response)}
+
+
+async def leaves_a_cycle_async(response: str) -> dict:
+    leaf = _Leaf()
+    await asyncio.sleep(0)
+    return {"length": len(response) + 0 * len(leaf.blob)}
+
+
+def _peak_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def main() -> None:
+    rows, kind = int(sys.argv[1]), sys.argv[2]
+    from agent_evaluators import evaluate
+
+    evaluator = leaves_a_cycle if kind == "sync" else leaves_a_cycle_async
+    result = evaluate(data=[{"response": f"r{i}"} for i in range(rows)], evaluators={"c": evaluator},
+                      show_progress=False)
+    print(json.dumps({"peak_mb": _peak_mb(), "rows": len(result.rows)}))
+
+
+if __name__ == "__main__":
+    main()
