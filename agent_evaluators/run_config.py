@@ -30,15 +30,14 @@ the key and what to write instead.
 import inspect
 import json
 import logging
-import operator
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Type
 
 from . import registry
 from .errors import ConfigError
+from .thresholds import Threshold, check_threshold_metrics, closest_hint, parse_threshold
 
 __all__ = [
     "evaluator_class",
@@ -75,86 +74,6 @@ def canonical_name(name: str) -> str:
 
 
 # ---------------------------------------------------------------------------- thresholds
-_OPS: Dict[str, Callable[[float, float], bool]] = {
-    ">=": operator.ge,
-    ">": operator.gt,
-    "<=": operator.le,
-    "<": operator.lt,
-    "==": operator.eq,
-}
-_THRESHOLD_RE = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(>=|<=|==|>|<)\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*$")
-
-
-@dataclass(frozen=True)
-class Threshold:
-    """A run-level check such as ``trajectory.pass_rate >= 0.9``."""
-
-    metric: str
-    op: str
-    value: float
-
-    @property
-    def alias(self) -> str:
-        return self.metric.split(".", 1)[0]
-
-    def check(self, actual: Optional[float]) -> bool:
-        return actual is not None and _OPS[self.op](actual, self.value)
-
-    def __str__(self) -> str:
-        return f"{self.metric} {self.op} {self.value:g}"
-
-
-def parse_threshold(text: Any, value: Any = None) -> Threshold:
-    """``"alias.metric >= 0.9"``, or ``("alias.metric", 0.9)`` meaning ``>=``."""
-    if value is not None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"threshold {text!r}: the value must be a number, got {value!r}")
-        metric, op, number = str(text).strip(), ">=", float(value)
-    else:
-        m = _THRESHOLD_RE.match(str(text))
-        if m is None:
-            raise ConfigError(
-                f"threshold {text!r} is not understood; write '<alias>.<metric> <op> <number>' with op one of "
-                f"{', '.join(_OPS)}, e.g. 'trajectory.pass_rate >= 0.9'"
-            )
-        metric, op, number = m.group(1), m.group(2), float(m.group(3))
-    if "." not in metric:
-        raise ConfigError(
-            f"threshold {text!r}: name the metric as <alias>.<metric>, e.g. '{metric}.pass_rate' "
-            f"or '{metric}.<result key>'"
-        )
-    return Threshold(metric, op, number)
-
-
-def _closest(word: str, choices: Sequence[str]) -> str:
-    """``; did you mean 'x'?`` for the closest of ``choices``, or ``""``."""
-    import difflib
-
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def check_threshold_metrics(thresholds: Sequence[Threshold], result_keys: Mapping[str, Optional[str]]) -> None:
-    """A threshold naming a metric its evaluator never produces is a :class:`ConfigError` now, before the
-    run, rather than a failed check after it (when every judge call has been paid for).
-
-    ``result_keys``: alias -> result key, for the aliases whose metrics are known in advance (the
-    package's evaluators); other aliases (plain functions, foreign classes) are not checked.
-    """
-    from .runner.aggregate import COUNT_METRICS, known_metric
-
-    for t in thresholds:
-        key = result_keys.get(t.alias)
-        name = t.metric.split(".", 1)[1]
-        if not key or known_metric(name, key):
-            continue
-        valid = [f"{t.alias}.{m}" for m in (key, *COUNT_METRICS)]
-        raise ConfigError(
-            f"threshold '{t}': evaluator {t.alias!r} produces no metric {name!r}{_closest(t.metric, valid)} "
-            f"(its metrics: {', '.join(valid)})"
-        )
-
-
 def _thresholds(value: Any, where: str) -> List[Threshold]:
     if value is None:
         return []
@@ -481,7 +400,7 @@ class RunConfig:
             if t.alias not in seen:
                 raise ConfigError(
                     f"threshold '{t}' names evaluator alias {t.alias!r}, which is not in this run"
-                    f"{_closest(t.alias, sorted(seen))} (aliases: {', '.join(sorted(seen))})"
+                    f"{closest_hint(t.alias, sorted(seen))} (aliases: {', '.join(sorted(seen))})"
                 )
         if self.concurrency is not None and (isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int)
                                              or self.concurrency < 1):
