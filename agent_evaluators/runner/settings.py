@@ -161,10 +161,11 @@ def _class_code(cls: type, depth: int, seen: Set[int]) -> Any:
         seen.discard(id(cls))
 
 
-#: class attributes that are Python's bookkeeping, not code or settings
+#: class attributes that are Python's bookkeeping, not code or settings (``__slotnames__`` is cached on
+#: the class by the first pickle of an instance: a Ray run pickles it, a fresh resume has not yet)
 _CLASS_NOISE = frozenset({"__dict__", "__weakref__", "__module__", "__qualname__", "__doc__", "__slots__",
                           "__annotations__", "__orig_bases__", "__parameters__", "__abstractmethods__", "_abc_impl",
-                          "__static_attributes__", "__firstlineno__"})
+                          "__static_attributes__", "__firstlineno__", "__slotnames__"})
 
 
 @functools.lru_cache(maxsize=1024)

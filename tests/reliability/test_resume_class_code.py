@@ -118,3 +118,18 @@ def test_resume_refuses_a_bound_method_whose_class_changed(tmp_path):
     edited = _load(tmp_path, source.replace("        return value\n", "        return value * 2\n"))
     with pytest.raises(ConfigError, match="evaluator 'ev' changed"):
         evaluate(data=ROWS, evaluators={"ev": edited.LengthEvaluator().score}, output_path=out, resume=True)
+
+
+def test_pickling_an_instance_does_not_change_its_class_fingerprint():
+    """The first pickle of an instance caches ``__slotnames__`` on its class (copyreg): a Ray run
+    pickles evaluators, the resume in a fresh driver has not yet, and must still match."""
+    import copy
+
+    from agent_evaluators.runner.settings import settings_digest
+    from tests.runner.distributed.helpers import Logged
+
+    fresh = type("FreshLogged", (Logged,), {})  # a class no earlier test has pickled
+    before = settings_digest(fresh("calls.txt"))
+    copy.copy(fresh("calls.txt"))  # the same __reduce_ex__ path as pickle: caches __slotnames__
+    assert "__slotnames__" in vars(fresh)
+    assert settings_digest(fresh("calls.txt")) == before
