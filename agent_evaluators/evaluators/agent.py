@@ -11,13 +11,14 @@ ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
 """
 
 import functools
-from typing import Any, Dict, List, Optional, Tuple, Type, Union
+from typing import Any, Dict, List, Optional, Type, Union
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, create_model
 
-from ..conversation import Message
 from ..errors import InputError
 from .base import Outcome
+from .declared import CalibrationCases, DeclaredJudgeEvaluator, FinalText, Messages, Text, ToolDefinitionsInput
+from .inputs import MessagesOrText, ToolDefinitions, judge_messages, require_messages
 from .judge_base import JudgeEvaluator
 
 __all__ = [
@@ -27,81 +28,7 @@ __all__ = [
     "ToolCallAccuracyEvaluator",
 ]
 
-MessagesOrText = Union[str, List[Any], Dict[str, Any]]
-ToolDefinitions = Union[List[Any], Dict[str, Any]]
-
-
-# ---------------------------------------------------------------------------- shared input handling
-def _messages(evaluator: JudgeEvaluator, value: Any, name: str, default_role: str) -> List[Message]:
-    from ..conversation import to_messages
-
-    messages = to_messages(value, input_name=name, default_role=default_role)
-    if not messages or not any((m.content or "").strip() or m.tool_calls or m.tool_result is not None for m in messages):
-        raise InputError(
-            f"{evaluator.name}: input {name!r} is empty; pass the {name} text or its messages",
-            evaluator=evaluator.name,
-            input_name=name,
-        )
-    return messages
-
-
-def _json(messages: List[Message]) -> List[Dict[str, Any]]:
-    from ..conversation import messages_to_json
-
-    return messages_to_json(messages)
-
-
-def _judge_messages(evaluator: JudgeEvaluator, value: Any, name: str,
-                    default_role: str) -> Tuple[List[Dict[str, Any]], Optional[List[Message]]]:
-    """A text-or-messages input as the template gets it (JSON messages), and as :class:`Message`
-    objects, ``None`` for plain text: the usual batch input is one message of ``default_role``
-    whose JSON is known without building (and validating) a message model."""
-    if type(value) is str:
-        if not value.strip():
-            _messages(evaluator, value, name, default_role)  # raises the one "is empty" error
-        return [{"role": default_role, "content": value}], None
-    messages = _messages(evaluator, value, name, default_role)
-    return _json(messages), messages
-
-
-def _definitions(value: Any) -> List[Dict[str, Any]]:
-    from ..conversation import to_tool_definitions
-
-    if value is None:
-        return []
-    return [d.model_dump(exclude_none=True) for d in to_tool_definitions(value, input_name="tool_definitions")]
-
-
-def _ends_in_tool_call(messages: List[Message]) -> bool:
-    """True when the agent has not answered yet: its last message is a tool call or a tool result."""
-    for m in reversed(messages):
-        if m.role in ("assistant", "tool"):
-            return m.role == "tool" or (bool(m.tool_calls) and not (m.content or "").strip())
-    return False
-
-
 # ---------------------------------------------------------------------------- verdicts
-class IntentVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    user_intent: str = Field(description="What the user wanted, in one sentence")
-    reason: str
-    score: int = Field(ge=1, le=5)
-
-
-class CompletenessVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    missing_information: List[str] = Field(description="Needed facts from the ground truth the response lacks")
-    reason: str
-    score: int = Field(ge=1, le=5)
-
-
-class AdherenceVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    deviations: List[str] = Field(description="Instructions, goals or tool rules the agent did not follow")
-    reason: str
-    score: int = Field(ge=1, le=5)
-
-
 class ToolCallVerdict(BaseModel):
     model_config = ConfigDict(extra="forbid")
     relevant: bool
@@ -142,7 +69,7 @@ def _verdict_for_calls(n: int) -> Type[BaseModel]:
 
 
 # ---------------------------------------------------------------------------- evaluators
-class IntentResolutionEvaluator(JudgeEvaluator):
+class IntentResolutionEvaluator(DeclaredJudgeEvaluator):
     """How well the response identifies and resolves the user's intent.
 
     Key ``intent_resolution``; inputs ``query``, ``response`` (text or messages in any
@@ -157,27 +84,16 @@ class IntentResolutionEvaluator(JudgeEvaluator):
     score_scale = (1.0, 5.0)
     template_name = "intent_resolution.prompty"
     conversation_turn_inputs = ("query", "response")
-
-    async def _evaluate(
-        self,
-        *,
-        query: MessagesOrText,
-        response: MessagesOrText,
-        tool_definitions: Optional[ToolDefinitions] = None,
-    ) -> Outcome:
-        query_json, _ = _judge_messages(self, query, "query", "user")
-        response_json, response_msgs = _judge_messages(self, response, "response", "assistant")
-        if response_msgs is not None and _ends_in_tool_call(response_msgs):
-            return Outcome(None, "Not applicable: the response ends in a tool call, so the agent has not answered yet",
-                           not_applicable=True)
-        verdict, usage = await self._ask(
-            IntentVerdict,
-            {"query": query_json, "response": response_json, "tool_definitions": _definitions(tool_definitions)},
-        )
-        return Outcome(float(verdict.score), verdict.reason, {"user_intent": verdict.user_intent}, usage)
+    inputs = (Messages("query", "user"), Messages("response", "assistant", answered=True), ToolDefinitionsInput())
+    verdict_name = "IntentVerdict"
+    verdict_fields = {"user_intent": (str, "What the user wanted, in one sentence")}
+    calibration_cases = CalibrationCases(
+        good={"query": "query+system", "response": "run:answer"},
+        bad={"query": "query+system", "response": "run:off_topic"},
+        why_bad="the response ignores what the user asked")
 
 
-class ResponseCompletenessEvaluator(JudgeEvaluator):
+class ResponseCompletenessEvaluator(DeclaredJudgeEvaluator):
     """How much of the information the ground truth says is needed the response contains.
 
     Key ``response_completeness``; inputs ``response`` and ``ground_truth`` (text).
@@ -189,23 +105,16 @@ class ResponseCompletenessEvaluator(JudgeEvaluator):
     default_threshold = 3
     score_scale = (1.0, 5.0)
     template_name = "response_completeness.prompty"
-
-    async def _evaluate(self, *, response: MessagesOrText, ground_truth: str) -> Outcome:
-        from ..conversation import final_text
-
-        response_msgs = _messages(self, response, "response", "assistant")
-        text = final_text(response_msgs) if not isinstance(response, str) else response
-        if not (text or "").strip():
-            raise InputError(f"{self.name}: the response has no final text to compare",
-                             evaluator=self.name, input_name="response")
-        if not isinstance(ground_truth, str) or not ground_truth.strip():
-            raise InputError(f"{self.name}: input 'ground_truth' must be non-empty text",
-                             evaluator=self.name, input_name="ground_truth")
-        verdict, usage = await self._ask(CompletenessVerdict, {"response": text, "ground_truth": ground_truth})
-        return Outcome(float(verdict.score), verdict.reason, {"missing_information": verdict.missing_information}, usage)
+    inputs = (FinalText("response"), Text("ground_truth"))
+    verdict_name = "CompletenessVerdict"
+    verdict_fields = {"missing_information": (List[str], "Needed facts from the ground truth the response lacks")}
+    calibration_cases = CalibrationCases(
+        good={"response": "answer", "ground_truth": "ground_truth"},
+        bad={"response": "vague", "ground_truth": "ground_truth"},
+        why_bad="the response holds none of the needed information")
 
 
-class TaskAdherenceEvaluator(JudgeEvaluator):
+class TaskAdherenceEvaluator(DeclaredJudgeEvaluator):
     """How well the agent follows its assigned task and preset goals.
 
     Key ``task_adherence``; inputs ``query`` (include the system message with the
@@ -219,21 +128,13 @@ class TaskAdherenceEvaluator(JudgeEvaluator):
     score_scale = (1.0, 5.0)
     template_name = "task_adherence.prompty"
     conversation_turn_inputs = ("query", "response")
-
-    async def _evaluate(
-        self,
-        *,
-        query: MessagesOrText,
-        response: MessagesOrText,
-        tool_definitions: Optional[ToolDefinitions] = None,
-    ) -> Outcome:
-        query_json, _ = _judge_messages(self, query, "query", "user")
-        response_json, _ = _judge_messages(self, response, "response", "assistant")
-        verdict, usage = await self._ask(
-            AdherenceVerdict,
-            {"query": query_json, "response": response_json, "tool_definitions": _definitions(tool_definitions)},
-        )
-        return Outcome(float(verdict.score), verdict.reason, {"deviations": verdict.deviations}, usage)
+    inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
+    verdict_name = "AdherenceVerdict"
+    verdict_fields = {"deviations": (List[str], "Instructions, goals or tool rules the agent did not follow")}
+    calibration_cases = CalibrationCases(
+        good={"query": "query+system", "response": "answer", "tool_definitions": "tools"},
+        bad={"query": "query+system", "response": "violation", "tool_definitions": "tools"},
+        why_bad="the response breaks the rule in the system message")
 
 
 class ToolCallAccuracyEvaluator(JudgeEvaluator):
@@ -272,12 +173,12 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
                 evaluator=self.name,
                 input_name="tool_calls",
             )
-        query_json, _ = _judge_messages(self, query, "query", "user")
+        query_json, _ = judge_messages(self, query, "query", "user")
         results: Dict[str, Any] = {}
         if tool_calls is not None:
             calls = to_tool_calls(tool_calls, input_name="tool_calls")
         else:
-            response_msgs = _messages(self, response, "response", "assistant")
+            response_msgs = require_messages(self, response, "response", "assistant")
             calls = to_tool_calls(response_msgs, input_name="response")
             results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
                        for m in response_msgs if m.role == "tool" and m.tool_call_id}

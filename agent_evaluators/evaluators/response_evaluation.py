@@ -9,8 +9,9 @@ the coherence judgement itself reads only the request and the response.
 
 from typing import Any, List, Union
 
-from .adk_judges._shared import AdkJudgeEvaluator, JudgedInvocation, text_input
+from .adk_judges._shared import AdkJudgeEvaluator, JudgedInvocation
 from .base import Outcome
+from .inputs import text_input
 from .judge_base import LikertVerdict
 
 __all__ = ["ResponseEvaluationEvaluator"]

@@ -11,8 +11,8 @@ from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..agent import _json, _messages
 from ..base import Outcome
+from ..inputs import messages_json, require_messages
 from ._shared import AdkJudgeEvaluator, JudgedInvocation
 
 __all__ = ["HARM_CATEGORIES", "SafetyEvaluator"]
@@ -56,8 +56,8 @@ class SafetyEvaluator(AdkJudgeEvaluator):
     conversation_turn_inputs = ("query", "response")
 
     async def _evaluate(self, *, response: TextOrMessages, query: Optional[TextOrMessages] = None) -> Outcome:
-        response_json = _json(_messages(self, response, "response", "assistant"))
-        query_json = _json(_messages(self, query, "query", "user")) if query is not None else []
+        response_json = messages_json(require_messages(self, response, "response", "assistant"))
+        query_json = messages_json(require_messages(self, query, "query", "user")) if query is not None else []
         return self._outcome(await self._score(query_json, response_json))
 
     async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
