@@ -15,7 +15,7 @@ from agent_evaluators.testing import JudgeServer
 
 from ..conftest import REPO_ROOT
 from ..test_registry import public_evaluator_classes
-from .build_sets import DATA_DIR, build_all, render
+from agent_evaluators.calibration.build import DATA_DIR, build_all, render
 
 METRICS = judge_metrics()
 
