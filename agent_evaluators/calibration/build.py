@@ -19,7 +19,7 @@ run time, and a reviewer sees the cases); a test checks each file equals its dec
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 
@@ -118,37 +118,33 @@ def render(cases: List[Case]) -> str:
 def build_all() -> Dict[str, List[Case]]:
     """Every calibrated metric's set, by result key: built from its declaration where it has one,
     else read from its data file (the file is then the source)."""
-    from .catalog import judge_metrics
-
     out: Dict[str, List[Case]] = {}
-    for metric in judge_metrics():
-        cls = metric.evaluator_class
+    for name, cls in _calibrated():
         if getattr(cls, "calibration_cases", None) is not None:
-            out[metric.name] = declared_cases(cls)
+            out[name] = declared_cases(cls)
             continue
-        path = file_for(cls, metric.name)
+        path = file_for(cls, name)
         if path is None:
             raise ConfigError(missing_set_message(cls))
-        out[metric.name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        out[name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return out
+
+
+def _calibrated(builtin_only: bool = False) -> List[Tuple[str, type]]:
+    """(set name, class) of every evaluator the registry gives a calibration set."""
+    from .. import registry
+
+    chosen = registry.ENTRIES if builtin_only else registry.calibrated_entries()
+    return [(e.calibration.stem, e.load()) for e in chosen if e.calibration is not None]
 
 
 def main() -> None:
     """Rewrite the shipped set of every built-in metric that declares its cases."""
-    from .catalog import judge_metrics
-
-    declared = {m.name for m in judge_metrics() if getattr(m.evaluator_class, "calibration_cases", None) is not None}
-    for name, cases in build_all().items():
-        if name in declared and _is_builtin(name):
+    for name, cls in _calibrated(builtin_only=True):
+        if getattr(cls, "calibration_cases", None) is not None:
+            cases = declared_cases(cls)
             (DATA_DIR / f"{name}.jsonl").write_text(render(cases), encoding="utf-8")
             print(f"{name}: {len(cases)} cases")
-
-
-def _is_builtin(name: str) -> bool:
-    """A set of this package's own (a plugin's set lives with the plugin)."""
-    from .. import registry
-
-    return any(e.calibration is not None and e.calibration.stem == name for e in registry.ENTRIES)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,15 +11,23 @@ ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
 """
 
 import functools
-from typing import Any, Dict, List, Optional, Type, Union
+from typing import Any, Dict, List, Mapping, Optional, Type
 
 from pydantic import BaseModel, ConfigDict, create_model
 
 from ..errors import InputError
 from .base import Outcome
-from .declared import CalibrationCases, DeclaredJudgeEvaluator, FinalText, Messages, Text, ToolDefinitionsInput
-from .inputs import MessagesOrText, ToolDefinitions, judge_messages, require_messages
-from .judge_base import JudgeEvaluator
+from .declared import (
+    CalibrationCases,
+    DeclaredJudgeEvaluator,
+    FinalText,
+    Messages,
+    NotApplicable,
+    Text,
+    ToolCallsInput,
+    ToolDefinitionsInput,
+)
+from .inputs import judge_messages, require_messages
 
 __all__ = [
     "IntentResolutionEvaluator",
@@ -137,7 +145,7 @@ class TaskAdherenceEvaluator(DeclaredJudgeEvaluator):
         why_bad="the response breaks the rule in the system message")
 
 
-class ToolCallAccuracyEvaluator(JudgeEvaluator):
+class ToolCallAccuracyEvaluator(DeclaredJudgeEvaluator):
     """Whether each tool call the agent made was right.
 
     Key ``tool_call_accuracy``; inputs ``query``, ``tool_definitions`` and either
@@ -156,24 +164,29 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
     default_threshold = 0.8
     score_scale = (0.0, 1.0)
     template_name = "tool_call_accuracy.prompty"
+    inputs = (
+        Messages("query", "user"),
+        ToolDefinitionsInput(optional=False),
+        ToolCallsInput("tool_calls", optional=True),
+        Messages("response", "assistant", optional=True),
+    )
+    calibration_cases = CalibrationCases(
+        good={"query": "query+system", "tool_calls": "tool_calls:call", "tool_definitions": "tools"},
+        bad={"query": "query+system", "tool_calls": "tool_calls:bad_call", "tool_definitions": "tools"},
+        why_bad="the tool or its argument values do not fit the request")
 
-    async def _evaluate(
-        self,
-        *,
-        query: MessagesOrText,
-        tool_definitions: ToolDefinitions,
-        tool_calls: Optional[Union[List[Any], Dict[str, Any]]] = None,
-        response: Optional[MessagesOrText] = None,
-    ) -> Outcome:
+    # the per-call hooks: the calls are read from tool_calls= or the response, one verdict per call
+    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         from ..conversation import builtin_tool_definition, to_tool_calls, to_tool_definitions
 
+        tool_calls, response = given.get("tool_calls"), given.get("response")
         if tool_calls is None and response is None:
             raise InputError(
                 f"{self.name}: pass tool_calls= or response= (messages holding the tool calls)",
                 evaluator=self.name,
                 input_name="tool_calls",
             )
-        query_json, _ = judge_messages(self, query, "query", "user")
+        query_json, _ = judge_messages(self, given.get("query"), "query", "user")
         results: Dict[str, Any] = {}
         if tool_calls is not None:
             calls = to_tool_calls(tool_calls, input_name="tool_calls")
@@ -183,18 +196,16 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
             results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
                        for m in response_msgs if m.role == "tool" and m.tool_call_id}
         if not calls:
-            return Outcome(None, "Not applicable: no tool calls found in the response or tool_calls", not_applicable=True)
-        definitions = {d.name: d for d in to_tool_definitions(tool_definitions, input_name="tool_definitions")}
+            raise NotApplicable("Not applicable: no tool calls found in the response or tool_calls")
+        definitions = {d.name: d for d in to_tool_definitions(given.get("tool_definitions"),
+                                                              input_name="tool_definitions")}
         for call in calls:
             if call.name not in definitions:
                 builtin = builtin_tool_definition(call.name)
                 if builtin is None:
-                    return Outcome(
-                        None,
+                    raise NotApplicable(
                         f"Not applicable: tool {call.name!r} was called but has no definition in tool_definitions; "
-                        "pass a definition for every called tool",
-                        not_applicable=True,
-                    )
+                        "pass a definition for every called tool")
                 definitions[call.name] = builtin
         rendered_calls = [
             {
@@ -206,16 +217,18 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
             for i, c in enumerate(calls)
         ]
         used = sorted({c.name for c in calls})
-        verdict: Any  # a verdict model built at run time: its fields are not known statically
-        verdict, usage = await self._ask(
-            _verdict_for_calls(len(calls)),
-            {
-                "query": query_json,
-                "tool_calls": rendered_calls,
-                "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
-                + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
-            },
-        )
+        return {
+            "query": query_json,
+            "tool_calls": rendered_calls,
+            "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
+            + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
+        }
+
+    def verdict_for(self, values: Mapping[str, Any]) -> Type[BaseModel]:
+        return _verdict_for_calls(len(values["tool_calls"]))
+
+    def outcome(self, verdict: Any, usage: Optional[Dict[str, Any]], values: Mapping[str, Any]) -> Outcome:
+        calls = values["tool_calls"]
         per_call = _per_call(verdict, calls)
         score = sum(c["score"] for c in per_call) / len(per_call)
         details = {
@@ -228,7 +241,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
         return Outcome(score, verdict.reason, details, usage)
 
 
-def _per_call(verdict: Any, calls: List[Any]) -> List[Dict[str, Any]]:
+def _per_call(verdict: Any, calls: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Each call's verdict (the schema guarantees exactly one per call) with its 0/1 score."""
     out = []
     for i, call in enumerate(calls):
@@ -237,8 +250,8 @@ def _per_call(verdict: Any, calls: List[Any]) -> List[Dict[str, Any]]:
         out.append(
             {
                 "call_index": i,
-                "tool_name": call.name,
-                "arguments": call.arguments,
+                "tool_name": call["name"],
+                "arguments": call["arguments"],
                 "score": 1 if ok else 0,
                 "relevant": v.relevant,
                 "parameters_valid": v.parameters_valid,

@@ -31,7 +31,7 @@ verdict). Per-turn conversations are the base's: ``conversation_turn_inputs``.
 """
 
 import inspect
-from typing import Any, ClassVar, Dict, Literal, Mapping, NamedTuple, Optional, Tuple, Type
+from typing import Any, ClassVar, Dict, List, Literal, Mapping, NamedTuple, Optional, Tuple, Type, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -55,6 +55,7 @@ __all__ = [
     "FinalText",
     "Text",
     "ToolDefinitionsInput",
+    "ToolCallsInput",
     "NotApplicable",
 ]
 
@@ -155,6 +156,13 @@ class ToolDefinitionsInput(InputSpec):
 
     def prepare(self, evaluator: Any, value: Any) -> Any:
         return tool_definitions_json(value)
+
+
+class ToolCallsInput(InputSpec):
+    """Tool calls in any supported format (a list, or one call), passed on as given: a metric that
+    reads them declares a :meth:`DeclaredJudgeEvaluator.judge_inputs` hook."""
+
+    annotation = Union[List[Any], Dict[str, Any]]
 
 
 class CalibrationCases(NamedTuple):
