@@ -47,6 +47,16 @@ class PolitenessEvaluator(DeclaredJudgeEvaluator):
         why_bad="the response brushes the user off")
 
 
+class OwnCasesEvaluator(DeclaredJudgeEvaluator):
+    """A metric whose set is a data file its author wrote."""
+
+    template_name = "politeness.prompty"
+    result_key = "own_cases"
+    inputs = (Messages("query", "user"), Messages("response", "assistant"))
+    score_scale = (1.0, 5.0)
+    calibration_file = "own_cases.jsonl"
+
+
 class UncalibratedEvaluator(DeclaredJudgeEvaluator):
     """A metric whose author forgot its calibration set."""
 
@@ -84,7 +94,14 @@ user:
 ENTRY_POINTS = """[agent_evaluators.evaluators]
 politeness = recipe_metrics:PolitenessEvaluator
 uncalibrated = recipe_metrics:UncalibratedEvaluator
+own_cases = recipe_metrics:OwnCasesEvaluator
 """
+
+OWN_CASES = [
+    {"id": "thanks/good", "label": "good", "why": "courteous", "inputs": {"query": "Thanks!", "response": "You are welcome."}},
+    {"id": "thanks/bad", "label": "bad", "why": "rude", "inputs": {"query": "Thanks!", "response": "Whatever."}},
+    {"id": "help/good", "label": "good", "why": "courteous", "inputs": {"query": "Help?", "response": "Gladly: what for?"}},
+]
 
 ROWS = [
     {"query": "Where is my order 48213?", "response": "It ships tomorrow; thank you for waiting."},
@@ -100,6 +117,7 @@ def plugin(tmp_path_factory) -> Path:
     pkg.mkdir()
     (pkg / "__init__.py").write_text(METRIC, encoding="utf-8")
     (pkg / "politeness.prompty").write_text(TEMPLATE, encoding="utf-8")
+    (pkg / "own_cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in OWN_CASES), encoding="utf-8")
     dist = root / "recipe_metrics-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: recipe-metrics\nVersion: 0.1\n", encoding="utf-8")
@@ -215,3 +233,15 @@ def test_a_metric_without_a_calibration_set_says_what_to_add(plugin):
     assert r.rc == 2, r
     assert "UncalibratedEvaluator has no calibration set" in r.err, r
     assert "calibration_cases = CalibrationCases(" in r.err and "calibration_file = 'uncalibrated.jsonl'" in r.err
+
+
+def test_calibrate_reads_the_data_file_the_author_wrote(plugin, tmp_path):
+    report = tmp_path / "cal.json"
+    with JudgeServer() as server:
+        r = agent_eval("calibrate", "--judge-base-url", server.url + "/v1", "--judge-model", "fake", "--quick",
+                       "--evaluator", "own_cases", "--json", report, env=_env(plugin))
+        prompts = [req.text for req in server.requests]
+    assert r.rc == 0, r
+    (cal,) = json.loads(report.read_text(encoding="utf-8"))
+    assert (cal["evaluator"], cal["total"], cal["scored"]) == ("own_cases", 3, 3)
+    assert any("Whatever." in p for p in prompts)

@@ -37,7 +37,7 @@ def test_shipped_files_equal_the_builder_output():
     assert sorted(built) == sorted(m.name for m in METRICS)
     for name, cases in built.items():
         assert (DATA_DIR / f"{name}.jsonl").read_text(encoding="utf-8") == render(cases), (
-            f"{name}.jsonl is stale: run python tests/calibration/build_sets.py")
+            f"{name}.jsonl is stale: run python -m agent_evaluators.calibration.build")
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
