@@ -9,13 +9,13 @@ import zipfile
 import pytest
 
 from agent_evaluators.calibration import find_metric, judge_metrics
+from agent_evaluators.calibration.build import DATA_DIR, build_all, render
 from agent_evaluators.calibration.catalog import parse_cases
 from agent_evaluators.errors import ConfigError, JudgeError
 from agent_evaluators.testing import JudgeServer
 
 from ..conftest import REPO_ROOT
 from ..test_registry import public_evaluator_classes
-from agent_evaluators.calibration.build import DATA_DIR, build_all, render
 
 METRICS = judge_metrics()
 
