@@ -43,6 +43,7 @@ from .inputs import (
     ends_in_tool_call,
     judge_messages,
     require_messages,
+    text_input,
     tool_definitions_json,
 )
 from .judge_base import JudgeEvaluator
@@ -53,6 +54,7 @@ __all__ = [
     "InputSpec",
     "Messages",
     "FinalText",
+    "SaidText",
     "Text",
     "ToolDefinitionsInput",
     "ToolCallsInput",
@@ -132,6 +134,20 @@ class FinalText(InputSpec):
         return text
 
 
+class SaidText(InputSpec):
+    """Text or messages, rendered as plain text: the user's last words (``role="user"``) or the
+    agent's final answer (``role="assistant"``); no text is an ``InputError``."""
+
+    annotation = MessagesOrText
+
+    def __init__(self, name: str, role: str) -> None:
+        super().__init__(name)
+        self.role = role
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        return text_input(evaluator, value, self.name, self.role)
+
+
 class Text(InputSpec):
     """Plain, non-empty text (a reference answer, a policy), rendered as given."""
 
@@ -194,6 +210,8 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
     verdict_fields: ClassVar[Mapping[str, Tuple[Any, str]]] = {}
     #: the verdict model's name, as the judge sees it in the schema (default: the class name + ``Verdict``)
     verdict_name: ClassVar[str] = ""
+    #: or a ready verdict model (a shared one, such as ``LikertVerdict``) instead of the fields above
+    verdict_model: ClassVar[Optional[Type[BaseModel]]] = None
     #: a label metric: the labels the judge chooses from and the score each gives (instead of a scale)
     labels: ClassVar[Optional[Mapping[str, float]]] = None
     #: how the calibration set is made from the shared scenarios
@@ -208,7 +226,7 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
         if cls.inputs and "_evaluate" not in cls.__dict__:
             cls._input_specs = tuple(cls.inputs)
             cls._evaluate = _declared_evaluate(cls)  # type: ignore[attr-defined]
-            cls._verdict_model = _verdict_model(cls)
+            cls._verdict_model = cls.verdict_model or _verdict_model(cls)
         super().__init_subclass__(**kwargs)
 
     # ------------------------------------------------------------------ hooks
