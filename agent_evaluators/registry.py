@@ -4,7 +4,10 @@ Everything that names evaluators reads this list: the lazy exports of
 ``agent_evaluators``, the ``agent-eval run`` / YAML config (``type: NAME``),
 ``agent-eval list``, the calibration kit, and the ADK criteria (``adk_metric``).
 Adding a metric is its class, its ``.prompty`` (for a judge), one :class:`EvaluatorEntry`
-below and its tests.
+below and its tests (README, "Adding an evaluator"). A package of your own adds evaluators
+without touching this list: it names each class under the ``agent_evaluators.evaluators``
+entry-point group, and :func:`plugin_entries` reads the entry from the class itself
+(:func:`entry_for`) the first time a name is not found here or the whole list is asked for.
 
 A plain-data module: cheap to import (``import agent_evaluators`` reads it) and it
 imports no evaluator module; classes are loaded from their ``"module:Class"``
@@ -30,6 +33,9 @@ __all__ = [
     "judge_entries",
     "calibrated_entries",
     "normalize",
+    "entry_for",
+    "plugin_entries",
+    "ENTRY_POINT_GROUP",
 ]
 
 
@@ -180,19 +186,66 @@ def _index() -> Dict[str, EvaluatorEntry]:
 _BY_NAME = _index()
 
 
+#: the entry-point group under which a package names its evaluator classes (``name = "module:Class"``)
+ENTRY_POINT_GROUP = "agent_evaluators.evaluators"
+
+_plugins: Optional[Tuple[EvaluatorEntry, ...]] = None
+
+
+def entry_for(cls: Any, name: Optional[str] = None, aliases: Tuple[str, ...] = ()) -> EvaluatorEntry:
+    """An evaluator's entry read from its class: its ``result_key`` (the name, unless one is
+    given), whether it ``uses_judge``, and for a judge metric a calibration set on its
+    ``score_scale`` (the cases come from the class's declaration or data file)."""
+    key = str(getattr(cls, "result_key", "") or "")
+    if not key:
+        raise ConfigError(f"{cls.__module__}:{cls.__qualname__} declares no result_key; an evaluator needs one")
+    judge = bool(getattr(cls, "uses_judge", False))
+    calibration = None
+    if judge:
+        low, high = getattr(cls, "score_scale", None) or (0.0, 1.0)
+        calibration = CalibrationSet(f"{key}.jsonl", (float(low), float(high)))
+    return EvaluatorEntry(name or key, f"{cls.__module__}:{cls.__qualname__}", judge, key, aliases=aliases,
+                          calibration=calibration)
+
+
+def plugin_entries() -> Tuple[EvaluatorEntry, ...]:
+    """The evaluators installed packages name under :data:`ENTRY_POINT_GROUP` (read once, then kept).
+    A name this list already has stays this list's; a plugin that cannot be imported is a
+    :class:`ConfigError` naming it (never a silently shorter list)."""
+    global _plugins
+    if _plugins is None:
+        from importlib.metadata import entry_points
+
+        found: List[EvaluatorEntry] = []
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                cls = point.load()
+            except Exception as exc:
+                raise ConfigError(f"evaluator plugin {point.name!r} ({point.value}) cannot be imported: "
+                                  f"{type(exc).__name__}: {exc}") from exc
+            if normalize(point.name) not in _BY_NAME:
+                found.append(entry_for(cls, name=point.name))
+        _plugins = tuple(found)
+    return _plugins
+
+
 def entries() -> List[EvaluatorEntry]:
-    """Every entry, in a stable order."""
-    return list(ENTRIES)
+    """Every entry, in a stable order: this package's, then those of installed plugins."""
+    return list(ENTRIES) + list(plugin_entries())
 
 
 def names() -> List[str]:
     """The registry names (what ``agent-eval list`` shows)."""
-    return [e.name for e in ENTRIES]
+    return [e.name for e in entries()]
 
 
 def find(name: Any) -> Optional[EvaluatorEntry]:
     """The entry a name, alias or ADK metric name refers to, or ``None``."""
-    return _BY_NAME.get(normalize(name))
+    wanted = normalize(name)
+    entry = _BY_NAME.get(wanted)
+    if entry is None:
+        entry = next((e for e in plugin_entries() if wanted in e.spellings()), None)
+    return entry
 
 
 def get(name: Any) -> EvaluatorEntry:
@@ -210,14 +263,15 @@ def by_adk_metric(metric: str) -> Optional[EvaluatorEntry]:
 
 def by_class_name(class_name: str) -> Optional[EvaluatorEntry]:
     """The entry of a class by its name (``"SafetyEvaluator"``), or ``None``."""
-    return next((e for e in ENTRIES if e.class_name == class_name), None)
+    builtin = next((e for e in ENTRIES if e.class_name == class_name), None)
+    return builtin or next((e for e in plugin_entries() if e.class_name == class_name), None)
 
 
 def judge_entries() -> List[EvaluatorEntry]:
     """The judge-backed evaluators."""
-    return [e for e in ENTRIES if e.judge]
+    return [e for e in entries() if e.judge]
 
 
 def calibrated_entries() -> List[EvaluatorEntry]:
-    """The evaluators that ship with a labelled calibration set."""
-    return [e for e in ENTRIES if e.calibration is not None]
+    """The evaluators with a labelled calibration set."""
+    return [e for e in entries() if e.calibration is not None]

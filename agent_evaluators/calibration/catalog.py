@@ -7,9 +7,9 @@ evaluator has one). Evaluators that need configuration get the fixed options of
 their set (rubric evaluators get the rubrics their labelled set was written for).
 """
 
+import importlib
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .. import registry
@@ -45,9 +45,9 @@ class JudgeMetric:
 
     @property
     def evaluator_class(self) -> type:
-        entry = registry.by_class_name(self.target.rpartition(":")[2])
-        assert entry is not None, self.target
-        return entry.load()
+        module, _, name = self.target.partition(":")
+        cls: type = getattr(importlib.import_module(module), name)
+        return cls
 
     def build(self, model_config: Any = None, *, quick: bool = False, **overrides: Any) -> Any:
         """The evaluator, configured for its labelled set; ``quick`` makes one judge request per case."""
@@ -62,9 +62,21 @@ class JudgeMetric:
         return isinstance(score, (int, float)) and not isinstance(score, bool) and low <= score <= high
 
     def cases(self) -> List[CalibrationCase]:
-        """The shipped labelled set for this evaluator."""
-        text = resources.files(__package__).joinpath("data").joinpath(f"{self.name}.jsonl").read_text(encoding="utf-8")
-        return parse_cases(text, source=f"{self.name}.jsonl")
+        """The labelled set: the metric's data file (its ``calibration_file``, or the shipped
+        ``data/<name>.jsonl``), else the cases its ``calibration_cases`` declaration makes.
+        Neither is a :class:`ConfigError` saying what to add."""
+        from .build import declared_cases, file_for, missing_set_message
+
+        cls = self.evaluator_class
+        path = file_for(cls, self.name)
+        if path is not None:
+            if not path.is_file():
+                raise ConfigError(f"{cls.__name__}.calibration_file: {path} does not exist; "
+                                  "write the labelled cases there, or fix the path (relative to the class's module)")
+            return parse_cases(path.read_text(encoding="utf-8"), source=path.name)
+        if getattr(cls, "calibration_cases", None) is None:
+            raise ConfigError(missing_set_message(cls))
+        return [CalibrationCase(c["id"], c["label"], c["inputs"], c["why"]) for c in declared_cases(cls)]
 
 
 def parse_cases(text: str, *, source: str) -> List[CalibrationCase]:
@@ -92,12 +104,13 @@ def _metric(entry: registry.EvaluatorEntry) -> JudgeMetric:
 
 
 #: read from the registry: an evaluator with a ``calibration`` set there is calibrated here
-_METRICS: Tuple[JudgeMetric, ...] = tuple(_metric(e) for e in registry.calibrated_entries())
+_METRICS: Tuple[JudgeMetric, ...] = tuple(_metric(e) for e in registry.ENTRIES if e.calibration is not None)
 
 
 def judge_metrics() -> List[JudgeMetric]:
-    """Every judge-backed evaluator, in a stable order."""
-    return list(_METRICS)
+    """Every judge-backed evaluator, in a stable order (then those of installed plugins)."""
+    listed = {m.target for m in _METRICS}
+    return list(_METRICS) + [_metric(e) for e in registry.plugin_entries() if e.calibration and e.target not in listed]
 
 
 def calibrated_names() -> List[str]:
@@ -114,7 +127,7 @@ def find_metric(name: str) -> JudgeMetric:
         entry = next((e for e in registry.calibrated_entries()
                       if wanted in (registry.normalize(e.result_key), registry.normalize(e.class_name),
                                     registry.normalize(e.class_name).removesuffix("evaluator"))), None)
-    metric = next((m for m in _METRICS if entry is not None and m.target == entry.target), None)
+    metric = next((m for m in judge_metrics() if entry is not None and m.target == entry.target), None)
     if metric is None:
         raise ConfigError(f"unknown judge-backed evaluator {name!r}; choose one of: {', '.join(calibrated_names())} "
                           "(names as `agent-eval list` shows them)")
@@ -123,10 +136,11 @@ def find_metric(name: str) -> JudgeMetric:
 
 def metric_for(evaluator: Any) -> Optional[JudgeMetric]:
     """The catalog entry of an evaluator instance (by result key, else by class), or ``None``."""
-    for m in _METRICS:
+    metrics = judge_metrics()
+    for m in metrics:
         if getattr(evaluator, "result_key", None) == m.name:
             return m
-    for m in _METRICS:
+    for m in metrics:
         if type(evaluator).__name__ == m.target.rpartition(":")[2]:
             return m
     return None

@@ -11,14 +11,23 @@ ToolCallAccuracy became 1–5) we follow the seed, as DESIGN.md §4 says.
 """
 
 import functools
-from typing import Any, Dict, List, Optional, Tuple, Type, Union
+from typing import Any, Dict, List, Mapping, Optional, Type
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, create_model
 
-from ..conversation import Message
 from ..errors import InputError
 from .base import Outcome
-from .judge_base import JudgeEvaluator
+from .declared import (
+    CalibrationCases,
+    DeclaredJudgeEvaluator,
+    FinalText,
+    Messages,
+    NotApplicable,
+    Text,
+    ToolCallsInput,
+    ToolDefinitionsInput,
+)
+from .inputs import judge_messages, require_messages
 
 __all__ = [
     "IntentResolutionEvaluator",
@@ -27,81 +36,7 @@ __all__ = [
     "ToolCallAccuracyEvaluator",
 ]
 
-MessagesOrText = Union[str, List[Any], Dict[str, Any]]
-ToolDefinitions = Union[List[Any], Dict[str, Any]]
-
-
-# ---------------------------------------------------------------------------- shared input handling
-def _messages(evaluator: JudgeEvaluator, value: Any, name: str, default_role: str) -> List[Message]:
-    from ..conversation import to_messages
-
-    messages = to_messages(value, input_name=name, default_role=default_role)
-    if not messages or not any((m.content or "").strip() or m.tool_calls or m.tool_result is not None for m in messages):
-        raise InputError(
-            f"{evaluator.name}: input {name!r} is empty; pass the {name} text or its messages",
-            evaluator=evaluator.name,
-            input_name=name,
-        )
-    return messages
-
-
-def _json(messages: List[Message]) -> List[Dict[str, Any]]:
-    from ..conversation import messages_to_json
-
-    return messages_to_json(messages)
-
-
-def _judge_messages(evaluator: JudgeEvaluator, value: Any, name: str,
-                    default_role: str) -> Tuple[List[Dict[str, Any]], Optional[List[Message]]]:
-    """A text-or-messages input as the template gets it (JSON messages), and as :class:`Message`
-    objects, ``None`` for plain text: the usual batch input is one message of ``default_role``
-    whose JSON is known without building (and validating) a message model."""
-    if type(value) is str:
-        if not value.strip():
-            _messages(evaluator, value, name, default_role)  # raises the one "is empty" error
-        return [{"role": default_role, "content": value}], None
-    messages = _messages(evaluator, value, name, default_role)
-    return _json(messages), messages
-
-
-def _definitions(value: Any) -> List[Dict[str, Any]]:
-    from ..conversation import to_tool_definitions
-
-    if value is None:
-        return []
-    return [d.model_dump(exclude_none=True) for d in to_tool_definitions(value, input_name="tool_definitions")]
-
-
-def _ends_in_tool_call(messages: List[Message]) -> bool:
-    """True when the agent has not answered yet: its last message is a tool call or a tool result."""
-    for m in reversed(messages):
-        if m.role in ("assistant", "tool"):
-            return m.role == "tool" or (bool(m.tool_calls) and not (m.content or "").strip())
-    return False
-
-
 # ---------------------------------------------------------------------------- verdicts
-class IntentVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    user_intent: str = Field(description="What the user wanted, in one sentence")
-    reason: str
-    score: int = Field(ge=1, le=5)
-
-
-class CompletenessVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    missing_information: List[str] = Field(description="Needed facts from the ground truth the response lacks")
-    reason: str
-    score: int = Field(ge=1, le=5)
-
-
-class AdherenceVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    deviations: List[str] = Field(description="Instructions, goals or tool rules the agent did not follow")
-    reason: str
-    score: int = Field(ge=1, le=5)
-
-
 class ToolCallVerdict(BaseModel):
     model_config = ConfigDict(extra="forbid")
     relevant: bool
@@ -142,7 +77,7 @@ def _verdict_for_calls(n: int) -> Type[BaseModel]:
 
 
 # ---------------------------------------------------------------------------- evaluators
-class IntentResolutionEvaluator(JudgeEvaluator):
+class IntentResolutionEvaluator(DeclaredJudgeEvaluator):
     """How well the response identifies and resolves the user's intent.
 
     Key ``intent_resolution``; inputs ``query``, ``response`` (text or messages in any
@@ -157,27 +92,16 @@ class IntentResolutionEvaluator(JudgeEvaluator):
     score_scale = (1.0, 5.0)
     template_name = "intent_resolution.prompty"
     conversation_turn_inputs = ("query", "response")
-
-    async def _evaluate(
-        self,
-        *,
-        query: MessagesOrText,
-        response: MessagesOrText,
-        tool_definitions: Optional[ToolDefinitions] = None,
-    ) -> Outcome:
-        query_json, _ = _judge_messages(self, query, "query", "user")
-        response_json, response_msgs = _judge_messages(self, response, "response", "assistant")
-        if response_msgs is not None and _ends_in_tool_call(response_msgs):
-            return Outcome(None, "Not applicable: the response ends in a tool call, so the agent has not answered yet",
-                           not_applicable=True)
-        verdict, usage = await self._ask(
-            IntentVerdict,
-            {"query": query_json, "response": response_json, "tool_definitions": _definitions(tool_definitions)},
-        )
-        return Outcome(float(verdict.score), verdict.reason, {"user_intent": verdict.user_intent}, usage)
+    inputs = (Messages("query", "user"), Messages("response", "assistant", answered=True), ToolDefinitionsInput())
+    verdict_name = "IntentVerdict"
+    verdict_fields = {"user_intent": (str, "What the user wanted, in one sentence")}
+    calibration_cases = CalibrationCases(
+        good={"query": "query+system", "response": "run:answer"},
+        bad={"query": "query+system", "response": "run:off_topic"},
+        why_bad="the response ignores what the user asked")
 
 
-class ResponseCompletenessEvaluator(JudgeEvaluator):
+class ResponseCompletenessEvaluator(DeclaredJudgeEvaluator):
     """How much of the information the ground truth says is needed the response contains.
 
     Key ``response_completeness``; inputs ``response`` and ``ground_truth`` (text).
@@ -189,23 +113,16 @@ class ResponseCompletenessEvaluator(JudgeEvaluator):
     default_threshold = 3
     score_scale = (1.0, 5.0)
     template_name = "response_completeness.prompty"
-
-    async def _evaluate(self, *, response: MessagesOrText, ground_truth: str) -> Outcome:
-        from ..conversation import final_text
-
-        response_msgs = _messages(self, response, "response", "assistant")
-        text = final_text(response_msgs) if not isinstance(response, str) else response
-        if not (text or "").strip():
-            raise InputError(f"{self.name}: the response has no final text to compare",
-                             evaluator=self.name, input_name="response")
-        if not isinstance(ground_truth, str) or not ground_truth.strip():
-            raise InputError(f"{self.name}: input 'ground_truth' must be non-empty text",
-                             evaluator=self.name, input_name="ground_truth")
-        verdict, usage = await self._ask(CompletenessVerdict, {"response": text, "ground_truth": ground_truth})
-        return Outcome(float(verdict.score), verdict.reason, {"missing_information": verdict.missing_information}, usage)
+    inputs = (FinalText("response"), Text("ground_truth"))
+    verdict_name = "CompletenessVerdict"
+    verdict_fields = {"missing_information": (List[str], "Needed facts from the ground truth the response lacks")}
+    calibration_cases = CalibrationCases(
+        good={"response": "answer", "ground_truth": "ground_truth"},
+        bad={"response": "vague", "ground_truth": "ground_truth"},
+        why_bad="the response holds none of the needed information")
 
 
-class TaskAdherenceEvaluator(JudgeEvaluator):
+class TaskAdherenceEvaluator(DeclaredJudgeEvaluator):
     """How well the agent follows its assigned task and preset goals.
 
     Key ``task_adherence``; inputs ``query`` (include the system message with the
@@ -219,24 +136,16 @@ class TaskAdherenceEvaluator(JudgeEvaluator):
     score_scale = (1.0, 5.0)
     template_name = "task_adherence.prompty"
     conversation_turn_inputs = ("query", "response")
-
-    async def _evaluate(
-        self,
-        *,
-        query: MessagesOrText,
-        response: MessagesOrText,
-        tool_definitions: Optional[ToolDefinitions] = None,
-    ) -> Outcome:
-        query_json, _ = _judge_messages(self, query, "query", "user")
-        response_json, _ = _judge_messages(self, response, "response", "assistant")
-        verdict, usage = await self._ask(
-            AdherenceVerdict,
-            {"query": query_json, "response": response_json, "tool_definitions": _definitions(tool_definitions)},
-        )
-        return Outcome(float(verdict.score), verdict.reason, {"deviations": verdict.deviations}, usage)
+    inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
+    verdict_name = "AdherenceVerdict"
+    verdict_fields = {"deviations": (List[str], "Instructions, goals or tool rules the agent did not follow")}
+    calibration_cases = CalibrationCases(
+        good={"query": "query+system", "response": "answer", "tool_definitions": "tools"},
+        bad={"query": "query+system", "response": "violation", "tool_definitions": "tools"},
+        why_bad="the response breaks the rule in the system message")
 
 
-class ToolCallAccuracyEvaluator(JudgeEvaluator):
+class ToolCallAccuracyEvaluator(DeclaredJudgeEvaluator):
     """Whether each tool call the agent made was right.
 
     Key ``tool_call_accuracy``; inputs ``query``, ``tool_definitions`` and either
@@ -255,45 +164,48 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
     default_threshold = 0.8
     score_scale = (0.0, 1.0)
     template_name = "tool_call_accuracy.prompty"
+    inputs = (
+        Messages("query", "user"),
+        ToolDefinitionsInput(optional=False),
+        ToolCallsInput("tool_calls", optional=True),
+        Messages("response", "assistant", optional=True),
+    )
+    calibration_cases = CalibrationCases(
+        good={"query": "query+system", "tool_calls": "tool_calls:call", "tool_definitions": "tools"},
+        bad={"query": "query+system", "tool_calls": "tool_calls:bad_call", "tool_definitions": "tools"},
+        why_bad="the tool or its argument values do not fit the request")
 
-    async def _evaluate(
-        self,
-        *,
-        query: MessagesOrText,
-        tool_definitions: ToolDefinitions,
-        tool_calls: Optional[Union[List[Any], Dict[str, Any]]] = None,
-        response: Optional[MessagesOrText] = None,
-    ) -> Outcome:
+    # the per-call hooks: the calls are read from tool_calls= or the response, one verdict per call
+    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         from ..conversation import builtin_tool_definition, to_tool_calls, to_tool_definitions
 
+        tool_calls, response = given.get("tool_calls"), given.get("response")
         if tool_calls is None and response is None:
             raise InputError(
                 f"{self.name}: pass tool_calls= or response= (messages holding the tool calls)",
                 evaluator=self.name,
                 input_name="tool_calls",
             )
-        query_json, _ = _judge_messages(self, query, "query", "user")
+        query_json, _ = judge_messages(self, given.get("query"), "query", "user")
         results: Dict[str, Any] = {}
         if tool_calls is not None:
             calls = to_tool_calls(tool_calls, input_name="tool_calls")
         else:
-            response_msgs = _messages(self, response, "response", "assistant")
+            response_msgs = require_messages(self, response, "response", "assistant")
             calls = to_tool_calls(response_msgs, input_name="response")
             results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
                        for m in response_msgs if m.role == "tool" and m.tool_call_id}
         if not calls:
-            return Outcome(None, "Not applicable: no tool calls found in the response or tool_calls", not_applicable=True)
-        definitions = {d.name: d for d in to_tool_definitions(tool_definitions, input_name="tool_definitions")}
+            raise NotApplicable("Not applicable: no tool calls found in the response or tool_calls")
+        definitions = {d.name: d for d in to_tool_definitions(given.get("tool_definitions"),
+                                                              input_name="tool_definitions")}
         for call in calls:
             if call.name not in definitions:
                 builtin = builtin_tool_definition(call.name)
                 if builtin is None:
-                    return Outcome(
-                        None,
+                    raise NotApplicable(
                         f"Not applicable: tool {call.name!r} was called but has no definition in tool_definitions; "
-                        "pass a definition for every called tool",
-                        not_applicable=True,
-                    )
+                        "pass a definition for every called tool")
                 definitions[call.name] = builtin
         rendered_calls = [
             {
@@ -305,16 +217,18 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
             for i, c in enumerate(calls)
         ]
         used = sorted({c.name for c in calls})
-        verdict: Any  # a verdict model built at run time: its fields are not known statically
-        verdict, usage = await self._ask(
-            _verdict_for_calls(len(calls)),
-            {
-                "query": query_json,
-                "tool_calls": rendered_calls,
-                "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
-                + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
-            },
-        )
+        return {
+            "query": query_json,
+            "tool_calls": rendered_calls,
+            "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
+            + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
+        }
+
+    def verdict_for(self, values: Mapping[str, Any]) -> Type[BaseModel]:
+        return _verdict_for_calls(len(values["tool_calls"]))
+
+    def outcome(self, verdict: Any, usage: Optional[Dict[str, Any]], values: Mapping[str, Any]) -> Outcome:
+        calls = values["tool_calls"]
         per_call = _per_call(verdict, calls)
         score = sum(c["score"] for c in per_call) / len(per_call)
         details = {
@@ -327,7 +241,7 @@ class ToolCallAccuracyEvaluator(JudgeEvaluator):
         return Outcome(score, verdict.reason, details, usage)
 
 
-def _per_call(verdict: Any, calls: List[Any]) -> List[Dict[str, Any]]:
+def _per_call(verdict: Any, calls: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Each call's verdict (the schema guarantees exactly one per call) with its 0/1 score."""
     out = []
     for i, call in enumerate(calls):
@@ -336,8 +250,8 @@ def _per_call(verdict: Any, calls: List[Any]) -> List[Dict[str, Any]]:
         out.append(
             {
                 "call_index": i,
-                "tool_name": call.name,
-                "arguments": call.arguments,
+                "tool_name": call["name"],
+                "arguments": call["arguments"],
                 "score": 1 if ok else 0,
                 "relevant": v.relevant,
                 "parameters_valid": v.parameters_valid,

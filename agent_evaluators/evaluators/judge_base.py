@@ -166,9 +166,9 @@ class JudgeEvaluator(Evaluator):
     def prompty(self) -> Any:
         """The loaded template (loaded on first use, then kept)."""
         if self._prompty is None:
-            from ..templates import find_template, load_prompty
+            from ..templates import load_prompty
 
-            self._prompty = load_prompty(find_template(self.template_name))
+            self._prompty = load_prompty(_template_path(type(self)))
         return self._prompty
 
     @property
@@ -324,6 +324,22 @@ class JudgeEvaluator(Evaluator):
         # ship configuration only; the copy builds its own client on first use.
         state = dict(self.__dict__, _prompty=None, _judge_client=None)
         return (_rebuild, (type(self), state))
+
+
+def _template_path(cls: type) -> Any:
+    """Where a class's ``template_name`` is: beside the module of a class of your own (a metric
+    in your package ships its template with it), else in the package's ``prompty/`` folder."""
+    from ..templates import find_template
+
+    name = cls.template_name  # type: ignore[attr-defined]
+    if not cls.__module__.startswith("agent_evaluators."):
+        from pathlib import Path
+
+        module = sys.modules.get(cls.__module__)
+        beside = Path(getattr(module, "__file__", None) or ".").resolve().parent / name
+        if beside.is_file():
+            return beside
+    return find_template(name)
 
 
 def _rebuild(cls: Any, state: Dict[str, Any]) -> Any:

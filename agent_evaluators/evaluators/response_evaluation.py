@@ -7,18 +7,17 @@ needs expected invocations (a ``conversation_scenario`` case gets ``NOT_EVALUATE
 the coherence judgement itself reads only the request and the response.
 """
 
-from typing import Any, List, Union
+from typing import Any, Dict, Mapping, Optional
 
-from .adk_judges._shared import AdkJudgeEvaluator, JudgedInvocation, text_input
+from .adk_judges._shared import AdkJudgeEvaluator, JudgedInvocation
 from .base import Outcome
+from .declared import CalibrationCases, DeclaredJudgeEvaluator, SaidText
 from .judge_base import LikertVerdict
 
 __all__ = ["ResponseEvaluationEvaluator"]
 
-TextOrMessages = Union[str, List[Any]]
 
-
-class ResponseEvaluationEvaluator(AdkJudgeEvaluator):
+class ResponseEvaluationEvaluator(AdkJudgeEvaluator, DeclaredJudgeEvaluator):
     """Coherence of the agent's final response (ADK ``response_evaluation_score``).
 
     Key ``response_evaluation_score``; inputs ``query`` (text or messages: the last user
@@ -33,12 +32,17 @@ class ResponseEvaluationEvaluator(AdkJudgeEvaluator):
     score_scale = (1.0, 5.0)
     conversation_turn_inputs = ("query", "response")
     requires_expected = True  # ADK: expected invocations are required for this metric
+    inputs = (SaidText("query", "user"), SaidText("response", "assistant"))
+    verdict_model = LikertVerdict
+    calibration_cases = CalibrationCases(
+        good={"query": "query", "response": "answer"},
+        bad={"query": "query", "response": "off_topic"},
+        why_bad="the response does not relate to the request")
 
-    async def _evaluate(self, *, query: TextOrMessages, response: TextOrMessages) -> Outcome:
-        request = text_input(self, query, "query", "user")
-        answer = text_input(self, response, "response", "assistant")
-        return self._outcome(await self._score(request, answer))
+    def outcome(self, verdict: Any, usage: Optional[Dict[str, Any]], values: Mapping[str, Any]) -> Outcome:
+        return Outcome(float(verdict.score), verdict.reason, {"scale": [1, 5]}, usage)
 
+    # the ADK surface: one invocation's request and final response, through the same verdict and outcome
     async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         from ..adk.convert import final_response_text, user_text
 
@@ -46,8 +50,7 @@ class ResponseEvaluationEvaluator(AdkJudgeEvaluator):
         if not text.strip():
             return JudgedInvocation(None, "the invocation has no final response text to grade", {}, None,
                                    not_applicable=True)
-        return await self._score(user_text(actual), text)
-
-    async def _score(self, query: str, response: str) -> JudgedInvocation:
-        verdict, usage = await self._ask(LikertVerdict, {"query": query, "response": response})
-        return JudgedInvocation(float(verdict.score), verdict.reason, {"scale": [1, 5]}, usage)
+        values = {"query": user_text(actual), "response": text}
+        verdict, usage = await self._ask(self._verdict_model, values)
+        result = self.outcome(verdict, usage, values)
+        return JudgedInvocation(result.score, result.reason, result.details, result.usage)

@@ -5,7 +5,7 @@ The user lists the properties a good response has ("Mentions the refund deadline
 rationale; the score is the share of rubrics met. With ``num_samples > 1`` the
 judge is asked several times at a temperature above 0 and each rubric keeps the
 majority verdict, ties counting as "no" (ADK's rule; the vote helper is shared with
-the ADK judges in :mod:`.adk_judges._shared`).
+the ADK judges in :mod:`.inputs`).
 
 Fail closed per rubric: when the judge's reply leaves a rubric out, answers it more
 than once, or answers something other than yes/no, that rubric is *unscored*: it is
@@ -22,9 +22,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ConfigError, JudgeError
-from .adk_judges._shared import majority_vote
-from .agent import _json, _messages
 from .base import Outcome
+from .inputs import majority_vote, messages_json, require_messages
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack, check_num_samples, check_temperature
 
 __all__ = ["RubricEvaluator", "Rubric", "normalize_rubrics", "read_rubric_votes"]
@@ -208,8 +207,8 @@ class RubricEvaluator(JudgeEvaluator):
 
     async def _evaluate(self, *, query: MessagesOrText, response: MessagesOrText) -> Outcome:
         inputs = {
-            "query": _json(_messages(self, query, "query", "user")),
-            "response": _json(_messages(self, response, "response", "assistant")),
+            "query": messages_json(require_messages(self, query, "query", "user")),
+            "response": messages_json(require_messages(self, response, "response", "assistant")),
             "rubrics": [{"rubric_id": r.rubric_id, "rubric": r.text} for r in self.rubrics],
         }
         verdicts, usage = await self._ask_samples(

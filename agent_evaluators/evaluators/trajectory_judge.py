@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..conversation import Message
 from ..errors import ConfigError, InputError
-from .agent import _definitions, _json, _messages
 from .base import Outcome
+from .inputs import messages_json, require_messages, tool_definitions_json
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
 __all__ = ["TrajectoryJudgeEvaluator", "OUTPUT_MODES"]
@@ -81,7 +81,7 @@ def trajectory_messages(evaluator: JudgeEvaluator, value: Any, name: str) -> Lis
     """A trajectory as messages: any supported message format, or a bare list of tool
     calls (a common way to write a reference trajectory), read as one assistant turn."""
     try:
-        return _messages(evaluator, value, name, "assistant")
+        return require_messages(evaluator, value, name, "assistant")
     except InputError as first:
         from ..conversation import to_tool_calls
 
@@ -146,16 +146,16 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
     ) -> Outcome:
         trajectory = trajectory_messages(self, response, "response")
         reference = trajectory_messages(self, ground_truth, "ground_truth") if ground_truth is not None else None
-        task = _json(_messages(self, query, "query", "user")) if query is not None else None
+        task = messages_json(require_messages(self, query, "query", "user")) if query is not None else None
         verdict: Any  # a verdict model built at run time: its fields are not known statically
         verdict, usage = await self._ask(
             _VERDICTS[self.output],
             {
                 "score_format": self.output,
                 "query": task,
-                "trajectory": _json(trajectory),
-                "reference_trajectory": _json(reference) if reference is not None else None,
-                "tool_definitions": _definitions(tool_definitions),
+                "trajectory": messages_json(trajectory),
+                "reference_trajectory": messages_json(reference) if reference is not None else None,
+                "tool_definitions": tool_definitions_json(tool_definitions),
             },
         )
         score = normalize_trajectory_score(self.output, verdict.score)

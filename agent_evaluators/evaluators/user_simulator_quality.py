@@ -28,9 +28,9 @@ from .adk_judges._shared import (
     AdkJudgeResult,
     criterion_temperature,
     eval_status,
-    majority_vote,
 )
 from .base import Outcome
+from .inputs import majority_vote
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack, check_num_samples, check_temperature
 
 __all__ = ["PerTurnUserSimulatorQualityEvaluator", "DEFAULT_STOP_SIGNAL", "PERSONAS", "describe_persona"]

@@ -9,13 +9,13 @@ import zipfile
 import pytest
 
 from agent_evaluators.calibration import find_metric, judge_metrics
+from agent_evaluators.calibration.build import DATA_DIR, build_all, render
 from agent_evaluators.calibration.catalog import parse_cases
 from agent_evaluators.errors import ConfigError, JudgeError
 from agent_evaluators.testing import JudgeServer
 
 from ..conftest import REPO_ROOT
 from ..test_registry import public_evaluator_classes
-from .build_sets import DATA_DIR, build_all, render
 
 METRICS = judge_metrics()
 
@@ -37,7 +37,7 @@ def test_shipped_files_equal_the_builder_output():
     assert sorted(built) == sorted(m.name for m in METRICS)
     for name, cases in built.items():
         assert (DATA_DIR / f"{name}.jsonl").read_text(encoding="utf-8") == render(cases), (
-            f"{name}.jsonl is stale: run python tests/calibration/build_sets.py")
+            f"{name}.jsonl is stale: run python -m agent_evaluators.calibration.build")
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)

@@ -43,6 +43,7 @@ RUNS: Dict[str, int] = {
     "agent-eval adk samples/data/home_automation.evalset.json --actual samples/data/home_automation.actual.jsonl "
     "[--config test_config.json] [--output DIR] [--print_detailed_results]": 1,
     "agent-eval calibrate --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
+    "agent-eval calibrate --quick --evaluator intent --judge-model fake --judge-base-url URL": 0,
     "agent-eval run --config samples/eval.yaml --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
     # the bad runs (rows 3, 7, 11) fail on purpose
     "pytest --agent-eval-collect samples/agents.eval.yaml": 1,
@@ -98,6 +99,12 @@ NOT_RUN: Dict[str, str] = {
     "agent-eval run ... --rerun-failed --judge-max-attempts 8": "elided in prose (tests/cli/test_rerun_failed.py runs it)",
     "pytest -v": "a flag named in prose (tests/interfaces/test_plugin_strict.py checks -v node ids)",
     "pytest --agent-eval-strict": "a flag named in prose (tests/interfaces/test_plugin_strict.py)",
+    "python -m agent_evaluators.calibration.build": "rewrites the package's shipped calibration sets of declared "
+                                                    "metrics; tests/calibration/test_sets.py checks they equal it",
+    "agent-eval run -e relevance": "the recipe's example metric, not shipped (tests/test_recipe_metric.py runs "
+                                   "the same steps in a throw-away package)",
+    "agent-eval calibrate --evaluator relevance": "the recipe's example metric, not shipped "
+                                                  "(tests/test_recipe_metric.py runs calibrate on its own)",
 }
 
 

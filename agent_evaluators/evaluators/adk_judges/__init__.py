@@ -17,7 +17,8 @@ model_config=None)`` (ADK's per-invocation scores, statuses and case aggregation
 from typing import Dict, Type
 
 from ...registry import ENTRIES
-from ._shared import AdkJudgeEvaluator, AdkJudgeResult, JudgedInvocation, majority_vote
+from ..inputs import majority_vote
+from ._shared import AdkJudgeEvaluator, AdkJudgeResult, JudgedInvocation
 from .final_response_match import FinalResponseMatchEvaluator
 from .hallucinations import HallucinationEvaluator
 from .rubrics import (

@@ -28,13 +28,13 @@ from typing import (
     List,
     Optional,
     Sequence,
-    Tuple,
 )
 
 from ...adk.results import JUDGE_ERROR, judge_error_summary
-from ...errors import ConfigError, InputError, JudgeError
+from ...errors import ConfigError, JudgeError
 from ...judge.usage import merge_usage
 from ..base import Outcome
+from ..inputs import majority_vote, mean_or_none, message_tool_steps, text_input
 from ..judge_base import JudgeEvaluator
 
 __all__ = [
@@ -43,34 +43,14 @@ __all__ = [
     "JudgedInvocation",
     "majority_vote",
     "mean_or_none",
+    "message_tool_steps",
+    "text_input",
 ]
 
 logger = logging.getLogger(__name__)
 
 
 PASSED, FAILED, NOT_EVALUATED = "PASSED", "FAILED", "NOT_EVALUATED"
-
-
-def mean_or_none(values: Sequence[Optional[float]]) -> Optional[float]:
-    """Mean of the values that are not ``None`` (ADK's ``get_average_rubric_score``); ``None`` if none."""
-    present = [v for v in values if v is not None]
-    return sum(present) / len(present) if present else None
-
-
-def majority_vote(scores: Sequence[Optional[float]]) -> Tuple[Optional[float], int]:
-    """ADK's majority vote over per-sample 1.0 / 0.0 / ``None`` scores.
-
-    Only 1.0 and 0.0 count. Nothing counted → ``None``; more positives than
-    negatives → 1.0; otherwise, **ties included**, 0.0. Returns (score, index of
-    the sample ADK would report: the first positive, first negative, or first one).
-    """
-    positives = [i for i, s in enumerate(scores) if s == 1.0]
-    negatives = [i for i, s in enumerate(scores) if s is not None and s != 1.0]
-    if not positives and not negatives:
-        return None, 0
-    if len(positives) > len(negatives):
-        return 1.0, positives[0]
-    return 0.0, negatives[0]
 
 
 @dataclass
@@ -364,44 +344,7 @@ def adk_tool_steps(invocation: Any) -> List[Dict[str, Any]]:
     return steps
 
 
-def message_tool_steps(messages: Sequence[Any]) -> List[Dict[str, Any]]:
-    """The same steps from canonical messages: calls paired with their results by call id."""
-    results: Dict[str, Any] = {}
-    for m in messages:
-        if m.role == "tool" and m.tool_call_id:
-            results[m.tool_call_id] = m.tool_result if m.tool_result is not None else m.content
-    steps: List[Dict[str, Any]] = []
-    for m in messages:
-        if m.role != "assistant":
-            continue
-        for call in m.tool_calls:
-            steps.append(
-                {
-                    "step": len(steps),
-                    "tool_call": {"name": call.name, "arguments": call.arguments},
-                    "tool_response": results.get(call.id) if call.id else None,
-                }
-            )
-    return steps
-
-
 # ---------------------------------------------------------------------------- input and option checks
-def text_input(evaluator: AdkJudgeEvaluator, value: Any, name: str, role: str) -> str:
-    """The user text of ``query`` / the final assistant text of a response, from text or messages."""
-    if isinstance(value, str):
-        text = value
-    else:
-        from ...conversation import final_text, last_user_text, to_messages
-
-        messages = to_messages(value, input_name=name, default_role=role)
-        text = (last_user_text(messages) if role == "user" else final_text(messages)) or ""
-    if not text.strip():
-        raise InputError(
-            f"{evaluator.name}: input {name!r} has no text to judge", evaluator=evaluator.name, input_name=name
-        )
-    return text
-
-
 def criterion_temperature(criterion: Any, default: float) -> float:
     """``judge_model_options.judge_model_config.temperature`` when the criterion sets one."""
     config = criterion.judge_model_options.judge_model_config or {}

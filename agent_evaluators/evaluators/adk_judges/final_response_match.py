@@ -11,13 +11,12 @@ from typing import Any, Dict, List, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import Outcome
+from ..inputs import majority_vote, text_input
 from ..judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
     JudgedInvocation,
     criterion_temperature,
-    majority_vote,
-    text_input,
 )
 
 __all__ = ["FinalResponseMatchEvaluator", "MatchVerdict", "label_score"]

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import InputError, JudgeError
 from ...judge.usage import merge_usage
-from ..agent import _definitions
 from ..base import Outcome
+from ..inputs import mean_or_none, tool_definitions_json
 from ..judge_base import JudgeEvaluator, JudgeOptions, Unpack
 from ._shared import (
     AdkJudgeEvaluator,
@@ -28,7 +28,6 @@ from ._shared import (
     adk_all_instructions,
     adk_event_grounding,
     adk_tool_declarations,
-    mean_or_none,
 )
 
 __all__ = ["LABEL_SCORES", "HallucinationEvaluator"]
@@ -147,7 +146,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         base = {
             "instructions": instructions or "",
             "query": messages_to_json(to_messages(query, input_name="query", default_role="user")) if query is not None else [],
-            "tool_definitions": _definitions(tool_definitions),
+            "tool_definitions": tool_definitions_json(tool_definitions),
             "context": context if context is not None else "",
         }
         texts = [i for i, m in enumerate(messages) if m.role == "assistant" and (m.content or "").strip()]

@@ -23,8 +23,15 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import ConfigError, InputError
-from ..agent import _definitions, _json, _messages
 from ..base import Outcome
+from ..inputs import (
+    majority_vote,
+    mean_or_none,
+    message_tool_steps,
+    messages_json,
+    require_messages,
+    tool_definitions_json,
+)
 from ..judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import (
     AdkJudgeEvaluator,
@@ -35,9 +42,6 @@ from ._shared import (
     adk_tool_steps,
     adk_user_text,
     criterion_temperature,
-    majority_vote,
-    mean_or_none,
-    message_tool_steps,
 )
 
 __all__ = [
@@ -335,13 +339,13 @@ class RubricBasedFinalResponseQualityEvaluator(_RubricJudge, AdkJudgeEvaluator):
     ) -> Outcome:
         from ...conversation import final_text
 
-        query_msgs = _messages(self, query, "query", "user")
-        response_msgs = _messages(self, response, "response", "assistant")
+        query_msgs = require_messages(self, query, "query", "user")
+        response_msgs = require_messages(self, response, "response", "assistant")
         inputs = {
-            "query": _json(query_msgs),
+            "query": messages_json(query_msgs),
             "response_steps": message_tool_steps(response_msgs),
             "final_response": final_text(response_msgs) or "",
-            "tool_definitions": _definitions(tool_definitions),
+            "tool_definitions": tool_definitions_json(tool_definitions),
             "instructions": _instructions(self, instructions),
         }
         return self._outcome(await self._score(inputs, self.rubrics))
@@ -394,15 +398,16 @@ class RubricBasedToolUseQualityEvaluator(_RubricJudge, AdkJudgeEvaluator):
                 evaluator=self.name,
                 input_name="tool_calls",
             )
-        query_msgs = _messages(self, query, "query", "user")
+        query_msgs = require_messages(self, query, "query", "user")
         if tool_calls is not None:
             steps = [
                 {"step": i, "tool_call": {"name": c.name, "arguments": c.arguments}, "tool_response": None}
                 for i, c in enumerate(to_tool_calls(tool_calls, input_name="tool_calls"))
             ]
         else:
-            steps = message_tool_steps(_messages(self, response, "response", "assistant"))
-        inputs = {"query": _json(query_msgs), "tool_calls": steps, "tool_definitions": _definitions(tool_definitions)}
+            steps = message_tool_steps(require_messages(self, response, "response", "assistant"))
+        inputs = {"query": messages_json(query_msgs), "tool_calls": steps,
+                  "tool_definitions": tool_definitions_json(tool_definitions)}
         return self._outcome(await self._score(inputs, self.rubrics))
 
     async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:

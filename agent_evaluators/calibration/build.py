@@ -1,0 +1,151 @@
+"""A metric's labelled calibration set, from its declaration or from the data file its author wrote.
+
+    python -m agent_evaluators.calibration.build     # rewrite the shipped sets of declared metrics
+
+Two sources, no code per metric:
+
+* a ``calibration_cases`` declaration on the class
+  (:class:`~agent_evaluators.evaluators.declared.CalibrationCases`): for each shared scenario
+  (:mod:`.scenarios`) a good case and a bad case, each input taking the scenario field the
+  declaration names;
+* a JSONL file of labelled cases (``{"id", "label": "good" | "bad", "why", "inputs"}`` per
+  line): ``calibration_file`` on the class (relative to its module), or, for the built-in
+  metrics, ``calibration/data/<result key>.jsonl``.
+
+The built-in declared metrics ship their set as a file too (so a wheel needs no scenarios at
+run time, and a reviewer sees the cases); a test checks each file equals its declaration.
+"""
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+
+from ..errors import ConfigError
+
+__all__ = ["DATA_DIR", "declared_cases", "build_all", "render", "missing_set_message", "main"]
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+Case = Dict[str, Any]
+
+
+# ---------------------------------------------------------------------------- scenario fields
+def _query_messages(s: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    return [{"role": "system", "content": s["system"]}, {"role": "user", "content": s["query"]}]
+
+
+def _run(s: Mapping[str, Any], answer: str) -> List[Dict[str, Any]]:
+    """The agent called the right tool with the right arguments, then answered ``answer``."""
+    call, call_id = s["call"], f"call_{s['id']}"
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": call_id, "type": "function",
+             "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}]},
+        {"role": "tool", "tool_call_id": call_id, "content": json.dumps(s["result"])},
+        {"role": "assistant", "content": answer},
+    ]
+
+
+def _tool_calls(call: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    return [{"type": "tool_call", "name": call["name"], "arguments": call["arguments"]}]
+
+
+#: ``"<form>:<key>"`` fields: how a scenario value becomes an input
+_FORMS: Dict[str, Callable[[Mapping[str, Any], str], Any]] = {
+    "run": lambda s, key: _run(s, s[key]),
+    "tool_calls": lambda s, key: _tool_calls(s[key]),
+}
+
+
+def _field(s: Mapping[str, Any], spec: str, owner: str) -> Any:
+    if spec == "query+system":
+        return _query_messages(s)
+    form, sep, key = spec.partition(":")
+    if sep and form in _FORMS and key in s:
+        return _FORMS[form](s, key)
+    if not sep and spec in s:
+        return s[spec]
+    raise ConfigError(
+        f"{owner}.calibration_cases: unknown scenario field {spec!r}; use a scenario key "
+        f"({', '.join(sorted(s))}), 'query+system', 'run:<key>' or 'tool_calls:<key>'")
+
+
+def declared_cases(cls: type) -> List[Case]:
+    """The labelled cases a class's ``calibration_cases`` declaration makes: a good and a bad one per scenario."""
+    from .scenarios import SCENARIOS
+
+    decl = getattr(cls, "calibration_cases", None)
+    if decl is None:
+        raise ConfigError(missing_set_message(cls))
+    owner = cls.__name__
+    cases: List[Case] = []
+    for s in SCENARIOS:
+        for label, fields, why in (("good", decl.good, decl.why_good), ("bad", decl.bad, decl.why_bad)):
+            cases.append({"id": f"{s['id']}/{label}", "label": label, "why": why,
+                          "inputs": {name: _field(s, spec, owner) for name, spec in fields.items()}})
+    return cases
+
+
+def missing_set_message(cls: type) -> str:
+    """What to add when a judge metric has no calibration set (the error names both ways)."""
+    key = getattr(cls, "result_key", "") or cls.__name__
+    return (
+        f"{cls.__name__} has no calibration set: declare one on the class, "
+        f"calibration_cases = CalibrationCases(good={{INPUT: SCENARIO_FIELD, ...}}, bad={{...}}, why_bad='...') "
+        f"(from agent_evaluators.evaluators.declared), or write 10-20 good and 10-20 bad labelled cases as JSONL "
+        f"({{\"id\", \"label\": \"good\"|\"bad\", \"why\", \"inputs\"}} per line) and set "
+        f"calibration_file = '{key}.jsonl' (beside the class's module); see README 'Adding an evaluator'"
+    )
+
+
+def file_for(cls: Optional[type], name: str) -> Optional[Path]:
+    """The data file of a metric's set, if it has one: its ``calibration_file``, else the shipped one."""
+    own = getattr(cls, "calibration_file", None) if cls is not None else None
+    if own:
+        module = sys.modules.get(cls.__module__)  # type: ignore[union-attr]
+        base = Path(getattr(module, "__file__", "") or ".").resolve().parent
+        return base / own
+    shipped = DATA_DIR / f"{name}.jsonl"
+    return shipped if shipped.is_file() else None
+
+
+def render(cases: List[Case]) -> str:
+    """A set as JSONL, one case a line, keys sorted (the shipped files' form)."""
+    return "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in cases)
+
+
+def build_all() -> Dict[str, List[Case]]:
+    """Every calibrated metric's set, by result key: built from its declaration where it has one,
+    else read from its data file (the file is then the source)."""
+    out: Dict[str, List[Case]] = {}
+    for name, cls in _calibrated():
+        if getattr(cls, "calibration_cases", None) is not None:
+            out[name] = declared_cases(cls)
+            continue
+        path = file_for(cls, name)
+        if path is None:
+            raise ConfigError(missing_set_message(cls))
+        out[name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return out
+
+
+def _calibrated(builtin_only: bool = False) -> List[Tuple[str, type]]:
+    """(set name, class) of every evaluator the registry gives a calibration set."""
+    from .. import registry
+
+    chosen = registry.ENTRIES if builtin_only else registry.calibrated_entries()
+    return [(e.calibration.stem, e.load()) for e in chosen if e.calibration is not None]
+
+
+def main() -> None:
+    """Rewrite the shipped set of every built-in metric that declares its cases."""
+    for name, cls in _calibrated(builtin_only=True):
+        if getattr(cls, "calibration_cases", None) is not None:
+            cases = declared_cases(cls)
+            (DATA_DIR / f"{name}.jsonl").write_text(render(cases), encoding="utf-8")
+            print(f"{name}: {len(cases)} cases")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,295 @@
+"""A judge metric as a declaration: class attributes, no scoring code.
+
+openevals' ``create_llm_as_judge`` is the model: a metric is a prompt and a few words
+about it. Here it is a ``.prompty`` template and a class::
+
+    class RelevanceEvaluator(DeclaredJudgeEvaluator):
+        \"\"\"How relevant the response is to the query (1-5).\"\"\"
+
+        template_name = "relevance.prompty"          # in prompty/ (built-in) or beside your module
+        result_key = "relevance"
+        inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
+        score_scale = (1.0, 5.0)                      # integer 1-5 verdicts; or labels = {...}
+        default_threshold = 3
+        verdict_fields = {"off_topic": (List[str], "What in the response does not serve the query")}
+        calibration_cases = CalibrationCases(
+            good={"query": "query+system", "response": "run:answer"},
+            bad={"query": "query+system", "response": "run:off_topic"},
+            why_bad="the response ignores what the user asked")
+
+The base writes ``_evaluate`` from ``inputs`` (so ``__call__``/``acall``, ``agent-eval
+list`` and ``evaluate()``'s column checks see each input by name and type), builds the
+verdict model once (the extra fields, then ``reason``, then ``score`` on the scale or a
+``label``), renders, asks, and puts the extra fields in ``details``. Inputs are read by the
+public helpers of :mod:`.inputs`, so errors read the same for every metric.
+
+Where a metric needs code, it overrides a hook, never the pipeline:
+:meth:`~DeclaredJudgeEvaluator.judge_inputs` (what the template gets, or not applicable),
+:meth:`~DeclaredJudgeEvaluator.verdict_for` (a verdict model that depends on the row, e.g.
+one verdict per tool call) and :meth:`~DeclaredJudgeEvaluator.outcome` (the score from the
+verdict). Per-turn conversations are the base's: ``conversation_turn_inputs``.
+"""
+
+import inspect
+from typing import Any, ClassVar, Dict, List, Literal, Mapping, NamedTuple, Optional, Tuple, Type, Union
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ..errors import InputError
+from .base import Outcome
+from .inputs import (
+    MessagesOrText,
+    ToolDefinitions,
+    ends_in_tool_call,
+    judge_messages,
+    require_messages,
+    text_input,
+    tool_definitions_json,
+)
+from .judge_base import JudgeEvaluator
+
+__all__ = [
+    "DeclaredJudgeEvaluator",
+    "CalibrationCases",
+    "InputSpec",
+    "Messages",
+    "FinalText",
+    "SaidText",
+    "Text",
+    "ToolDefinitionsInput",
+    "ToolCallsInput",
+    "NotApplicable",
+]
+
+_EMPTY = inspect.Parameter.empty
+
+
+class NotApplicable(Exception):
+    """Raised by an input (or a hook) when the row has nothing to judge; its text is the reason."""
+
+
+class InputSpec:
+    """One declared input: its name, type and default (for the signature), and how the template gets it.
+
+    Subclass it for an input kind of your own: set ``annotation`` and override :meth:`prepare`.
+    """
+
+    annotation: Any = Any
+
+    def __init__(self, name: str, *, optional: bool = False) -> None:
+        self.name = name
+        self.optional = optional
+
+    @property
+    def default(self) -> Any:
+        return None if self.optional else _EMPTY
+
+    def parameter(self) -> inspect.Parameter:
+        annotation = Optional[self.annotation] if self.optional else self.annotation
+        return inspect.Parameter(self.name, inspect.Parameter.KEYWORD_ONLY, default=self.default, annotation=annotation)
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        """The value the template renders for this input (raise ``InputError`` or :class:`NotApplicable`)."""
+        return value
+
+
+class Messages(InputSpec):
+    """Text or messages in any supported format, rendered as JSON messages; plain text is one
+    message of ``role``. ``answered=True``: a response whose agent has not answered yet (it ends
+    in a tool call or a tool result) is not applicable. An optional input left out renders ``[]``."""
+
+    annotation = MessagesOrText
+
+    def __init__(self, name: str, role: str, *, optional: bool = False, answered: bool = False) -> None:
+        super().__init__(name, optional=optional)
+        self.role = role
+        self.answered = answered
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        if value is None and self.optional:
+            return []
+        rendered, messages = judge_messages(evaluator, value, self.name, self.role)
+        if self.answered and messages is not None and ends_in_tool_call(messages):
+            raise NotApplicable(f"Not applicable: the {self.name} ends in a tool call, so the agent has not answered yet")
+        return rendered
+
+
+class FinalText(InputSpec):
+    """Text or messages, rendered as the agent's final text (what a reference answer is compared with)."""
+
+    annotation = MessagesOrText
+
+    def __init__(self, name: str, role: str = "assistant") -> None:
+        super().__init__(name)
+        self.role = role
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        from ..conversation import final_text
+
+        messages = require_messages(evaluator, value, self.name, self.role)
+        text = value if isinstance(value, str) else final_text(messages)
+        if not (text or "").strip():
+            raise InputError(f"{evaluator.name}: the {self.name} has no final text to compare",
+                             evaluator=evaluator.name, input_name=self.name)
+        return text
+
+
+class SaidText(InputSpec):
+    """Text or messages, rendered as plain text: the user's last words (``role="user"``) or the
+    agent's final answer (``role="assistant"``); no text is an ``InputError``."""
+
+    annotation = MessagesOrText
+
+    def __init__(self, name: str, role: str) -> None:
+        super().__init__(name)
+        self.role = role
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        return text_input(evaluator, value, self.name, self.role)
+
+
+class Text(InputSpec):
+    """Plain, non-empty text (a reference answer, a policy), rendered as given."""
+
+    annotation = str
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        if value is None and self.optional:
+            return ""
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(f"{evaluator.name}: input {self.name!r} must be non-empty text",
+                             evaluator=evaluator.name, input_name=self.name)
+        return value
+
+
+class ToolDefinitionsInput(InputSpec):
+    """Tool definitions in any supported format (optional by default), rendered as a list of dicts."""
+
+    annotation = ToolDefinitions
+
+    def __init__(self, name: str = "tool_definitions", *, optional: bool = True) -> None:
+        super().__init__(name, optional=optional)
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        return tool_definitions_json(value)
+
+
+class ToolCallsInput(InputSpec):
+    """Tool calls in any supported format (a list, or one call), passed on as given: a metric that
+    reads them declares a :meth:`DeclaredJudgeEvaluator.judge_inputs` hook."""
+
+    annotation = Union[List[Any], Dict[str, Any]]
+
+
+class CalibrationCases(NamedTuple):
+    """How a metric's labelled calibration set is made from the shared scenarios
+    (:mod:`agent_evaluators.calibration.scenarios`): per input, the scenario field a good case
+    and a bad case take. A field is a scenario key (``"answer"``, ``"ground_truth"``,
+    ``"tools"``), ``"query+system"`` (the system message and the user's query as messages),
+    ``"run:<key>"`` (the right tool call and its result, then the answer ``<key>``) or
+    ``"tool_calls:<key>"`` (the call ``<key>`` as a one-item tool-call list)."""
+
+    good: Mapping[str, str]
+    bad: Mapping[str, str]
+    why_bad: str
+    why_good: str = "a correct, complete, rule-abiding run"
+
+
+class DeclaredJudgeEvaluator(JudgeEvaluator):
+    """Base of judge metrics declared by class attributes (see the module docstring).
+
+    Declare ``template_name``, ``result_key``, ``inputs``, ``score_scale`` (or ``labels``),
+    ``default_threshold``, optionally ``verdict_fields`` / ``verdict_name`` and the calibration
+    set (``calibration_cases``, or ``calibration_file``: a JSONL file of labelled cases beside
+    the module). The constructor is :class:`JudgeEvaluator`'s.
+    """
+
+    #: the inputs, in the order the signature lists them (required ones first)
+    inputs: ClassVar[Tuple[InputSpec, ...]] = ()
+    #: verdict fields asked for before ``reason`` and ``score``: name -> (type, description); they go to details
+    verdict_fields: ClassVar[Mapping[str, Tuple[Any, str]]] = {}
+    #: the verdict model's name, as the judge sees it in the schema (default: the class name + ``Verdict``)
+    verdict_name: ClassVar[str] = ""
+    #: or a ready verdict model (a shared one, such as ``LikertVerdict``) instead of the fields above
+    verdict_model: ClassVar[Optional[Type[BaseModel]]] = None
+    #: a label metric: the labels the judge chooses from and the score each gives (instead of a scale)
+    labels: ClassVar[Optional[Mapping[str, float]]] = None
+    #: how the calibration set is made from the shared scenarios
+    calibration_cases: ClassVar[Optional[CalibrationCases]] = None
+    #: or a JSONL file of labelled cases (``{"id", "label": "good"|"bad", "why", "inputs"}``), beside the module
+    calibration_file: ClassVar[Optional[str]] = None
+
+    _verdict_model: ClassVar[Type[BaseModel]]
+    _input_specs: ClassVar[Tuple[InputSpec, ...]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if cls.inputs and "_evaluate" not in cls.__dict__:
+            cls._input_specs = tuple(cls.inputs)
+            cls._evaluate = _declared_evaluate(cls)  # type: ignore[attr-defined]
+            cls._verdict_model = cls.verdict_model or _verdict_model(cls)
+        super().__init_subclass__(**kwargs)
+
+    # ------------------------------------------------------------------ hooks
+    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
+        """What the template renders, from the call's inputs (each read by its :class:`InputSpec`).
+        Raise :class:`NotApplicable` when the row has nothing to judge."""
+        return {spec.name: spec.prepare(self, given.get(spec.name)) for spec in self._input_specs}
+
+    def verdict_for(self, values: Mapping[str, Any]) -> Type[BaseModel]:
+        """The verdict model for this row (the declared one; override when it depends on the row)."""
+        return self._verdict_model
+
+    def outcome(self, verdict: Any, usage: Optional[Dict[str, Any]], values: Mapping[str, Any]) -> Outcome:
+        """The score, reason and details from the verdict: the score (or the label's score), and
+        the declared ``verdict_fields`` as details."""
+        labels = self.labels
+        if labels is not None:
+            score = labels[verdict.label]
+            details: Optional[Dict[str, Any]] = {"label": verdict.label}
+        else:
+            score = float(verdict.score)
+            details = None
+        if self.verdict_fields:
+            details = {**(details or {}), **{name: getattr(verdict, name) for name in self.verdict_fields}}
+        return Outcome(score, verdict.reason, details, usage)
+
+    async def _judge(self, given: Mapping[str, Any]) -> Outcome:
+        try:
+            values = self.judge_inputs(given)
+        except NotApplicable as na:
+            return Outcome(None, str(na), not_applicable=True)
+        verdict, usage = await self._ask(self.verdict_for(values), values)
+        return self.outcome(verdict, usage, values)
+
+
+def _declared_evaluate(cls: type) -> Any:
+    """``_evaluate`` with the declared inputs as its keyword-only signature (what the base reads)."""
+
+    async def _evaluate(self: DeclaredJudgeEvaluator, **given: Any) -> Outcome:
+        return await self._judge(given)
+
+    params = [spec.parameter() for spec in cls.inputs]  # type: ignore[attr-defined]
+    params.sort(key=lambda p: p.default is not _EMPTY)
+    _evaluate.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params, return_annotation=Outcome
+    )
+    _evaluate.__qualname__ = f"{cls.__qualname__}._evaluate"
+    return _evaluate
+
+
+def _verdict_model(cls: Any) -> Type[BaseModel]:
+    """The verdict: declared fields, then ``reason``, then ``score`` on the scale (integer when
+    both ends are) or a ``label`` from ``labels``; no other key is accepted."""
+    fields: Dict[str, Any] = {name: (kind, Field(description=text) if text else ...)
+                              for name, (kind, text) in cls.verdict_fields.items()}
+    fields["reason"] = (str, ...)
+    if cls.labels is not None:
+        fields["label"] = (Literal[tuple(cls.labels)], ...)  # a label not offered is a JudgeError, never a score
+    else:
+        low, high = cls.score_scale or (1.0, 5.0)
+        integer = float(low).is_integer() and float(high).is_integer()
+        fields["score"] = (int if integer else float, Field(ge=int(low) if integer else low,
+                                                             le=int(high) if integer else high))
+    name = cls.verdict_name or f"{cls.__name__.removesuffix('Evaluator')}Verdict"
+    return create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+
