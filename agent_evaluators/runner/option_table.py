@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 
-__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "option", "check_options", "flag_of"]
+__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of"]
 
 #: keywords of ``evaluate()`` that are not in the table: their CLI / YAML forms are their own
 OWN_FORM_ARGUMENTS = ("data", "evaluators", "evaluator_config", "azure_ai_project")
@@ -145,6 +145,9 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("num_workers", None, "int", "--engine ray only: shards evaluated at once (default: the cluster's CPUs)",
               _optional(positive_int), metavar="N", async_too=False),
 )
+
+#: the options that continue the run in ``output_path`` instead of replacing it
+CONTINUING = ("resume", "rerun_failed")
 
 _BY_NAME: Dict[str, RunOption] = {o.name: o for o in RUN_OPTIONS}
 
