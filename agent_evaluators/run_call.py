@@ -9,8 +9,8 @@ config file, ``target`` is ``module:function`` (imported like an evaluator's ``m
 reported with the file's name.
 
 ``agent-eval run``, ``.eval.yaml`` test files and :func:`~agent_evaluators.pytest_plugin.eval_cases`
-all call :func:`evaluate_with` (:func:`evaluate_config` for a run config); none writes its own
-``evaluate(...)`` call, so an option added to the table reaches all three.
+all call :func:`evaluate_with`; none writes its own ``evaluate(...)`` call, so an option added
+to the table reaches all three.
 """
 
 from pathlib import Path
@@ -21,10 +21,9 @@ from .import_path import import_object
 from .runner.option_table import RUN_OPTIONS, RunOption
 
 if TYPE_CHECKING:
-    from .run_config import RunConfig
     from .runner import EvaluationResult
 
-__all__ = ["RUN_OPTION_KEYS", "read_run_options", "option_value", "evaluate_with", "evaluate_config"]
+__all__ = ["RUN_OPTION_KEYS", "read_run_options", "option_value", "evaluate_with"]
 
 #: every run-option key a run config may hold (names and older spellings)
 RUN_OPTION_KEYS: FrozenSet[str] = frozenset(k for o in RUN_OPTIONS for k in (o.name, *o.aliases))
@@ -72,7 +71,3 @@ def evaluate_with(data: Any, evaluators: Mapping[str, Any], evaluator_config: Op
         options.update(layer)
     return evaluate(data=data, evaluators=evaluators, evaluator_config=evaluator_config, **options)
 
-
-def evaluate_config(cfg: "RunConfig", evaluators: Mapping[str, Any]) -> "EvaluationResult":
-    """Run ``evaluators`` as ``cfg`` says: its data, column mappings and run options (flags already merged)."""
-    return evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)

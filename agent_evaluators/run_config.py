@@ -8,7 +8,7 @@ A config file::
     data: data/agents.jsonl              # relative to the config file
     output_path: ../out/sample-run       # optional (default: agent-eval-results/<data stem>)
     max_concurrency: 10                  # any keyword of evaluate() by its own name (see run_call.py);
-    max_rows: 100                        #   'output' and 'concurrency' are older spellings
+    num_runs: 3                          #   'output' and 'concurrency' are older spellings
     judge:                               # optional; flags and environment override it
       model: gpt-4o-mini                 # also: base_url, api_key_env, azure_endpoint,
                                          #       azure_deployment, api_version, is_reasoning_model

@@ -29,12 +29,14 @@ def _judge_howto() -> str:
 
 
 def _option_rewrites() -> List[Tuple["re.Pattern[str]", Any]]:
-    """The run option table's keywords in flag words: ``force=True`` -> ``--force``, ``engine='ray'``
-    -> ``--engine ray``, and every keyword with an underscore (``max_rows`` -> ``--max-rows``) as a word."""
+    """The run option table's keywords in flag words: ``force=True`` -> ``--force``, ``or resume=False``
+    -> ``or run without --resume``, ``engine='ray'`` -> ``--engine ray``, and every keyword with an
+    underscore as a word (``num_runs`` -> ``--num-runs``)."""
     out: List[Tuple["re.Pattern[str]", Any]] = []
     for option in RUN_OPTIONS:
         flag = option.flag
         if option.kind == "flag":
+            out.append((re.compile(rf"\bor {option.name}=False\b"), f"or run without {flag}"))
             out.append((re.compile(rf"\b{option.name}=True\b"), flag))
         if option.kind == "choice":
             out.append((re.compile(rf"\b{option.name}='(\w+)'"), rf"{flag} \1"))
@@ -60,9 +62,7 @@ _REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
     (re.compile(r"raise evaluate\(timeout=\.\.\.\)"), "raise --timeout SECONDS"),
     (re.compile(r"\btimeout must be a positive number of seconds \(or None for no limit\)"),
      "--timeout must be a positive number of seconds"),
-    (re.compile(r"or resume=False to start over"), "or run without --resume to start over"),
     (re.compile(r"resume=True / --resume continues it"), "--resume continues it"),
-    (re.compile(r"or rerun_failed=False to start over"), "or run without --rerun-failed to start over"),
     (re.compile(r"^resume refused\b"), "--resume refused"),
     (re.compile(r"\(evaluate\(output_path=\.\.\.\) or agent-eval run --output\)"), "(agent-eval run --output DIR)"),
     *_option_rewrites(),

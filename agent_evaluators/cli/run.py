@@ -139,7 +139,7 @@ def _interrupted(exc: "RunInterrupted", out: TextIO, err: TextIO) -> int:
 
 
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..run_call import evaluate_config
+    from ..run_call import evaluate_with
     from ..runner import RunInterrupted
     from ..runner.ledger import no_rows_message
 
@@ -159,7 +159,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             from ..judge.endpoint import public_url
             print(_safe(f"judge: {model} at {public_url(where)}"), file=out)  # a ?key=... never reaches the terminal
         out.flush()
-        result = evaluate_config(cfg, evaluators)
+        result = evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)
     except RunInterrupted as exc:
         return _interrupted(exc, out, err)
     except AgentEvalError as exc:

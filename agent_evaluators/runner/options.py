@@ -14,10 +14,10 @@ budget); the Ray engine ships exactly that, never the data or the output folder.
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
-from .option_table import OWN_FORM_ARGUMENTS, RUN_OPTIONS, check_options, option, positive_int
+from .option_table import CONTINUING, OWN_FORM_ARGUMENTS, RUN_OPTIONS, check_options, option, positive_int
 from .row_source import RowSource
 
 __all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S"]
@@ -67,23 +67,21 @@ class RowSpec:
 class RunOptions:
     """Every argument of ``evaluate()`` / ``evaluate_async()``, validated.
 
-    ``rows`` says how a row is evaluated; the other fields say which rows, where the
-    results go, and how the run is reported.
+    ``rows`` says how a row is evaluated; ``values`` holds every option of
+    :mod:`.option_table`, checked, defaults filled in, and each is also an attribute
+    (``options.resume``), so an option added to the table needs no field here.
     """
 
     data: Any
     rows: RowSpec
     output_path: Optional[Path] = None
-    fail_on_evaluator_errors: bool = False
-    resume: bool = False
-    rerun_failed: bool = False
-    force: bool = False
-    show_progress: Optional[bool] = None
-    evaluation_name: Optional[str] = None
-    tags: Dict[str, str] = field(default_factory=dict)
-
-    #: every option of :mod:`.option_table`, checked (defaults filled in), by keyword name
     values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        values = self.__dict__.get("values")
+        if values is not None and name in values:
+            return values[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def build(
@@ -104,18 +102,14 @@ class RunOptions:
             num_runs=values["num_runs"], timeout=values["timeout"], max_concurrency=values["max_concurrency"],
         )
         output_path = values["output_path"]
-        if (values["resume"] or values["rerun_failed"]) and output_path is None:
-            raise ConfigError("resume=True / rerun_failed=True need output_path (the folder of the run to continue)")
+        if any(values[name] for name in CONTINUING) and output_path is None:
+            raise ConfigError(" / ".join(f"{name}=True" for name in CONTINUING)
+                              + " need output_path (the folder of the run to continue)")
         out_dir = Path(output_path) if output_path is not None else None
         if out_dir is not None and out_dir.suffix.lower() == ".json":
             raise ConfigError(f"output_path is a folder for rows.jsonl and summary.json, not a .json file: {out_dir}")
         values["output_path"] = out_dir
-        return cls(
-            data=data, rows=rows, output_path=out_dir, fail_on_evaluator_errors=values["fail_on_evaluator_errors"],
-            resume=values["resume"], rerun_failed=values["rerun_failed"], force=values["force"],
-            show_progress=values["show_progress"], evaluation_name=values["evaluation_name"], tags=values["tags"],
-            values=values,
-        )
+        return cls(data=data, rows=rows, output_path=out_dir, values=values)
 
     @classmethod
     def from_arguments(cls, arguments: Mapping[str, Any]) -> "RunOptions":
@@ -138,8 +132,8 @@ class RunOptions:
 
     @property
     def continues_earlier_run(self) -> bool:
-        """``resume`` or ``rerun_failed``: the run folder's earlier results are read, not replaced."""
-        return self.resume or self.rerun_failed
+        """``resume`` (or re-running the failed cells): the run folder's earlier results are read, not replaced."""
+        return any(self.values[name] for name in CONTINUING)
 
 
 @dataclass(frozen=True)
