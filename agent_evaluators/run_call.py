@@ -57,7 +57,9 @@ def read_run_options(raw: Mapping[str, Any], path: Path) -> Dict[str, Any]:
         try:
             out[option.name] = option.check(option.name, value)
         except ConfigError as exc:
-            raise ConfigError(f"{path}: {key}: {exc}") from None
+            text = str(exc)
+            text = text[len(option.name):] if text.startswith(option.name + " ") else f": {text}"
+            raise ConfigError(f"{path}: {key!r}{text}") from None
     return out
 
 
