@@ -10,8 +10,9 @@ signatures of ``runner/api.py`` (a test keeps them equal to the table):
 - the ``agent-eval run`` flag ``--name-with-dashes`` and its help (``cli/run_flags.py``);
 - the run-config key (the keyword's own name; ``run_config_options.py``);
 - the CLI's rewrites of ``name=...`` into the flag (``cli/messages.py``);
-- ``summary.json``'s ``config`` (``in_summary``) and the resume fingerprint (``fingerprinted``:
-  a resume refuses to continue a run whose value differs).
+- ``summary.json``'s ``config`` (``in_summary``), the HTML report's "Run" section
+  (``report_label``) and the resume fingerprint (``fingerprinted``: a resume refuses to
+  continue a run whose value differs).
 
 Options are read by name from ``RunOptions.values``; the row source reads the row limit.
 """
@@ -104,6 +105,8 @@ class RunOption:
     in_summary: bool = False
     fingerprinted: bool = False
     async_too: bool = True
+    #: the label of its line in the HTML report's "Run" section (shown when set); ``None``: not shown
+    report_label: Optional[str] = None
     #: the CLI flag when it is not ``--name-with-dashes``
     cli_flag: Optional[str] = None
     #: older run-config spellings still accepted
@@ -121,7 +124,7 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               metavar="DIR", cli_flag="--output", aliases=("output",)),
     RunOption("fail_on_evaluator_errors", False, "flag", "raise after saving when any cell errored", _flag),
     RunOption("max_concurrency", 10, "int", "judge requests in flight, shared by every evaluator (default 10)",
-              positive_int, metavar="N", in_summary=True, aliases=("concurrency",)),
+              positive_int, metavar="N", in_summary=True, report_label="Max concurrency", aliases=("concurrency",)),
     RunOption("resume", False, "flag", "continue the run in --output: only missing or errored cells run", _flag),
     RunOption("rerun_failed", False, "flag", "re-run only the errored cells of the run in --output", _flag),
     RunOption("force", False, "flag",
@@ -135,9 +138,9 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("evaluation_name", None, "text", "a name for the run, recorded in summary.json", _text,
               metavar="NAME", in_summary=True),
     RunOption("tags", None, "tags", "a tag recorded in summary.json, repeatable", _tags, metavar="KEY=VALUE",
-              in_summary=True, cli_flag="--tag"),
+              in_summary=True, report_label="Tags", cli_flag="--tag"),
     RunOption("max_rows", None, "int", "evaluate only the first N rows of the input",
-              _optional(positive_int), metavar="N", in_summary=True),
+              _optional(positive_int), metavar="N", in_summary=True, report_label="Row limit"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

@@ -3,8 +3,8 @@
 Issue 22, point 3: the option is one table entry (``runner/option_table.py``) read by the one
 row source (``runner/row_source.py``); these tests drive it as users do: ``evaluate()`` with a
 judge metric over real HTTP (``JudgeServer``), a resume that goes on with a larger limit, the
-progress total, ``agent-eval run --max-rows`` and a run config's ``max_rows:`` key, and the
-pytest plugin's one-test-per-row listing.
+progress total, ``agent-eval run --max-rows`` (and the HTML report's line) and a run config's
+``max_rows:`` key, and the pytest plugin's one-test-per-row listing.
 """
 
 import json
@@ -86,8 +86,11 @@ def test_progress_total_honours_the_limit(tmp_path):
 
 def test_cli_flag_and_run_config_key(tmp_path):
     data = write_jsonl(tmp_path / "d.jsonl", [{"response": "a", "ground_truth": "a"}] * 10)
-    r = agent_eval("run", "--data", data, "-e", "response_match", "--max-rows", "4", "-o", tmp_path / "flag")
+    r = agent_eval("run", "--data", data, "-e", "response_match", "--max-rows", "4", "-o", tmp_path / "flag",
+                   "--tag", "team=search", "--html")
     assert r.rc == 0 and "4 row(s) evaluated" in r.out, r
+    report = (tmp_path / "flag" / "report.html").read_text()
+    assert "<dt>Row limit</dt><dd>4</dd>" in report and "<dt>Tags</dt><dd>team=search</dd>" in report
     (tmp_path / "run.yaml").write_text("data: d.jsonl\nmax_rows: 6\noutput_path: yaml\n"
                                        "evaluators:\n  m: {type: response_match}\n")
     r = agent_eval("run", "--config", tmp_path / "run.yaml")
