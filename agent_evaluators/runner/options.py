@@ -76,6 +76,9 @@ class RunOptions:
     rows: RowSpec
     output_path: Optional[Path] = None
     values: Mapping[str, Any] = field(default_factory=dict)
+    #: ``resume`` (or re-running the failed cells): the run folder's earlier results are read, not replaced
+    #: (a field, not a property: the ledger asks for every row)
+    continues_earlier_run: bool = False
 
     def __getattr__(self, name: str) -> Any:
         values = self.__dict__.get("values")
@@ -102,14 +105,15 @@ class RunOptions:
             num_runs=values["num_runs"], timeout=values["timeout"], max_concurrency=values["max_concurrency"],
         )
         output_path = values["output_path"]
-        if any(values[name] for name in CONTINUING) and output_path is None:
+        continuing = any(values[name] for name in CONTINUING)
+        if continuing and output_path is None:
             raise ConfigError(" / ".join(f"{name}=True" for name in CONTINUING)
                               + " need output_path (the folder of the run to continue)")
         out_dir = Path(output_path) if output_path is not None else None
         if out_dir is not None and out_dir.suffix.lower() == ".json":
             raise ConfigError(f"output_path is a folder for rows.jsonl and summary.json, not a .json file: {out_dir}")
         values["output_path"] = out_dir
-        return cls(data=data, rows=rows, output_path=out_dir, values=values)
+        return cls(data=data, rows=rows, output_path=out_dir, values=values, continues_earlier_run=continuing)
 
     @classmethod
     def from_arguments(cls, arguments: Mapping[str, Any]) -> "RunOptions":
@@ -130,10 +134,6 @@ class RunOptions:
     def max_concurrency(self) -> int:
         return self.rows.max_concurrency
 
-    @property
-    def continues_earlier_run(self) -> bool:
-        """``resume`` (or re-running the failed cells): the run folder's earlier results are read, not replaced."""
-        return any(self.values[name] for name in CONTINUING)
 
 
 @dataclass(frozen=True)

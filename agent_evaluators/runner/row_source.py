@@ -36,7 +36,8 @@ class RowSource:
 
     def __iter__(self) -> Iterator[Tuple[int, Row]]:
         """``(line, row or RowError)`` for every row up to the limit."""
-        return iter(itertools.islice(enumerate(iter_input(self.data)), self.limit))
+        numbered = enumerate(iter_input(self.data))
+        return numbered if self.limit is None else itertools.islice(numbered, self.limit)
 
     def cut(self, total: Optional[int]) -> Optional[int]:
         """A row count of the whole input, cut at the limit."""

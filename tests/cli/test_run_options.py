@@ -103,7 +103,8 @@ def test_run_flags_reach_evaluate_and_summary(tmp_path):
     assert config["tags"] == {"team": "search", "build": "42"}
     assert config["evaluation_name"] == "nightly" and config["num_runs"] == 2 and config["timeout"] == 30
     assert summary["fingerprint"]["num_runs"] == 2
-    rows = [json.loads(line) for line in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
+    rows = sorted((json.loads(line) for line in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()),
+                  key=lambda row: row["line_number"])  # written as they finish
     assert [row["outputs.response_match.response_match_score"] for row in rows] == [1.0, 0.0, 1.0]
 
 
