@@ -40,7 +40,7 @@ def _option_rewrites() -> List[Tuple["re.Pattern[str]", Any]]:
             out.append((re.compile(rf"\b{option.name}=True\b"), flag))
         if option.kind == "choice":
             out.append((re.compile(rf"\b{option.name}='(\w+)'"), rf"{flag} \1"))
-        if "_" in option.name:  # not quoted (a run config's key 'max_rows'), not a flag
+        if "_" in option.name:  # not quoted (a run config's key 'num_runs'), not a flag
             out.append((re.compile(rf"(?<![-'\w]){option.name}(?!['\w])"), flag))
     return out
 
