@@ -116,10 +116,11 @@ class EvalRun:
 
     def row_labels(self) -> List[Tuple[int, str]]:
         """(line number, label) per row, read without evaluating anything."""
-        from .runner.readers import RowError, iter_input
+        from .runner.readers import RowError
+        from .runner.row_source import RowSource
 
         out = []
-        for line, row in enumerate(iter_input(self.data)):
+        for line, row in RowSource.of_options(self.data, self.run_options()):
             label = ""
             if not isinstance(row, RowError):
                 for col in ("id", "eval_id", "name"):
@@ -143,23 +144,28 @@ class EvalRun:
                 raise
         return self._result
 
+    def run_options(self) -> Dict[str, Any]:
+        """The ``evaluate()`` keywords of this run: the config file's run options over the
+        ``max_concurrency`` given here. Its ``output_path`` is left out: the tests keep results in memory."""
+        from_file = self.config.run_options if self.config is not None else {}
+        return {"max_concurrency": self._max_concurrency,
+                **{k: v for k, v in from_file.items() if k != "output_path"}}
+
     def _run(self) -> Any:
+        from .run_call import evaluate_with
         from .run_config import build_evaluators
-        from .runner import evaluate
 
         evaluator_config: Optional[Mapping[str, Any]]
         if self.config is not None:
             evaluators, self.skipped, _ = build_evaluators(self.config)
             evaluator_config = self.config.evaluator_config() or None
-            concurrency = self.config.concurrency or self._max_concurrency
             for spec in self.config.evaluators:
                 self.result_keys[spec.alias] = getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None)
         else:
-            evaluators, evaluator_config, concurrency = self._evaluators, self._evaluator_config, self._max_concurrency
+            evaluators, evaluator_config = self._evaluators, self._evaluator_config
             for alias, ev in evaluators.items():
                 self.result_keys[alias] = getattr(ev, "result_key", None)
-        return evaluate(data=self.data, evaluators=evaluators, evaluator_config=evaluator_config,
-                        max_concurrency=concurrency)
+        return evaluate_with(self.data, evaluators, evaluator_config, self.run_options())
 
     def thresholds(self) -> List[Any]:
         return list(self.config.thresholds) if self.config is not None else []

@@ -6,8 +6,9 @@ Evaluator names are looked up in :mod:`agent_evaluators.registry` (the one list)
 A config file::
 
     data: data/agents.jsonl              # relative to the config file
-    output: ../out/sample-run            # optional (default: agent-eval-results/<data stem>)
-    concurrency: 10
+    output_path: ../out/sample-run       # optional (default: agent-eval-results/<data stem>)
+    max_concurrency: 10                  # any keyword of evaluate() by its own name (see run_call.py);
+    num_runs: 3                          #   'output' and 'concurrency' are older spellings
     judge:                               # optional; flags and environment override it
       model: gpt-4o-mini                 # also: base_url, api_key_env, azure_endpoint,
                                          #       azure_deployment, api_version, is_reasoning_model
@@ -37,6 +38,8 @@ from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tupl
 
 from . import registry
 from .errors import ConfigError
+from .import_path import import_object
+from .run_call import RUN_OPTION_KEYS, read_run_options
 from .thresholds import Threshold, check_threshold_metrics, closest_hint, parse_threshold
 
 __all__ = [
@@ -200,42 +203,6 @@ def _is_class_path(name: str) -> bool:
     return ":" in name and not name.startswith(PROMPTY_PREFIX)
 
 
-def _import_class(target: str, search: Sequence[Path] = ()) -> Type[Any]:
-    """Import ``module:Class``; the current folder and ``search`` folders are tried too, as ``python -m`` would."""
-    import importlib
-    import sys
-
-    module_name, _, attr = target.partition(":")
-    if not module_name or not attr.replace(".", "").isidentifier():
-        raise ConfigError(f"evaluator type {target!r}: write a class as 'package.module:ClassName'")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name.split(".")[0]:
-            raise ConfigError(f"evaluator type {target!r}: importing {module_name} failed: {exc}") from exc
-        extra = [str(p) for p in (Path.cwd(), *search) if str(p) not in sys.path]
-        sys.path[:0] = extra
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            raise ConfigError(
-                f"evaluator type {target!r}: no module named {module_name!r} (searched the Python path, the current "
-                "folder and the config file's folder); install the package or run from the folder that holds it"
-            ) from None
-        finally:  # the folders were for this import only: the rest of the process keeps its own sys.path
-            for folder in extra:
-                if folder in sys.path:
-                    sys.path.remove(folder)
-    obj: Any = module
-    for part in attr.split("."):
-        obj = getattr(obj, part, None)
-        if obj is None:
-            raise ConfigError(f"evaluator type {target!r}: {module_name} has no {attr!r}")
-    if not callable(obj):
-        raise ConfigError(f"evaluator type {target!r} is not a class or function")
-    return obj  # type: ignore[no-any-return]
-
-
 @dataclass
 class EvaluatorSpec:
     """One evaluator of a run: its type, options, threshold and column mapping.
@@ -268,7 +235,7 @@ class EvaluatorSpec:
 
             return PromptyEvaluator
         if _is_class_path(self.name):
-            return _import_class(self.name, self.search_path)
+            return import_object(self.name, self.search_path)
         return evaluator_class(self.name)
 
     @property
@@ -366,12 +333,12 @@ class RunConfig:
     """Everything a run needs, resolved relative to the config file."""
 
     data: Optional[Path] = None
-    output: Optional[Path] = None
     evaluators: List[EvaluatorSpec] = field(default_factory=list)
     column_mapping: Optional[Dict[str, str]] = None
     thresholds: List[Threshold] = field(default_factory=list)
     judge: JudgeSettings = field(default_factory=JudgeSettings)
-    concurrency: Optional[int] = None
+    #: ``evaluate()`` keywords set by the file (and then by flags): the run option table's names
+    run_options: Dict[str, Any] = field(default_factory=dict)
     source: Optional[Path] = None
 
     def evaluator_config(self) -> Dict[str, Any]:
@@ -402,12 +369,9 @@ class RunConfig:
                     f"threshold '{t}' names evaluator alias {t.alias!r}, which is not in this run"
                     f"{closest_hint(t.alias, sorted(seen))} (aliases: {', '.join(sorted(seen))})"
                 )
-        if self.concurrency is not None and (isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int)
-                                             or self.concurrency < 1):
-            raise ConfigError(f"concurrency must be an integer >= 1, got {self.concurrency!r}")
 
 
-_TOP_KEYS = {"data", "output", "evaluators", "column_mapping", "thresholds", "judge", "concurrency"}
+_TOP_KEYS = {"data", "evaluators", "column_mapping", "thresholds", "judge", *RUN_OPTION_KEYS}
 _EVALUATOR_KEYS = {"type", "options", "threshold", "column_mapping", "prompty", "result_key", "scale"}
 
 
@@ -450,11 +414,9 @@ def load_config(path: Any) -> RunConfig:
     cfg = RunConfig(source=path)
     if raw.get("data") is not None:
         cfg.data = base / str(raw["data"])
-    if raw.get("output") is not None:
-        cfg.output = base / str(raw["output"])
     cfg.column_mapping = _mapping(raw.get("column_mapping"), f"{path}")
     cfg.thresholds = _thresholds(raw.get("thresholds"), str(path))
-    cfg.concurrency = raw.get("concurrency")
+    cfg.run_options = read_run_options(raw, path)
     judge = raw.get("judge") or {}
     if not isinstance(judge, Mapping):
         raise ConfigError(f"{path}: 'judge' must be a mapping (model, base_url, api_key_env, ...)")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, List, Optional, TextIO, Tuple
 
 from .._safe_text import terminal_message
+from ..runner.option_table import RUN_OPTIONS
 
 __all__ = ["for_cli", "cell_reason", "print_error", "FlagWords", "evalset_hint", "is_eval_set"]
 
@@ -25,6 +26,23 @@ def _judge_howto() -> str:
     from ..run_config import JUDGE_HOWTO
 
     return JUDGE_HOWTO
+
+
+def _option_rewrites() -> List[Tuple["re.Pattern[str]", Any]]:
+    """The run option table's keywords in flag words: ``force=True`` -> ``--force``, ``or resume=False``
+    -> ``or run without --resume``, ``engine='ray'`` -> ``--engine ray``, and every keyword with an
+    underscore as a word (``num_runs`` -> ``--num-runs``)."""
+    out: List[Tuple["re.Pattern[str]", Any]] = []
+    for option in RUN_OPTIONS:
+        flag = option.flag
+        if option.kind == "flag":
+            out.append((re.compile(rf"\bor {option.name}=False\b"), f"or run without {flag}"))
+            out.append((re.compile(rf"\b{option.name}=True\b"), flag))
+        if option.kind == "choice":
+            out.append((re.compile(rf"\b{option.name}='(\w+)'"), rf"{flag} \1"))
+        if "_" in option.name:  # not quoted (a run config's key 'num_runs'), not a flag
+            out.append((re.compile(rf"(?<![-'\w]){option.name}(?!['\w])"), flag))
+    return out
 
 
 # Order matters: the specific phrases first, then the single words they are made of.
@@ -44,22 +62,10 @@ _REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
     (re.compile(r"raise evaluate\(timeout=\.\.\.\)"), "raise --timeout SECONDS"),
     (re.compile(r"\btimeout must be a positive number of seconds \(or None for no limit\)"),
      "--timeout must be a positive number of seconds"),
-    (re.compile(r"or resume=False to start over"), "or run without --resume to start over"),
     (re.compile(r"resume=True / --resume continues it"), "--resume continues it"),
-    (re.compile(r"or rerun_failed=False to start over"), "or run without --rerun-failed to start over"),
     (re.compile(r"^resume refused\b"), "--resume refused"),
-    (re.compile(r"^rerun_failed refused\b"), "--rerun-failed refused"),
-    (re.compile(r"\(force=True\)"), "(--force)"),
-    (re.compile(r"\bpass force=True\b"), "pass --force"),
-    (re.compile(r"\bforce=True\b"), "--force"),
-    (re.compile(r"resume=True / rerun_failed=True need output_path"), "--resume / --rerun-failed need --output"),
-    (re.compile(r"\bresume=True\b"), "--resume"),
-    (re.compile(r"\brerun_failed=True\b"), "--rerun-failed"),
     (re.compile(r"\(evaluate\(output_path=\.\.\.\) or agent-eval run --output\)"), "(agent-eval run --output DIR)"),
-    (re.compile(r"\boutput_path\b"), "--output"),
-    (re.compile(r"\bengine='ray'"), "--engine ray"),
-    (re.compile(r"\bmax_concurrency\b"), "--max-concurrency"),
-    (re.compile(r"\(rerun_failed reruns error cells only\)"), "(--rerun-failed reruns error cells only)"),
+    *_option_rewrites(),
     (re.compile(r" \(or pass an iterable of dicts; register more with agent_evaluators\.runner\.register_reader\)"),
      " (convert the file to one of them)"),
     # --- the judge's model_config -> judge flags and variables

@@ -17,10 +17,12 @@ from ..run_config import (
     parse_evaluator_arg,
     parse_threshold,
 )
+from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
 from .messages import cell_reason, evalset_hint, for_cli, print_error
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
+from .run_flags import add_run_option_flags, run_option_overrides
 
 if TYPE_CHECKING:
     from ..runner import RunInterrupted
@@ -88,10 +90,7 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
         cfg.evaluators = [parse_evaluator_arg(e) for e in args.evaluator]
     if args.threshold:
         cfg.thresholds = cfg.thresholds + [parse_threshold(t) for t in args.threshold]
-    if args.output:
-        cfg.output = Path(args.output)
-    if args.max_concurrency is not None:
-        cfg.concurrency = args.max_concurrency
+    cfg.run_options.update(run_option_overrides(args))  # flags over the file's keys
     cfg.judge = judge_settings_from_args(args, cfg.judge)
     _apply_maps(cfg, args.map or [])
     _apply_options(cfg, args.option or [])
@@ -140,7 +139,8 @@ def _interrupted(exc: "RunInterrupted", out: TextIO, err: TextIO) -> int:
 
 
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..runner import RunInterrupted, evaluate
+    from ..run_call import evaluate_with
+    from ..runner import RunInterrupted
     from ..runner.ledger import no_rows_message
 
     cfg: Optional[RunConfig] = None
@@ -151,7 +151,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             spec.alias: getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None) for spec in cfg.evaluators
         }
         check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys))
-        output = cfg.output or _default_output(cfg)
+        output = cfg.run_options.setdefault("output_path", _default_output(cfg))
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
             where = model_config.get("base_url") or model_config.get("azure_endpoint") or "https://api.openai.com/v1"
@@ -159,18 +159,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             from ..judge.endpoint import public_url
             print(_safe(f"judge: {model} at {public_url(where)}"), file=out)  # a ?key=... never reaches the terminal
         out.flush()
-        result = evaluate(
-            data=str(cfg.data),
-            evaluators=evaluators,
-            evaluator_config=cfg.evaluator_config() or None,
-            output_path=output,
-            max_concurrency=cfg.concurrency or 10,
-            resume=bool(args.resume),
-            rerun_failed=bool(args.rerun_failed),
-            force=bool(args.force),
-            timeout=args.timeout if args.timeout is not None else 300.0,
-            engine=args.engine,
-        )
+        result = evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)
     except RunInterrupted as exc:
         return _interrupted(exc, out, err)
     except AgentEvalError as exc:
@@ -194,8 +183,9 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped)
     code = exit_code(outcome)
 
-    reused = int((result.summary or {}).get("rows_reused") or 0) if (args.resume or args.rerun_failed) else 0
-    kept = f" ({reused} kept from the earlier run, {n_rows - reused} evaluated now)" if args.resume or args.rerun_failed else ""
+    continued = any(cfg.run_options.get(name) for name in CONTINUING)
+    reused = int((result.summary or {}).get("rows_reused") or 0) if continued else 0
+    kept = f" ({reused} kept from the earlier run, {n_rows - reused} evaluated now)" if continued else ""
     print(f"\n{n_rows} row(s) evaluated{kept}\n", file=out)
     print_table(outcome, out)
     print_failures(outcome, out)
@@ -273,14 +263,8 @@ def add_run_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
                      help="constructor argument of evaluator ALIAS, repeatable; VALUE is read as YAML (1, 0.5, true, [a, b])")
     run.add_argument("--threshold", "-t", action="append", metavar="'ALIAS.METRIC >= N'",
                      help="run-level threshold, repeatable (added to the config's)")
-    run.add_argument("--output", "-o", metavar="DIR", help="results folder (default: agent-eval-results/<data name>)")
-    run.add_argument("--resume", action="store_true", help="continue the run in --output: only missing or errored cells run")
-    run.add_argument("--rerun-failed", action="store_true", help="re-run only the errored cells of the run in --output")
-    run.add_argument("--force", action="store_true",
-                     help="with --resume / --rerun-failed: reuse earlier results even though data or evaluators changed")
-    run.add_argument("--timeout", type=float, metavar="SECONDS", help="limit per evaluator call (default 300)")
-    run.add_argument("--engine", choices=("local", "ray"), default="local",
-                     help="local (one process) or ray (shards on a Ray cluster; pip install agent-evaluators[ray])")
+    add_run_option_flags(run.add_argument_group("run options (any key of the config file; evaluate()'s keywords)"),
+                         skip=("max_concurrency",))  # the judge group has --max-concurrency
     run.add_argument("--html", action="store_true", help="also write report.html into the results folder")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML (a test case per row and evaluator)")
     add_judge_arguments(run)

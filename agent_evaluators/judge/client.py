@@ -330,8 +330,8 @@ class JudgeClient:
             return (f"judge endpoint {where} answered earlier in this run but has been unreachable for "
                     f"{circuit.down_for():.0f} s, longer than the {circuit.patience:g} s a run waits for a judge to "
                     f"come back (last problem: {circuit.last_problem}); requests to it now fail at once. Check that "
-                    f"the server at {where} is running, then rerun the failed cells (evaluate(rerun_failed=True), "
-                    "agent-eval run --rerun-failed).")
+                    f"the server at {where} is running, then continue the run with resume=True: "
+                    "its failed and missing cells run again.")
         return (f"judge endpoint {where} is unreachable: the last {FAILURES_TO_OPEN} "
                 f"connection attempts failed ({circuit.last_problem}); requests to it now fail at once. Check the URL "
                 f"and that the server is running at {where}.")

@@ -12,6 +12,7 @@ import math
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..runner.option_table import RUN_OPTIONS
 from .direction import change_class, metric_direction
 from .load import RunData, cell_status, row_key, row_label
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
@@ -105,6 +106,13 @@ def histogram_svg(scores: Sequence[float], threshold: Optional[float], title: st
 
 
 # ---------------------------------------------------------------------------- sections
+def _option_text(value: Any) -> Any:
+    """A run option from ``summary.json`` as one line (``tags`` as ``k=v, ...``); ``None`` when empty."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or None
+    return value
+
+
 def _summary_section(run: RunData) -> str:
     s = run.summary
     cfg = s.get("config") or {}
@@ -118,7 +126,7 @@ def _summary_section(run: RunData) -> str:
         ("Started", s.get("started_at")),
         ("Duration", f"{s.get('duration_s')} s" if s.get("duration_s") is not None else None),
         ("Status", run.incomplete or s.get("status")),
-        ("Max concurrency", cfg.get("max_concurrency")),
+        *[(o.report_label, _option_text(cfg.get(o.name))) for o in RUN_OPTIONS if o.report_label and o.in_summary],
         ("Versions", ", ".join(f"{k} {v}" for k, v in (s.get("versions") or {}).items() if isinstance(v, str))),
     ]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in items if v not in (None, ""))

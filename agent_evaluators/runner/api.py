@@ -1,9 +1,9 @@
 """``evaluate()`` and ``evaluate_async()``: the public entry points of a batch run.
 
 Their keyword signatures are azure-ai-evaluation's (a fixed call shape) plus our own
-options; each passes its arguments once into :class:`~.options.RunOptions`, which checks
-them, and hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``,
-:func:`~.distributed.run_ray`.
+options, written out for users and IDEs and kept equal to :mod:`.option_table` by a test;
+each passes its arguments once into :class:`~.options.RunOptions`, which checks them, and
+hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :func:`~.distributed.run_ray`.
 """
 
 from pathlib import Path
@@ -40,6 +40,7 @@ async def evaluate_async(
     timeout: Optional[float] = 300.0,
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
+    max_rows: Optional[int] = None,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -68,6 +69,7 @@ def evaluate(
     timeout: Optional[float] = 300.0,
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
+    max_rows: Optional[int] = None,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -102,6 +104,9 @@ def evaluate(
             ``True``: the redrawn line anyway; ``False``: none.
         timeout: seconds per evaluator / target call (async and blocking ones; an inline
             sync function cannot be interrupted). ``None``: no limit.
+        evaluation_name, tags: recorded in ``summary.json``'s ``config``.
+        max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
+            resume check: resuming with a larger value continues where a smaller one stopped).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
@@ -110,12 +115,10 @@ def evaluate(
             already connected one, else a local Ray started for this run).
         num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
     """
-    if engine not in ("local", "ray"):
-        raise ConfigError(f"engine must be 'local' or 'ray', got {engine!r}")
-    if engine == "local" and (ray_address is not None or num_workers is not None):
-        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
+    if engine == "local" and (ray_address is not None or num_workers is not None):
+        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
     result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
     if azure_file is not None:
         write_azure_json(azure_file, result)

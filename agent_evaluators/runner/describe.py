@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional
 
 from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config, settings_digest
+from .option_table import RUN_OPTIONS
 from .options import RunOptions
 from .readers import data_path, describe_data
 from .rows import RowEvaluator
@@ -51,6 +52,11 @@ def _raw_mapping(evaluator_config: Optional[Mapping[str, Any]]) -> Dict[str, Any
     return {k: dict((v or {}).get("column_mapping") or {}) for k, v in (evaluator_config or {}).items()}
 
 
+def _shown(value: Any) -> Any:
+    """An option's value as ``summary.json`` holds it (a private copy of a mapping)."""
+    return dict(value) if isinstance(value, Mapping) else value
+
+
 def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
     """The run's ``config``, ``fingerprint`` and ``versions`` for ``summary.json`` and the resume check."""
     spec = rows.spec
@@ -66,18 +72,15 @@ def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
         "target": target_name,
         "target_config": public_config(target_inv.fn) if target_inv is not None else None,
         "data": describe_data(options.data),
-        "max_concurrency": spec.max_concurrency,
-        "num_runs": spec.num_runs,
-        "timeout": spec.timeout,
-        "evaluation_name": options.evaluation_name,
-        "tags": dict(options.tags),
+        # every option the table records (max_concurrency, num_runs, timeout, evaluation_name, tags, ...)
+        **{o.name: _shown(options.values[o.name]) for o in RUN_OPTIONS if o.in_summary},
     }
     fingerprint = build_fingerprint(
         data_digest=file_digest(dpath) if dpath is not None and dpath.is_file() else None,
         evaluators={a: {k: v for k, v in d.items() if k not in ("mode", "scale")} for a, d in ev_desc.items()},
         mapping=config["evaluator_config"],
         target=target_name,
-        num_runs=spec.num_runs,
+        options={o.name: options.values[o.name] for o in RUN_OPTIONS if o.fingerprinted},
         settings={alias: settings_digest(inv.fn) for alias, inv in rows.invokers.items()},
         target_settings=settings_digest(target_inv.fn) if target_inv is not None else None,
     )

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from ..evaluators.base import score_scale
 from .callables import Invoker
+from .option_table import RUN_OPTIONS
 from .row_hash import row_digest
 from .settings import SECRET_NAME, TRANSPORT_NAMES, settings_digest
 
@@ -143,13 +144,14 @@ def build_fingerprint(
     evaluators: Mapping[str, Dict[str, Any]],
     mapping: Mapping[str, Any],
     target: Optional[str],
-    num_runs: int,
+    options: Mapping[str, Any],
     settings: Optional[Mapping[str, str]] = None,
     target_settings: Optional[str] = None,
 ) -> Dict[str, Any]:
     """One hash per part. ``settings``: each evaluator's :func:`~.settings.settings_digest` (its full
     effective configuration, private and nested values and code included), part of its hash.
-    Transport settings (judge timeout, attempts, concurrency) are in no part: see :mod:`.settings`."""
+    Transport settings (judge timeout, attempts, concurrency) are in no part: see :mod:`.settings`.
+    ``options``: the run options the table marks ``fingerprinted`` (``num_runs``), each a part."""
     settings = settings or {}
     return {
         "data": data_digest,
@@ -159,7 +161,7 @@ def build_fingerprint(
         "templates": {alias: desc.get("template_hash") for alias, desc in evaluators.items() if desc.get("template_hash")},
         "column_mapping": _hash(mapping),
         "target": target,
-        "num_runs": num_runs,
+        **options,
     }
 
 
@@ -193,8 +195,9 @@ def fingerprint_changes(
         changes.append(f"the target changed ({old.get('target')} -> {new.get('target')})")
     elif old.get("target_settings") != new.get("target_settings"):
         changes.append("the target's code or configuration changed")
-    if old.get("num_runs") != new.get("num_runs"):
-        changes.append(f"num_runs changed ({old.get('num_runs')} -> {new.get('num_runs')})")
+    for o in RUN_OPTIONS:
+        if o.fingerprinted and old.get(o.name, o.default) != new.get(o.name, o.default):
+            changes.append(f"{o.name} changed ({old.get(o.name, o.default)} -> {new.get(o.name, o.default)})")
     return changes
 
 

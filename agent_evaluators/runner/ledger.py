@@ -72,18 +72,6 @@ class RunInterrupted(KeyboardInterrupt):
         self.output_path = output_path
 
 
-def _jsonl_rows(data: Any) -> Optional[int]:
-    """The row count of a JSONL data file (non-blank lines), for "N of M rows"; ``None`` for other data."""
-    path = data_path(data)
-    if path is None or not path.name.lower().endswith(".jsonl"):
-        return None
-    try:
-        with open(path, "rb") as f:
-            return sum(1 for raw in f if raw.strip())
-    except OSError:
-        return None
-
-
 def no_rows_message(data: object) -> str:
     """What ``evaluate()`` and ``agent-eval run`` say about a data file with no rows."""
     return (f"{data} holds no rows (empty, or only blank lines): nothing was evaluated. "
@@ -104,7 +92,8 @@ class RunLedger:
         self.started = time.time()
         self.out_dir = options.output_path
         self.tally = RowTally({a: inv.result_key for a, inv in rows.invokers.items()}, rows.num_runs)
-        self.progress = Progress(options.show_progress, total, data=options.data)
+        self.source = options.row_source()
+        self.progress = Progress(options.show_progress, total, source=self.source)
         self.reused = 0
         self.skipped = 0
         self._offsets: "array[int]" = array("q")
@@ -294,7 +283,7 @@ class RunLedger:
         if self.interruption is not None or self._finished:
             return self.interruption or RunInterrupted("interrupted", rows_done=0, total=None, output_path=None)
         done = self.rows_done
-        total = self.total if self.total is not None else _jsonl_rows(self.options.data)
+        total = self.total if self.total is not None else self.source.counted_total()
         now = time.time()
         self.summary.update({
             "status": "interrupted", "finished_at": _now_iso(now), "duration_s": round(now - self.started, 3),

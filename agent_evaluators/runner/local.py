@@ -21,7 +21,7 @@ from .._gc import relaxed_gc
 from .describe import describe_run
 from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
-from .readers import RowError, data_path, iter_input
+from .readers import RowError
 from .result import EvaluationResult
 from .rows import RowEvaluator
 from .window import RowWindow
@@ -29,13 +29,6 @@ from .window import RowWindow
 __all__ = ["run_local", "RunWatch"]
 
 logger = logging.getLogger("agent_evaluators.runner")
-
-
-def _known_total(data: object) -> "int | None":
-    """The row count when it is known without reading (an in-memory list), for the progress line."""
-    if isinstance(data, (str, bytes)) or data_path(data) is not None or not hasattr(data, "__len__"):
-        return None
-    return len(data)  # type: ignore[arg-type]
 
 
 class RunWatch:
@@ -99,7 +92,7 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
     """
     try:
         rows = RowEvaluator.prepare(options.rows)
-        ledger = RunLedger(options, rows, describe_run(options, rows), total=_known_total(options.data))
+        ledger = RunLedger(options, rows, describe_run(options, rows), total=options.row_source().known_total())
         rows.hash_rows = ledger.encodes_rows
         if watch is not None:
             watch.ledger = ledger
@@ -125,14 +118,15 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> No
 
 
 async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, window: RowWindow) -> None:
-    """Read the input and hand each line to the window, the ledger deciding what is left to do.
+    """Read the input (its :class:`~.row_source.RowSource`) and hand each line to the window,
+    the ledger deciding what is left to do.
 
     Unreadable lines met before the first row passes its column-mapping check are held back
     (up to :data:`_HELD_ERRORS`): writing one would start the run folder, and a failing check
     must leave the earlier run's files as they were."""
     validated = False
     held: List[Tuple[int, RowError]] = []
-    for line, item in enumerate(iter_input(options.data)):
+    for line, item in options.row_source():
         await window.breathe()
         todo = ledger.work_for(line, item)
         if todo is None:

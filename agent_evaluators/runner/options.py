@@ -3,20 +3,22 @@
 ``evaluate()`` and ``evaluate_async()`` keep azure-ai-evaluation's explicit keyword
 signature (a fixed call shape); both hand their arguments straight to
 :class:`RunOptions`, which validates them in one place. Every engine (local, Ray) reads
-the run from this object, so a new run option is one field here plus its keyword in
-the two public signatures, and nothing in between forwards it by hand.
+the run from this object. The options themselves are declared in :mod:`.option_table`
+(checks, defaults, flags, keys); a new one is an entry there plus its keyword in the two
+public signatures, and nothing in between forwards it by hand: it is in ``values``.
 
 :class:`RowSpec` is the part of a run a worker process needs to evaluate rows (the
 evaluators, their column mapping, the target, ``num_runs``, ``timeout``, the judge
 budget); the Ray engine ships exactly that, never the data or the output folder.
 """
 
-import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
+from .option_table import CONTINUING, OWN_FORM_ARGUMENTS, RUN_OPTIONS, check_options, option, positive_int
+from .row_source import RowSource
 
 __all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S"]
 
@@ -26,8 +28,7 @@ DEFAULT_WORKER_EXPIRE_S = 10.0
 
 
 def _positive_int(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+    positive_int(name, value)
 
 
 @dataclass(frozen=True)
@@ -50,11 +51,8 @@ class RowSpec:
         for alias in evaluators:
             if not isinstance(alias, str) or not alias or alias == "default":
                 raise ConfigError(f"evaluator alias {alias!r} is not allowed: use a non-empty string other than 'default'")
-        _positive_int("max_concurrency", self.max_concurrency)
-        _positive_int("num_runs", self.num_runs)
-        timeout = self.timeout
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
-            raise ConfigError(f"timeout must be a positive number of seconds (or None for no limit), got {timeout!r}")
+        for name in ("max_concurrency", "num_runs", "timeout"):
+            option(name).check(name, getattr(self, name))
         if self.evaluator_config is not None and not isinstance(self.evaluator_config, Mapping):
             raise ConfigError(
                 "evaluator_config must be a dict like {'default': {'column_mapping': {'response': '${data.answer}'}}}"
@@ -69,20 +67,24 @@ class RowSpec:
 class RunOptions:
     """Every argument of ``evaluate()`` / ``evaluate_async()``, validated.
 
-    ``rows`` says how a row is evaluated; the other fields say which rows, where the
-    results go, and how the run is reported.
+    ``rows`` says how a row is evaluated; ``values`` holds every option of
+    :mod:`.option_table`, checked, defaults filled in, and each is also an attribute
+    (``options.resume``), so an option added to the table needs no field here.
     """
 
     data: Any
     rows: RowSpec
     output_path: Optional[Path] = None
-    fail_on_evaluator_errors: bool = False
-    resume: bool = False
-    rerun_failed: bool = False
-    force: bool = False
-    show_progress: Optional[bool] = None
-    evaluation_name: Optional[str] = None
-    tags: Dict[str, str] = field(default_factory=dict)
+    values: Mapping[str, Any] = field(default_factory=dict)
+    #: ``resume`` (or re-running the failed cells): the run folder's earlier results are read, not replaced
+    #: (a field, not a property: the ledger asks for every row)
+    continues_earlier_run: bool = False
+
+    def __getattr__(self, name: str) -> Any:
+        values = self.__dict__.get("values")
+        if values is not None and name in values:
+            return values[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def build(
@@ -91,58 +93,47 @@ class RunOptions:
         data: Any,
         evaluators: Mapping[str, Callable[..., Any]],
         evaluator_config: Optional[Mapping[str, Any]] = None,
-        target: Optional[Callable[..., Any]] = None,
-        output_path: Optional[Union[str, Path]] = None,
-        fail_on_evaluator_errors: bool = False,
-        max_concurrency: int = 10,
-        resume: bool = False,
-        rerun_failed: bool = False,
-        force: bool = False,
-        num_runs: int = 1,
-        show_progress: Optional[bool] = None,
-        timeout: Optional[float] = 300.0,
-        evaluation_name: Optional[str] = None,
-        tags: Optional[Mapping[str, str]] = None,
         azure_ai_project: Any = None,
+        **options: Any,
     ) -> "RunOptions":
         """The options of one call, from the public keyword arguments (same names)."""
         if azure_ai_project is not None:
             raise ConfigError("azure_ai_project is not supported: results stay local (use output_path)")
+        values = check_options(options)
         rows = RowSpec(
-            evaluators=evaluators, evaluator_config=evaluator_config, target=target, num_runs=num_runs,
-            timeout=timeout, max_concurrency=max_concurrency,
+            evaluators=evaluators, evaluator_config=evaluator_config, target=values["target"],
+            num_runs=values["num_runs"], timeout=values["timeout"], max_concurrency=values["max_concurrency"],
         )
-        if (resume or rerun_failed) and output_path is None:
-            raise ConfigError("resume=True / rerun_failed=True need output_path (the folder of the run to continue)")
+        output_path = values["output_path"]
+        continuing = any(values[name] for name in CONTINUING)
+        if continuing and output_path is None:
+            raise ConfigError(" / ".join(f"{name}=True" for name in CONTINUING)
+                              + " need output_path (the folder of the run to continue)")
         out_dir = Path(output_path) if output_path is not None else None
         if out_dir is not None and out_dir.suffix.lower() == ".json":
             raise ConfigError(f"output_path is a folder for rows.jsonl and summary.json, not a .json file: {out_dir}")
-        if tags is not None and not isinstance(tags, Mapping):
-            raise ConfigError(f"tags must be a dict of str -> str, got {type(tags).__name__}")
-        return cls(
-            data=data, rows=rows, output_path=out_dir, fail_on_evaluator_errors=bool(fail_on_evaluator_errors),
-            resume=bool(resume), rerun_failed=bool(rerun_failed), force=bool(force), show_progress=show_progress,
-            evaluation_name=evaluation_name, tags=dict(tags or {}),
-        )
+        values["output_path"] = out_dir
+        return cls(data=data, rows=rows, output_path=out_dir, values=values, continues_earlier_run=continuing)
 
     @classmethod
     def from_arguments(cls, arguments: Mapping[str, Any]) -> "RunOptions":
-        """The options from a public entry point's ``locals()``: every keyword :meth:`build` takes.
+        """The options from a public entry point's ``locals()``: the fixed arguments and every table
+        option it has (``evaluate_async`` has no engine choice: those keep their defaults).
 
         ``evaluate()`` and ``evaluate_async()`` keep their explicit signatures (users and
-        tools read them); this keeps the list of names in one place, :meth:`build`.
-        A test checks that both signatures offer every one of them.
+        tools read them); a test checks that both offer exactly the table's keywords.
         """
-        return cls.build(**{name: arguments[name] for name in _BUILD_ARGUMENTS})
+        names = OWN_FORM_ARGUMENTS + tuple(o.name for o in RUN_OPTIONS)
+        return cls.build(**{name: arguments[name] for name in names if name in arguments})
+
+    def row_source(self) -> RowSource:
+        """The rows this run reads (its input, cut at the row limit), for every engine."""
+        return RowSource.of_options(self.data, self.values)
 
     @property
     def max_concurrency(self) -> int:
         return self.rows.max_concurrency
 
-    @property
-    def continues_earlier_run(self) -> bool:
-        """``resume`` or ``rerun_failed``: the run folder's earlier results are read, not replaced."""
-        return self.resume or self.rerun_failed
 
 
 @dataclass(frozen=True)
@@ -167,9 +158,3 @@ class RayOptions:
         expire = self.worker_expire_s
         if isinstance(expire, bool) or not isinstance(expire, (int, float)) or expire <= 0:
             raise ConfigError(f"worker_expire_s must be a positive number of seconds, got {expire!r}")
-
-
-#: the keyword arguments of :meth:`RunOptions.build`, in order
-_BUILD_ARGUMENTS = tuple(
-    name for name in inspect.signature(RunOptions.build).parameters if name not in ("cls", "self")
-)

@@ -8,9 +8,10 @@ keeps that beat while no row finishes (slow rows, an evaluator holding the event
 Ray driver waiting on its shards).
 
 With a known total it shows ``done/total`` and an ETA. The engines pass a total only when
-it is free (an in-memory list); for a JSONL/CSV file (the run's ``data``) the file's lines
-are counted, only when the line is actually shown (a fast newline count in 1 MiB blocks,
-about a second per gigabyte) instead of parsed.
+it is free (an in-memory list); for a JSONL/CSV file the run's row source
+(:class:`~.row_source.RowSource`, which applies the row limit) counts the file's lines, only
+when the line is actually shown (a fast newline count in 1 MiB blocks, about a second per
+gigabyte) instead of parsed.
 
 Rows kept from an earlier run (``resume``) count as done but not in the rate: they cost
 nothing, and counting them made the ETA of a resumed run far too short.
@@ -94,23 +95,23 @@ class Progress:
     """Rows done (of the total when known), rows/s, ETA and errors.
 
     ``enabled``: ``True`` the terminal line, ``False`` nothing, ``None`` the terminal line on a
-    terminal and plain lines elsewhere. ``data``: the run's input, counted for the total when
-    none is given. ``clock`` is for tests.
+    terminal and plain lines elsewhere. ``source``: the run's
+    :class:`~.row_source.RowSource`, counted for the total when none is given. ``clock`` is for tests.
     """
 
     __slots__ = ("enabled", "plain", "stream", "total", "done", "kept", "errors", "start", "_next", "_every",
                  "_approx", "_clock", "_lock", "_stop", "__weakref__")
 
     def __init__(self, enabled: Optional[bool], total: Optional[int] = None, stream: Optional[TextIO] = None, *,
-                 data: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 source: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream or sys.stderr
         self.plain = enabled is None and not _is_terminal(self.stream)
         self.enabled = (True if enabled is None else bool(enabled)) and self.stream is not None  # None: pythonw
         self._every = _plain_interval() if self.plain else _REDRAW_S
         self._approx = False
-        if total is None and self.enabled:
-            total = count_rows(data)
-            self._approx = total is not None and os.fspath(data).lower().endswith(".csv")
+        if total is None and self.enabled and source is not None:
+            total = source.counted_total()
+            self._approx = total is not None and source.approximate
         self.total = total
         self.done = 0
         self.kept = 0

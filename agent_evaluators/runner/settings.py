@@ -18,7 +18,7 @@ hashed depends on memory addresses or the hash seed).
 
 Transport settings never enter it either (:data:`TRANSPORT_NAMES`: judge timeouts, HTTP
 attempts, concurrency): they decide how a judge is reached, not what a score means, so
-``resume`` / ``rerun_failed`` with ``--judge-max-attempts 8`` after a flaky first run is
+a resumed run (``resume``, or re-running the failed cells) with ``--judge-max-attempts 8`` after a flaky first run is
 the same run.
 
 Secrets never enter it: a value under a secret-looking name (api key, token, password,

@@ -34,7 +34,7 @@ def evaluate_ray(
 
     ``run_arguments`` are :func:`~agent_evaluators.evaluate`'s own keywords (``data``,
     ``evaluators``, ``output_path``, ``max_concurrency`` ...); an unknown one raises
-    ``TypeError`` naming it. ``max_concurrency`` is the judge budget of the **whole cluster**.
+    ``ConfigError`` naming it and listing the run options. ``max_concurrency`` is the judge budget of the **whole cluster**.
 
     Args:
         ray_address: cluster to connect to (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.5:6379"``).

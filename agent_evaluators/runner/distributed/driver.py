@@ -32,9 +32,10 @@ from ..ledger import RunLedger
 from ..options import RayOptions, RunOptions
 from ..readers import RowError, data_path, iter_input
 from ..result import EvaluationResult
+from ..row_source import RowSource
 from ..rows import RowEvaluator
 from .budget import JudgeBudget
-from .shards import SKIP, Shard, auto_shard_size, chunks, estimate_rows, jsonl_ranges
+from .shards import SKIP, Shard, auto_shard_size, estimate_rows, jsonl_ranges
 from .worker import ShardResult, run_shard
 
 __all__ = ["run_ray", "connect"]
@@ -108,13 +109,11 @@ def _remotes(ray: Any) -> Tuple[Any, Any]:
     return _remote_cache["task"], _remote_cache["budget"]
 
 
-def _row_estimate(data: Any, dpath: Optional[Path]) -> Optional[int]:
-    """How many rows ``data`` holds, when that is cheap to know (for the automatic shard size)."""
+def _row_estimate(source: RowSource, dpath: Optional[Path]) -> Optional[int]:
+    """How many rows the run reads, when that is cheap to know (for the automatic shard size)."""
     if dpath is not None:
-        return estimate_rows(dpath) if dpath.name.lower().endswith(".jsonl") else None
-    if isinstance(data, (str, bytes)) or not hasattr(data, "__len__"):
-        return None
-    return len(data)
+        return source.cut(estimate_rows(dpath)) if dpath.name.lower().endswith(".jsonl") else None
+    return source.known_total()
 
 
 def _single_node(ray: Any) -> bool:
@@ -144,7 +143,7 @@ def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
         on_workers = ray_options.data_on_workers
         by_range = (dpath is not None and dpath.name.lower().endswith(".jsonl")
                     and (on_workers if on_workers is not None else _single_node(ray)))
-        shard_size = ray_options.shard_size or auto_shard_size(_row_estimate(options.data, dpath), workers)
+        shard_size = ray_options.shard_size or auto_shard_size(_row_estimate(options.row_source(), dpath), workers)
         engine: Dict[str, Any] = {
             "name": "ray", "ray_version": ray.__version__, "workers": workers, "num_cpus_per_worker": per_worker,
             "shard_size": shard_size,
@@ -228,6 +227,7 @@ class ShardPlanner:
         self.ledger = ledger
         self.jsonl_path = jsonl_path
         self.shard_size = shard_size
+        self.source = options.row_source()
         self.validated = False
 
     def _plan_line(self, line: int, item: Any, shard: Shard) -> bool:
@@ -259,7 +259,7 @@ class ShardPlanner:
         path = self.jsonl_path
         assert path is not None
         first_rows = iter_input(path)
-        for index, (start, end, ffl, first, n) in enumerate(jsonl_ranges(path, self.shard_size)):
+        for index, (start, end, ffl, first, n) in enumerate(jsonl_ranges(path, self.shard_size, self.source.limit)):
             shard = Shard(index=index, first_line=first, count=n, path=str(path), start=start, end=end,
                           first_file_line=ffl)
             needed = 0
@@ -271,13 +271,11 @@ class ShardPlanner:
 
     def _by_chunk(self) -> Iterator[Shard]:
         """The driver reads the rows and sends each shard's rows with it."""
-        line = 0
-        for index, rows in enumerate(chunks(iter_input(self.options.data), self.shard_size)):
-            shard = Shard(index=index, first_line=line, count=len(rows))
+        for index, (first, rows) in enumerate(self.source.chunks(self.shard_size)):
+            shard = Shard(index=index, first_line=first, count=len(rows))
             needed = 0
-            for item in rows:
+            for line, item in enumerate(rows, first):
                 needed += self._plan_line(line, item, shard)
-                line += 1
             if needed:
                 shard.rows = rows
                 yield shard

@@ -15,7 +15,6 @@ Row numbers (``line_number``) are global and identical to the local engine's:
 the index of the row among the non-blank lines of the file (or items of the iterable).
 """
 
-import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -23,7 +22,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 from ..options import DEFAULT_SHARD_SIZE
 from ..readers import Row, _iter_jsonl_lines
 
-__all__ = ["Shard", "SKIP", "jsonl_ranges", "chunks", "shard_rows", "auto_shard_size", "estimate_rows"]
+__all__ = ["Shard", "SKIP", "jsonl_ranges", "shard_rows", "auto_shard_size", "estimate_rows"]
 
 #: marker in :attr:`Shard.work`: the driver accounts for this line; the worker leaves it alone.
 SKIP = "skip"
@@ -75,8 +74,9 @@ def estimate_rows(path: Path, sample_bytes: int = 1 << 20) -> int:
     return max(1, round(size * len(lines) / len(head)))
 
 
-def jsonl_ranges(path: Path, shard_size: int) -> Iterator[Tuple[int, int, int, int, int]]:
-    """``(start_byte, end_byte, first_file_line, first_row, rows)`` per shard of a JSONL file.
+def jsonl_ranges(path: Path, shard_size: int, limit: Optional[int] = None) -> Iterator[Tuple[int, int, int, int, int]]:
+    """``(start_byte, end_byte, first_file_line, first_row, rows)`` per shard of a JSONL file,
+    its first ``limit`` rows only when given (:attr:`~..row_source.RowSource.limit`).
 
     Blank lines count as file lines but not as rows, exactly as the local reader does.
     """
@@ -98,17 +98,10 @@ def jsonl_ranges(path: Path, shard_size: int) -> Iterator[Tuple[int, int, int, i
             if in_shard == shard_size:
                 yield start, offset, first_file_line, rows - in_shard, in_shard
                 in_shard = 0
+            if rows == limit:
+                break
     if in_shard:
         yield start, offset, first_file_line, rows - in_shard, in_shard
-
-
-def chunks(items: Iterable[Row], shard_size: int) -> Iterator[List[Row]]:
-    it = iter(items)
-    while True:
-        chunk = list(itertools.islice(it, shard_size))
-        if not chunk:
-            return
-        yield chunk
 
 
 def _read_range(path: str, start: int, end: int) -> Iterator[bytes]:

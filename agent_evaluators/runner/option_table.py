@@ -1,0 +1,173 @@
+"""Every run option of ``evaluate()``, declared once.
+
+One :class:`RunOption` per keyword of :func:`~agent_evaluators.evaluate` (except ``data``,
+``evaluators``, ``evaluator_config``, which have forms of their own everywhere, and
+``azure_ai_project``, kept for Python compatibility only). Everything else is derived from
+this table, so a new option is one entry here plus its keyword in the two written-out
+signatures of ``runner/api.py`` (a test keeps them equal to the table):
+
+- the check of its value (:func:`check_options`, called by :class:`~.options.RunOptions`);
+- the ``agent-eval run`` flag ``--name-with-dashes`` and its help (``cli/run_flags.py``);
+- the run-config key (the keyword's own name; ``run_config_options.py``);
+- the CLI's rewrites of ``name=...`` into the flag (``cli/messages.py``);
+- ``summary.json``'s ``config`` (``in_summary``), the HTML report's "Run" section
+  (``report_label``) and the resume fingerprint (``fingerprinted``: a resume refuses to
+  continue a run whose value differs).
+
+Options are read by name from ``RunOptions.values``; the row source reads the row limit.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+
+from ..errors import ConfigError
+
+__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of"]
+
+#: keywords of ``evaluate()`` that are not in the table: their CLI / YAML forms are their own
+OWN_FORM_ARGUMENTS = ("data", "evaluators", "evaluator_config", "azure_ai_project")
+
+
+# ---------------------------------------------------------------------------- checks
+def positive_int(name: str, value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def _optional(check: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
+    def optional(name: str, value: Any) -> Any:
+        return None if value is None else check(name, value)
+    return optional
+
+
+def _flag(name: str, value: Any) -> bool:
+    return bool(value)
+
+
+def _show_progress(name: str, value: Any) -> Optional[bool]:
+    return None if value is None else bool(value)
+
+
+def _timeout(name: str, value: Any) -> Any:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        raise ConfigError(f"timeout must be a positive number of seconds (or None for no limit), got {value!r}")
+    return value
+
+
+def _text(name: str, value: Any) -> Optional[str]:
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{name} must be a string, got {type(value).__name__}")
+    return value
+
+
+def _tags(name: str, value: Any) -> Dict[str, str]:
+    if value is not None and not isinstance(value, Mapping):
+        raise ConfigError(f"tags must be a dict of str -> str, got {type(value).__name__}")
+    return dict(value or {})
+
+
+def _target(name: str, value: Any) -> Any:
+    if value is not None and not callable(value):
+        raise ConfigError(f"target must be a callable(**row) -> dict, got {type(value).__name__}")
+    return value
+
+
+def _engine(name: str, value: Any) -> str:
+    if value not in ("local", "ray"):
+        raise ConfigError(f"engine must be 'local' or 'ray', got {value!r}")
+    return str(value)
+
+
+def _keep(name: str, value: Any) -> Any:
+    return value
+
+
+# ---------------------------------------------------------------------------- the table
+@dataclass(frozen=True)
+class RunOption:
+    """One keyword of ``evaluate()``: how it is checked, shown and recorded.
+
+    ``kind`` says how a flag or config value is read: ``"flag"`` (``--x``, true when given),
+    ``"switch"`` (``--x`` / ``--no-x``), ``"int"``, ``"float"``, ``"text"``, ``"path"``,
+    ``"tags"`` (repeatable ``--tag KEY=VALUE``; a mapping in a config), ``"callable"``
+    (``module:function``), ``"choice"`` (one of ``choices``).
+    ``async_too``: also a keyword of ``evaluate_async()`` (the engine choice is not).
+    """
+
+    name: str
+    default: Any
+    kind: str
+    help: str
+    check: Callable[[str, Any], Any] = _keep
+    metavar: Optional[str] = None
+    choices: Tuple[str, ...] = ()
+    in_summary: bool = False
+    fingerprinted: bool = False
+    async_too: bool = True
+    #: the label of its line in the HTML report's "Run" section (shown when set); ``None``: not shown
+    report_label: Optional[str] = None
+    #: the CLI flag when it is not ``--name-with-dashes``
+    cli_flag: Optional[str] = None
+    #: older run-config spellings still accepted
+    aliases: Tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return self.cli_flag or "--" + self.name.replace("_", "-")
+
+
+RUN_OPTIONS: Tuple[RunOption, ...] = (
+    RunOption("target", None, "callable", "callable(**row) -> dict run once per row before the evaluators "
+              "(module:function)", _target, metavar="MODULE:FUNCTION"),
+    RunOption("output_path", None, "path", "results folder (default: agent-eval-results/<data name>)",
+              metavar="DIR", cli_flag="--output", aliases=("output",)),
+    RunOption("fail_on_evaluator_errors", False, "flag", "raise after saving when any cell errored", _flag),
+    RunOption("max_concurrency", 10, "int", "judge requests in flight, shared by every evaluator (default 10)",
+              positive_int, metavar="N", in_summary=True, report_label="Max concurrency", aliases=("concurrency",)),
+    RunOption("resume", False, "flag", "continue the run in --output: only missing or errored cells run", _flag),
+    RunOption("rerun_failed", False, "flag", "re-run only the errored cells of the run in --output", _flag),
+    RunOption("force", False, "flag",
+              "with --resume / --rerun-failed: reuse earlier results even though data or evaluators changed", _flag),
+    RunOption("num_runs", 1, "int", "evaluate every cell this many times; the cell holds the mean",
+              positive_int, metavar="N", in_summary=True, fingerprinted=True),
+    RunOption("show_progress", None, "switch", "progress on stderr (default: a line on a terminal, "
+              "plain lines every 10 s elsewhere)", _show_progress),
+    RunOption("timeout", 300.0, "float", "limit per evaluator call in seconds (default 300)", _timeout,
+              metavar="SECONDS", in_summary=True),
+    RunOption("evaluation_name", None, "text", "a name for the run, recorded in summary.json", _text,
+              metavar="NAME", in_summary=True),
+    RunOption("tags", None, "tags", "a tag recorded in summary.json, repeatable", _tags, metavar="KEY=VALUE",
+              in_summary=True, report_label="Tags", cli_flag="--tag"),
+    RunOption("max_rows", None, "int", "evaluate only the first N rows of the input",
+              _optional(positive_int), metavar="N", in_summary=True, report_label="Row limit"),
+    RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
+              "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
+    RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",
+              _text, metavar="ADDRESS", async_too=False),
+    RunOption("num_workers", None, "int", "--engine ray only: shards evaluated at once (default: the cluster's CPUs)",
+              _optional(positive_int), metavar="N", async_too=False),
+)
+
+#: the options that continue the run in ``output_path`` instead of replacing it
+CONTINUING = ("resume", "rerun_failed")
+
+_BY_NAME: Dict[str, RunOption] = {o.name: o for o in RUN_OPTIONS}
+
+
+def option(name: str) -> RunOption:
+    """The table's entry for keyword ``name``."""
+    return _BY_NAME[name]
+
+
+def flag_of(name: str) -> str:
+    """``max_rows`` -> ``--max-rows``: the ``agent-eval run`` flag of a keyword."""
+    return _BY_NAME[name].flag
+
+
+def check_options(values: Mapping[str, Any]) -> Dict[str, Any]:
+    """Every table option, checked: the given value, else the default; unknown names are an error."""
+    unknown = [name for name in values if name not in _BY_NAME]
+    if unknown:
+        raise ConfigError(f"unknown run option {unknown[0]!r}; run options: {', '.join(_BY_NAME)}")
+    return {o.name: o.check(o.name, values.get(o.name, o.default)) for o in RUN_OPTIONS}
