@@ -10,13 +10,7 @@ JUDGE_URL, reads every row back through ``result.rows``, and prints
 import json
 import sys
 
-
-def _peak_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM in /proc/self/status")
+from tests.peak_memory import peak_mb
 
 
 def main() -> None:
@@ -34,7 +28,7 @@ def main() -> None:
         rows += 1
         scored += sum(row.get(f"outputs.{a}.{k}") is not None
                       for a, k in (("intent", "intent_resolution"), ("completeness", "response_completeness")))
-    print(json.dumps({"peak_mb": _peak_mb(), "rows": rows, "scored": scored,
+    print(json.dumps({"peak_mb": peak_mb(), "rows": rows, "scored": scored,
                       "errors": result.metrics["intent.error_count"] + result.metrics["completeness.error_count"]}))
 
 

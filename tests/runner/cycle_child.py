@@ -7,6 +7,8 @@ import asyncio
 import json
 import sys
 
+from tests.peak_memory import peak_mb
+
 
 class _Leaf:
     """Holds a megabyte and itself: freed only by the cycle collector."""
@@ -27,13 +29,6 @@ async def leaves_a_cycle_async(response: str) -> dict:
     return {"length": len(response) + 0 * len(leaf.blob)}
 
 
-def _peak_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM in /proc/self/status")
-
 
 def main() -> None:
     rows, kind = int(sys.argv[1]), sys.argv[2]
@@ -42,7 +37,7 @@ def main() -> None:
     evaluator = leaves_a_cycle if kind == "sync" else leaves_a_cycle_async
     result = evaluate(data=[{"response": f"r{i}"} for i in range(rows)], evaluators={"c": evaluator},
                       show_progress=False)
-    print(json.dumps({"peak_mb": _peak_mb(), "rows": len(result.rows)}))
+    print(json.dumps({"peak_mb": peak_mb(), "rows": len(result.rows)}))
 
 
 if __name__ == "__main__":
