@@ -35,6 +35,7 @@ from ..adk.results import (
 )
 from ..errors import JudgeError
 from ..evaluators.base import score_scale
+from ..runner.cells import ErrorResult
 from .criteria import FAILED, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
 
 __all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
@@ -100,15 +101,19 @@ class CriterionCell:
                                                  scenario=slot.case.conversation_scenario)
         except JudgeError as exc:  # the judge failed: an error, not "does not apply"
             message = str(exc)
-            return {n: None, f"{n}_result": "error", f"{n}_threshold": crit.threshold, f"{n}_error": message,
-                    f"{n}_reason": f"the judge failed: {message}",
-                    f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message, "per_invocation": []}}
+            raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": crit.threshold, f"{n}_error": message,
+                               f"{n}_reason": f"the judge failed: {message}",
+                               f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message,
+                                                "per_invocation": []}}, message) from None
         except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
             message = f"{type(exc).__name__}: {exc}"
             return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": crit.threshold,
                     f"{n}_reason": f"not evaluated: {message}",
                     f"{n}_details": {"status": NOT_EVALUATED, "error": message, "per_invocation": []}}
-        return _cell(result)
+        cell = _cell(result)
+        if result.judge_error:  # some invocations could not be judged: the engine counts an error cell
+            raise ErrorResult(cell, result.judge_error)
+        return cell
 
 
 def _metric_class(name: str) -> type:

@@ -47,6 +47,18 @@ class CallTimeout(Exception):
     """Our per-call ``timeout`` expired (distinct from a TimeoutError the evaluator raised itself)."""
 
 
+class ErrorResult(Exception):
+    """Raised by an evaluator that failed but has a result worth keeping (its details, the judge's
+    usage): the engine writes ``result`` as the cell and counts it as an error cell with ``message``.
+    The ADK criteria use it for a judge that could not be reached or understood: the case result is
+    built from the cell's details, and the run's ``error_count`` still counts it."""
+
+    def __init__(self, result: Mapping[str, Any], message: str) -> None:
+        super().__init__(message)
+        self.result = dict(result)
+        self.message = message
+
+
 def describe_exc(exc: BaseException) -> str:
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -95,6 +107,8 @@ def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, 
 
 def exception_cell(inv: Invoker, where: str, exc: BaseException, timeout: Optional[float]) -> Cell:
     """The error cell for an evaluator call that raised (``where``: "row N: evaluator 'a' (Class)")."""
+    if isinstance(exc, ErrorResult):
+        return Cell(exc.result, False, f"{where}: {exc.message}")
     if isinstance(exc, CallTimeout):
         line_part, _, who = where.partition(": ")
         return error_cell(inv, f"{line_part}: " + timeout_message(who, timeout), exc)

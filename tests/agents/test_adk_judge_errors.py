@@ -56,6 +56,8 @@ def _check_error_case(proc, out, why: str) -> None:
     for name in JUDGE_CRITERIA:
         assert statuses[name] == (EvalStatus.FAILED, None)  # no score, never NOT_EVALUATED
     assert statuses["tool_trajectory_avg_score"] == (EvalStatus.PASSED, 1.0)  # the verdicts that were made stay
+    (summary,) = out.glob("run_*/summary.json")  # the engine's run counts each such cell as an error
+    assert json.loads(summary.read_text())["error_count"] == len(JUDGE_CRITERIA)
 
 
 def test_unreachable_judge_is_an_error_not_a_pass(tmp_path):
