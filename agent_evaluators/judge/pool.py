@@ -8,9 +8,10 @@ azure-ai-evaluation spend ~60 ms of CPU per judge call.
 """
 
 import asyncio
+import os
 import threading
 import weakref
-from typing import Dict
+from typing import Dict, Optional, Tuple
 
 from .endpoint import EndpointConfig
 from .tokens import issued_tokens
@@ -18,7 +19,11 @@ from .transport import Transport, build_transport
 
 __all__ = ["client_for_loop", "transport_for_loop", "issued_tokens"]
 
-_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Dict[EndpointConfig, Transport]]" = (
+#: the variables a transport's proxy is read from when it is built (:func:`.transport.env_proxy`): they are
+#: part of the pool's key, so a client made after they change (or a server on a reused port) gets its own
+_PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy")
+_PoolKey = Tuple[EndpointConfig, Tuple[Optional[str], ...]]
+_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Dict[_PoolKey, Transport]]" = (
     weakref.WeakKeyDictionary())
 _lock = threading.Lock()
 
@@ -32,9 +37,10 @@ def transport_for_loop(config: EndpointConfig, loop: asyncio.AbstractEventLoop) 
                 for stale in (_pools.pop(old, None) or {}).values():
                     stale.retire()
             per_loop = _pools[loop] = {}
-        transport = per_loop.get(config)
+        key = (config, tuple(os.environ.get(name) for name in _PROXY_VARS))
+        transport = per_loop.get(key)
         if transport is None:
-            transport = per_loop[config] = build_transport(config)
+            transport = per_loop[key] = build_transport(config)
         return transport
 
 

@@ -85,6 +85,16 @@ def test_requests_go_through_http_proxy(proxy, monkeypatch):
     assert proxy.RequestHandlerClass.auth == ["Basic bWU6cHc="]  # me:pw, from the proxy URL
 
 
+def test_a_proxy_set_after_an_earlier_client_is_used(proxy, monkeypatch):
+    """Transports are pooled per endpoint; the proxy variables are part of the key, so an endpoint met
+    before they were set (or a new server on a reused port) does not keep its proxy-less session."""
+    with JudgeServer() as judge:
+        assert _grade(judge)["intent_resolution"] == 4.0  # no proxy yet: pooled without one
+        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.server_address[1]}")
+        assert _grade(judge)["intent_resolution"] == 4.0
+    assert proxy.RequestHandlerClass.forwarded == [judge.url + "/v1/chat/completions"]
+
+
 def test_no_proxy_bypasses_it(proxy, monkeypatch):
     monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.server_address[1]}")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
