@@ -29,12 +29,10 @@ from agent_evaluators.errors import ConfigError, InputError
 from ..conftest import optional_import
 
 optional_import("azure.ai.evaluation")
-
-from azure.ai.evaluation._evaluators._task_navigation_efficiency import (  # noqa: E402
-    _TaskNavigationEfficiencyEvaluator as Azure,
-    _TaskNavigationEfficiencyMatchingMode as AzureMode,
-)
-from azure.ai.evaluation._exceptions import EvaluationException  # noqa: E402
+_navigation = optional_import("azure.ai.evaluation._evaluators._task_navigation_efficiency")
+Azure = _navigation._TaskNavigationEfficiencyEvaluator
+AzureMode = _navigation._TaskNavigationEfficiencyMatchingMode
+EvaluationException = optional_import("azure.ai.evaluation._exceptions").EvaluationException
 
 MODES = [m.value for m in AzureMode]
 CASES_PER_MODE = 160
