@@ -93,6 +93,10 @@ class CompositeEvaluator(Evaluator):
         for member in self._members:
             member.check_ready()
 
+    def _client(self) -> Any:
+        """The judge client (every member asks the same judge; calibration reads its model)."""
+        return self._members[0]._client()
+
     async def _run_async(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
         # not per turn: a conversation goes to the members that take one, and each scores its turns
         try:
