@@ -18,6 +18,7 @@ from .inputs import require_messages
 __all__ = [
     "ToolSteps",
     "read_tool_steps",
+    "require_calls_source",
     "steps_in",
     "tool_results",
     "defined_tools",
@@ -53,15 +54,20 @@ def read_tool_steps(evaluator: Any, tool_calls: Any, response: Any) -> ToolSteps
     the response holds. Neither given is an ``InputError``; no call found is :class:`NotApplicable`."""
     from ..conversation import to_tool_calls
 
-    if tool_calls is None and response is None:
-        raise InputError(f"{evaluator.name}: pass tool_calls= or response= (messages holding the tool calls)",
-                         evaluator=evaluator.name, input_name="tool_calls")
+    require_calls_source(evaluator, tool_calls, response)
     if tool_calls is None:
         return steps_in(require_messages(evaluator, response, "response", "assistant"))
     calls = to_tool_calls(tool_calls, input_name="tool_calls")
     if not calls:
         raise NotApplicable(NO_CALLS)
     return ToolSteps(calls, {}, None)
+
+
+def require_calls_source(evaluator: Any, tool_calls: Any, response: Any) -> None:
+    """An ``InputError`` when neither ``tool_calls`` nor ``response`` is given (nowhere to read calls from)."""
+    if tool_calls is None and response is None:
+        raise InputError(f"{evaluator.name}: pass tool_calls= or response= (messages holding the tool calls)",
+                         evaluator=evaluator.name, input_name="tool_calls")
 
 
 def steps_in(messages: List[Message]) -> ToolSteps:

@@ -50,7 +50,8 @@ class ToolSelectionEvaluator(_BinaryToolMetric):
     """Whether the agent chose the right tools for the task: every tool it needed, and none it did not.
 
     Key ``tool_selection``; inputs ``query`` (text or messages), ``response`` (messages holding the
-    calls, or plain text describing them) or ``tool_calls``, and ``tool_definitions`` (any supported
+    calls, or plain text describing them) and/or ``tool_calls`` (used when the response holds no
+    call, azure 1.18's order), and ``tool_definitions`` (any supported
     format; OpenAPI tools expand into their functions, built-in tools such as ``file_search`` need
     none). The judge sees the names of the tools called, not their arguments (that is
     :class:`ToolInputAccuracyEvaluator`'s question). Score 0 or 1; default threshold 1. Details:
@@ -82,12 +83,16 @@ class ToolSelectionEvaluator(_BinaryToolMetric):
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         query_json, _ = judge_messages(self, given.get("query"), "query", "user")
         tool_calls, response = given.get("tool_calls"), given.get("response")
+        if response is not None and not isinstance(response, str):
+            messages = require_messages(self, response, "response", "assistant")
+            if tool_calls is None or any(m.tool_calls for m in messages):
+                tool_calls, response = None, messages  # the response's calls win, as in azure 1.18
         if tool_calls is None and _plain_text_calls(response):
             definitions = tool_definitions_json(given.get("tool_definitions"))
             if not definitions:
                 raise NotApplicable(NO_DEFINITIONS)
             return {"query": query_json, "tool_calls": response, "tool_definitions": definitions}
-        steps = read_tool_steps(self, tool_calls, response)
+        steps = read_tool_steps(self, tool_calls, None if tool_calls is not None else response)
         defined = defined_tools(steps.calls, given.get("tool_definitions"), require_some=True)
         return {"query": query_json, "tool_calls": render_calls(steps.calls, {}, arguments=False),
                 "tool_definitions": definitions_json(defined, steps.calls)}

@@ -174,6 +174,16 @@ def test_tool_selection_judges_the_names_of_the_tools_called(judge_server):
     assert [d["name"] for d in block(server.requests[-1], "tool_definitions")] == ["send_email", "get_weather"]
 
 
+def test_tool_selection_reads_the_response_calls_first_then_tool_calls(judge_server):
+    server = judge_server(selection_judge)
+    ev = ToolSelectionEvaluator(server.openai_config())
+    email = [{"type": "tool_call", "name": "send_email", "arguments": {"to": "x@y.z"}}]
+    assert_scored(ev(query=QUERY, response=azure_run(), tool_calls=email, tool_definitions=TOOLS), "tool_selection", 1)
+    answer_only = [{"role": "assistant", "content": "Done."}]
+    assert_scored(ev(query=QUERY, response=answer_only, tool_calls=email, tool_definitions=TOOLS), "tool_selection", 0)
+    assert block(server.requests[-1], "tool_calls") == [{"call_index": 0, "name": "send_email"}]
+
+
 def test_tool_selection_not_applicable_rules(judge_server):
     server = judge_server(selection_judge)
     ev = ToolSelectionEvaluator(server.openai_config())
