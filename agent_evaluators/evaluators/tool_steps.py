@@ -82,20 +82,21 @@ def defined_tools(calls: Sequence[ToolCall], tool_definitions: Any, *, optional:
                   require_some: bool = False) -> Dict[str, ToolDefinition]:
     """The given definitions by name, plus a synthetic one for each called built-in tool.
 
-    A called tool with neither is :class:`NotApplicable` (the judge could not tell what it does);
-    ``require_some=True``: no definitions at all is :class:`NotApplicable` too;
+    A called tool with neither is :class:`NotApplicable` (the judge could not tell what it does),
+    with the reason "no tool definitions" when ``require_some=True`` and none were given (calls of
+    built-in tools only need none);
     ``optional=False``: ``None`` is an ``InputError`` (the metric needs the definitions)."""
     from ..conversation import builtin_tool_definition, to_tool_definitions
 
     given = ([] if tool_definitions is None and optional
              else to_tool_definitions(tool_definitions, input_name="tool_definitions"))
-    if require_some and not given:
-        raise NotApplicable(NO_DEFINITIONS)
     definitions = {d.name: d for d in given}
     for call in calls:
         if call.name not in definitions:
             builtin = builtin_tool_definition(call.name)
             if builtin is None:
+                if require_some and not given:
+                    raise NotApplicable(NO_DEFINITIONS)
                 raise NotApplicable(
                     f"Not applicable: tool {call.name!r} was called but has no definition in tool_definitions; "
                     "pass a definition for every called tool")

@@ -216,6 +216,10 @@ def test_tool_selection_plain_text_and_openapi_and_builtin_tools(judge_server):
     builtin = ev(query="Find the refund policy in my files", response=search, tool_definitions=[WEATHER_DEF])
     assert_scored(builtin, "tool_selection", 0)
     assert "file_search" in {d["name"] for d in block(server.requests[-1], "tool_definitions")}
+    # built-in tools need no definitions at all
+    alone = ev(query="Find the refund policy in my files", response=search)
+    assert_scored(alone, "tool_selection", 0)
+    assert [d["name"] for d in block(server.requests[-1], "tool_definitions")] == ["file_search"]
 
 
 # ---------------------------------------------------------------------------- tool input accuracy
