@@ -57,8 +57,10 @@ class ToolSelectionEvaluator(_BinaryToolMetric):
     :class:`ToolInputAccuracyEvaluator`'s question). Score 0 or 1; default threshold 1. Details:
     ``correct_tool_selections``, ``wrong_tool_selections``, ``excessive_tools``, ``missing_tools``.
 
-    ``not_applicable`` (no judge call) when there are no tool calls, no tool definitions, or a
-    called tool has no definition and is not a known built-in tool (azure 1.18's rules).
+    ``not_applicable`` (no judge call) when there are no tool calls, or a called tool has no
+    definition and is not a known built-in tool (the reason says "no tool definitions" when none
+    were given), or a plain-text response comes without definitions (azure 1.18's rules; where
+    azure's input validation raises instead, see ``tests/evaluators/test_azure_not_applicable_rules.py``).
     """
 
     result_key = "tool_selection"
@@ -108,9 +110,10 @@ class ToolInputAccuracyEvaluator(_BinaryToolMetric):
     need none). Score 0 or 1 (1 only when all arguments of all calls are right); default
     threshold 1. Details: ``total_parameters``, ``correct_parameters``, ``incorrect_parameters``.
 
-    ``not_applicable`` (no judge call) when the response holds no tool calls, no tool definitions
-    are given (an empty list), or a called tool has no definition and is not a known built-in
-    tool (azure 1.18's rules; a response that ends in a tool call is judged: its calls are there).
+    ``not_applicable`` (no judge call) when the response holds no tool calls, or a called tool has
+    no definition and is not a known built-in tool (the reason says "no tool definitions" when the
+    list is empty), or a plain-text response comes with an empty list (azure 1.18's rules; a
+    response that ends in a tool call is judged: its calls are there).
     """
 
     result_key = "tool_input_accuracy"
