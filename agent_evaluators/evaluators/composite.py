@@ -82,6 +82,7 @@ class CompositeEvaluator(Evaluator):
         self.thresholds = {m.result_key: m.threshold for m in self._members}
         self.templates = {m.result_key: m.prompty.template_hash for m in self._members if getattr(m, "template_name", "")}
         self._is_reasoning_model = bool(is_reasoning_model)
+        self._model_config = self._members[0]._model_config  # the one judge, as a run's fingerprint records it
 
     @property
     def members(self) -> List[Any]:
@@ -92,6 +93,9 @@ class CompositeEvaluator(Evaluator):
         """Raise ``ConfigError`` now when no usable judge is configured (see ``JudgeEvaluator.check_ready``)."""
         for member in self._members:
             member.check_ready()
+
+    def _repr_extra(self) -> Dict[str, Any]:
+        return self._members[0]._repr_extra()  # type: ignore[no-any-return]
 
     def _client(self) -> Any:
         """The judge client (every member asks the same judge; calibration reads its model)."""

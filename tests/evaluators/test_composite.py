@@ -147,3 +147,8 @@ def test_evaluate_aggregates_each_member_key_and_passes_a_row_when_all_members_p
     assert result.rows[2]["outputs.tools.tool_call_accuracy_result"] == "not_applicable"
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["metrics"]["tools.tool_selection"] == 0.5
+    # resume: every cell is done, so no member is asked again
+    before = server.stats()["requests"]
+    again = evaluate(data=str(data), evaluators={"tools": ToolUseQualityEvaluator(server.openai_config())},
+                     output_path=str(tmp_path / "out"), resume=True)
+    assert server.stats()["requests"] == before and again.metrics["tools.tool_selection"] == 0.5
