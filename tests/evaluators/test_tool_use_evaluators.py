@@ -19,6 +19,7 @@ from agent_evaluators import (
     ToolOutputUtilizationEvaluator,
     ToolSelectionEvaluator,
 )
+from agent_evaluators.testing import schema_reply
 
 from .conftest import block
 
@@ -378,3 +379,22 @@ def test_tool_call_success_not_applicable_rules_and_plain_text(judge_server):
         {"role": "assistant", "content": "[TOOL_CALL] get_weather(city=Paris) [TOOL_RESULT] 18 C"}]
     with pytest.raises(InputError, match="response"):
         ev(tool_definitions=TOOLS)
+
+
+# ---------------------------------------------------------------------------- every metric
+OPENAPI = [{"type": "openapi", "name": "weather_api", "description": "A weather service.", "functions": [WEATHER_DEF]}]
+
+
+@pytest.mark.parametrize("cls", [TaskCompletionEvaluator, ToolSelectionEvaluator, ToolInputAccuracyEvaluator,
+                                 ToolOutputUtilizationEvaluator, ToolCallSuccessEvaluator],
+                         ids=lambda c: c.result_key)
+def test_openapi_definitions_reach_the_judge_as_their_functions(judge_server, cls):
+    server = judge_server(lambda req: schema_reply(req, score=1))
+    inputs = {"response": azure_run(), "tool_definitions": OPENAPI}
+    if "query" in cls._public_signature.parameters:
+        inputs["query"] = QUERY
+    out = cls(server.openai_config())(**inputs)
+    assert out[f"{cls.result_key}_result"] == "pass"
+    assert block(server.requests[-1], "tool_definitions") == [
+        {"name": "get_weather", "description": "Current weather for a city.", "type": "function",
+         "parameters": WEATHER_DEF["parameters"]}]
