@@ -105,6 +105,8 @@ def evaluate(
         timeout: seconds per evaluator / target call (async and blocking ones; an inline
             sync function cannot be interrupted). ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
+        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
+            uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
         max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
             resume check: resuming with a larger value continues where a smaller one stopped).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split

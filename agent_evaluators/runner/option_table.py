@@ -2,7 +2,7 @@
 
 One :class:`RunOption` per keyword of :func:`~agent_evaluators.evaluate` (except ``data``,
 ``evaluators``, ``evaluator_config``, which have forms of their own everywhere, and
-``azure_ai_project``, kept for Python compatibility only). Everything else is derived from
+``azure_ai_project``, accepted for azure-ai-evaluation's code only: results stay local). Everything else is derived from
 this table, so a new option is one entry here plus its keyword in the two written-out
 signatures of ``runner/api.py`` (a test keeps them equal to the table):
 
