@@ -4,7 +4,8 @@
 lacks is NaN), inputs are ``inputs.<col>``, a target's outputs ``outputs.<col>``, an
 evaluator's ``outputs.<alias>.<key>``, a bare scalar ``outputs.<alias>.output``, and a
 per-turn dict ``evaluation_per_turn`` is spread into ``outputs.<alias>.evaluation_per_turn.<metric>``
-columns. :class:`AzureTable` gives the same rows, with two deliberate differences:
+columns; a dict-valued input also gets a column per leaf (``inputs.item.query``).
+:class:`AzureTable` gives the same rows, with two deliberate differences:
 
 * a value a row lacks is ``None``, not NaN (NaN is not JSON: strict parsers reject the file);
 * an evaluator that failed on a row leaves ``None`` in its columns, as 1.18 leaves NaN, and
@@ -111,8 +112,11 @@ class AzureTable:
                 table.errors[alias].append(None)
             parsed.append((record, ins, tout))
         table.columns = {a: outputs[a].names for a in table.aliases}
+        nested = _nested_input_columns(inputs.names, [ins for _, ins, _ in parsed])
         for i, (record, ins, tout) in enumerate(parsed):
             row: Dict[str, Any] = {f"inputs.{c}": ins.get(c) for c in inputs.names}
+            for col, path in nested:
+                row[f"inputs.{col}.{'.'.join(path)}"] = _dig(ins.get(col), path)
             if with_target:
                 row["inputs.line_number"] = record.get("line_number", i)
             for c in target.names:
@@ -130,6 +134,34 @@ class AzureTable:
     def column(self, alias: str, key: str) -> List[Any]:
         """One output column of ``alias`` over every row (``None`` where a row has no value)."""
         return [cell.get(key) if cell is not None else None for cell in self.cells[alias]]
+
+
+def _nested_input_columns(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> List[Tuple[str, Tuple[str, ...]]]:
+    """1.18 adds a column per leaf of a dict-valued input (``inputs.item.query``), unless the data
+    is a chat (a ``conversation`` or ``messages`` column); (column, path) in first-seen order."""
+    if "conversation" in names or "messages" in names:
+        return []
+    found = _Columns()
+    for row in rows:
+        for col in names:
+            value = row.get(col)
+            if isinstance(value, Mapping):
+                found.add(f"{col}\0{leaf[len(col) + 1:]}" for leaf, _ in _leaves(value, col))
+    taken = set(names)
+    out = []
+    for name in found.names:
+        col, leaf = name.split("\0", 1)
+        if f"{col}.{leaf}" not in taken:
+            out.append((col, tuple(leaf.split("."))))
+    return out
+
+
+def _dig(value: Any, path: Tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
 
 
 def _spread_per_turn(cell: Mapping[str, Any]) -> Dict[str, Any]:
