@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Literal, Mapping
 from pydantic import BaseModel, ConfigDict
 
 from ..evaluators import agent as _top
+from ..errors import InputError
 from ..evaluators.declared import (
     CalibrationCases,
     DeclaredJudgeEvaluator,
@@ -155,8 +156,9 @@ class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
     as in 1.18; a plain-text response without calls is judged as the calls' text).
     ``_properties`` carry ``tool_calls_made_by_agent``, ``correct_tool_calls_made_by_agent``,
     ``per_tool_call_details``, ``excess_tool_calls`` and ``missing_tool_calls``.
-    ``not_applicable`` without a judge call (1.18's reasons): no tool calls; no definitions; a
-    called tool with no definition that is not a known built-in tool.
+    ``not_applicable`` without a judge call (1.18's reasons): no tool calls; a called tool with no
+    definition that is not a known built-in tool. No definitions at all is an ``InputError`` (1.18
+    refuses the call too).
     """
 
     result_key = "tool_call_accuracy"
@@ -197,19 +199,20 @@ class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
         if not calls and tool_calls is not None:
             calls = to_tool_calls(tool_calls, input_name="tool_calls")
         given_definitions = to_tool_definitions(given.get("tool_definitions") or [], input_name="tool_definitions")
+        if not given_definitions:
+            raise InputError(f"{self.name}: {NO_TOOL_DEFINITIONS}; pass tool_definitions= with a definition for "
+                             "every tool the agent may call", evaluator=self.name, input_name="tool_definitions")
         definitions = {d.name: d.model_dump(exclude_none=True) for d in given_definitions}
         if not calls:
             if not (isinstance(response, str) and response):
                 raise NotApplicable(NO_TOOL_CALLS)
-            if not definitions:
-                raise NotApplicable(NO_TOOL_DEFINITIONS)
             return {"query": query_json, "tool_calls": response, "tool_definitions": list(definitions.values())}
         for call in calls:
             if call.name in definitions:
                 continue
             builtin = builtin_tool_definition(call.name)
             if builtin is None:
-                raise NotApplicable(TOOL_DEFINITIONS_MISSING if given_definitions else NO_TOOL_DEFINITIONS)
+                raise NotApplicable(TOOL_DEFINITIONS_MISSING)
             definitions[call.name] = builtin.model_dump(exclude_none=True)
         rendered = [{"name": c.name, "arguments": c.arguments,
                      **({"result": results[c.id]} if c.id and c.id in results else {})} for c in calls]
