@@ -177,6 +177,8 @@ CASES: List[Case] = [
     _single("ta_threshold_ignored_fail", "TaskAdherenceEvaluator",
             {"query": "Weather? [case:ta_threshold_ignored_fail]", "response": "Sunny."}, v(0),
             ctor={"threshold": 0}, azure_behaviour=THRESHOLD_QUIRK),
+    Case("ta_conversation", "TaskAdherenceEvaluator", {"conversation": conversation(["ta_c1", "ta_c2", "ta_c3"])},
+         {"ta_c1": v(1), "ta_c2": v(0), "ta_c3": v(1)}, azure_behaviour=THRESHOLD_QUIRK),
     # ------------------------------------------------------------------ ToolCallAccuracy (1-5)
     _single("tca_tool_calls", "ToolCallAccuracyEvaluator",
             {"query": query("tca_tool_calls"), "tool_definitions": [WEATHER_DEF],

@@ -148,7 +148,9 @@ def test_same_row_as_azure(case: Case, server) -> None:
     assert_same_row(case, theirs, ours)
     if case.azure_behaviour:  # azure's quirk, kept on purpose: the reported threshold is azure's, not the user's
         key = _result_key(theirs)
-        assert ours[f"{key}_threshold"] == 3 and ours[f"{key}_passed"] == (ours[key] >= 1)
+        turns = ours.get("evaluation_per_turn", {k: [v] for k, v in ours.items()})
+        assert set(turns[f"{key}_threshold"]) == {3}
+        assert turns[f"{key}_passed"] == [score >= 1 for score in turns[key]]
     COMPARED[case.evaluator] += 1
 
 
