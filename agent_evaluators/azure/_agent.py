@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from ..evaluators import agent as _top
 from ..errors import InputError
+from ..evaluators import agent as _top
 from ..evaluators.declared import (
     CalibrationCases,
     DeclaredJudgeEvaluator,
