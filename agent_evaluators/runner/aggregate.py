@@ -18,14 +18,16 @@ Ray run of the same rows reports the same last digits.
 
 Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
 failed judge call was still paid for); a count some call did not report stays
-``None`` (unknown), never 0.
+``None`` (unknown), never 0. A cell in azure-ai-evaluation 1.18's shape
+(:mod:`agent_evaluators.azure`) has no ``*_usage``: its token counts and model are read
+from its ``*_properties`` (:func:`properties_usage`).
 """
 
 import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional
 
-__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
+__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric"]
 
 _NUM = (int, float)
 
@@ -117,6 +119,18 @@ class ExactSum:
         return self.total / self.count
 
 
+#: the usage keys a 1.18-shaped ``*_properties`` dict carries
+_PROPERTIES_USAGE = ("prompt_tokens", "completion_tokens", "model")
+
+
+def properties_usage(properties: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """The usage record inside a 1.18-shaped ``*_properties`` dict (token counts and model),
+    or ``None`` when it has none (a deterministic metric's properties)."""
+    if "prompt_tokens" not in properties:
+        return None
+    return {k: properties.get(k) for k in _PROPERTIES_USAGE}
+
+
 def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:
     """Fold one usage record into ``total`` (numbers summed, unknown stays unknown, labels joined)."""
     for k, v in usage.items():
@@ -201,6 +215,12 @@ class AliasStats:
                 if self.usage is None:
                     self.usage = {}
                 add_usage(self.usage, v)
+            elif k.endswith("_properties") and isinstance(v, Mapping):
+                usage = properties_usage(v)
+                if usage is not None:
+                    if self.usage is None:
+                        self.usage = {}
+                    add_usage(self.usage, usage)
         if not ok:
             self.errors += 1
             return
