@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 from ..errors import ConfigError
+from ..runner.azure_metrics import azure_metrics
 from ..runner.azure_output import write_azure_doc
+from ..runner.azure_rows import AzureTable
 from ..runner.option_table import RUN_OPTIONS
 from ..runner.options import LOCAL_ONLY_NOTE
-from ._metrics import azure_metrics
-from ._rows import AzureTable
 
 __all__ = ["evaluate", "RESULT_FILE_NAME", "OUR_KEY"]
 
@@ -32,7 +32,8 @@ RESULT_FILE_NAME = "evaluation_results.json"
 #: the one key we add to 1.18's result dict: our run folder, error cells, the local-only note
 OUR_KEY = "agent_evaluators"
 
-_SIGNATURE = ("target", "output_path", "fail_on_evaluator_errors", "evaluation_name", "tags")
+#: 1.18's own keywords, and ``azure_compat`` (always on here: this function is 1.18's)
+_SIGNATURE = ("target", "output_path", "fail_on_evaluator_errors", "evaluation_name", "tags", "azure_compat")
 #: our run options, taken as keywords (1.18's ``**kwargs``)
 OUR_OPTIONS = tuple(o.name for o in RUN_OPTIONS if o.name not in _SIGNATURE)
 #: 1.18's own extra keywords: accepted, no effect (they steer its upload, tracing and client choice)
@@ -91,7 +92,7 @@ def evaluate(
 
     Returns a plain dict ``{"rows": [...], "metrics": {...}, "studio_url": None,
     "agent_evaluators": {...}}`` (``json.dumps`` works on it). ``rows`` and ``metrics`` are
-    1.18's (see :mod:`agent_evaluators.azure._rows` and ``._metrics`` for the rules and the
+    1.18's (see :mod:`agent_evaluators.runner.azure_rows` and ``.azure_metrics`` for the rules and the
     deliberate differences). ``agent_evaluators`` is ours: ``run_folder`` (our ``rows.jsonl``
     and ``summary.json``, or ``None``), ``errors`` (``{"line_number", "alias", "message"}``
     per error cell), ``usage`` (judge tokens per alias) and ``note``.

@@ -8,7 +8,13 @@ keeps working and the dict goes straight to any of our evaluators as ``model_con
 ``model`` key iterates over the letters of the string); we do not copy that.
 """
 
-from typing import Any, Dict, List, Literal, NotRequired, Optional, TypedDict, Union
+import sys
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+if sys.version_info >= (3, 11):
+    from typing import NotRequired
+else:  # pydantic depends on typing_extensions
+    from typing_extensions import NotRequired
 
 __all__ = [
     "AzureOpenAIModelConfiguration",

@@ -25,9 +25,10 @@ from its ``*_properties`` (:func:`properties_usage`).
 
 import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric"]
+__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric",
+           "azure_metric_names"]
 
 _NUM = (int, float)
 
@@ -35,11 +36,18 @@ _NUM = (int, float)
 COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count")
 
 
-def known_metric(metric: str, result_key: str) -> bool:
+def azure_metric_names(result_key: str) -> Tuple[str, ...]:
+    """The metric names ``azure_compat`` adds for an evaluator with ``result_key`` (1.18's names)."""
+    return ("binary_aggregate", f"{result_key}_passed", f"{result_key}_score", f"gpt_{result_key}")
+
+
+def known_metric(metric: str, result_key: str, azure_compat: bool = False) -> bool:
     """Whether ``<alias>.<metric>`` can exist for an evaluator whose only number is ``result_key``
     (every :class:`~agent_evaluators.evaluators.base.Evaluator`): checked before a run, so that a
-    misspelt threshold fails before any judge is paid."""
+    misspelt threshold fails before any judge is paid. ``azure_compat``: 1.18's names too."""
     if metric in COUNT_METRICS or metric in (result_key, f"{result_key}_std"):
+        return True
+    if azure_compat and metric in azure_metric_names(result_key):
         return True
     head, _, run = metric.rpartition("_")
     return head == "pass_rate_run" and run.isdigit()

@@ -24,11 +24,11 @@ way numeric columns are averaged.
 import logging
 import math
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
-from ._rows import AzureTable
+from .azure_rows import AzureTable
 
-__all__ = ["azure_metrics", "BINARY_AGGREGATE"]
+__all__ = ["azure_metrics", "azure_run_metrics", "BINARY_AGGREGATE"]
 
 logger = logging.getLogger(__name__)
 
@@ -195,3 +195,10 @@ def azure_metrics(table: AzureTable, evaluators: Mapping[str, Any]) -> Dict[str,
             binary[f"{alias}.{BINARY_AGGREGATE}"] = share
         hooks.update(_aggregate_hook(evaluators.get(alias), table, alias))
     return {**means, **rates, **binary, **hooks}
+
+
+def azure_run_metrics(records: Iterable[Mapping[str, Any]], evaluators: Mapping[str, Any]) -> Dict[str, Any]:
+    """1.18's metrics of a finished run of ours (``evaluate(azure_compat=True)``), from its records.
+
+    1.18's rules read whole columns, so the rows are held in memory once, as 1.18 holds them."""
+    return azure_metrics(AzureTable.from_records(records, list(evaluators)), evaluators)
