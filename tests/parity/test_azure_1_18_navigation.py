@@ -29,12 +29,10 @@ from agent_evaluators.errors import ConfigError, InputError
 from ..conftest import optional_import
 
 optional_import("azure.ai.evaluation")
-
-from azure.ai.evaluation._evaluators._task_navigation_efficiency import (  # noqa: E402
-    _TaskNavigationEfficiencyEvaluator as Azure,
-    _TaskNavigationEfficiencyMatchingMode as AzureMode,
-)
-from azure.ai.evaluation._exceptions import EvaluationException  # noqa: E402
+_navigation = optional_import("azure.ai.evaluation._evaluators._task_navigation_efficiency")
+Azure = _navigation._TaskNavigationEfficiencyEvaluator
+AzureMode = _navigation._TaskNavigationEfficiencyMatchingMode
+EvaluationException = optional_import("azure.ai.evaluation._exceptions").EvaluationException
 
 MODES = [m.value for m in AzureMode]
 CASES_PER_MODE = 160
@@ -241,6 +239,24 @@ def test_our_enum_and_azures_are_interchangeable():
         assert Ours(matching_mode=mode.value).matching_mode is OurMode(mode.value)
     assert Ours().matching_mode is OurMode.EXACT_MATCH and Ours()._threshold == Azure()._threshold == 1.0
     assert Ours.id == Azure.id
+    import agent_evaluators.azure as layer
+
+    assert layer._TaskNavigationEfficiencyEvaluator is Ours and layer._TaskNavigationEfficiencyMatchingMode is OurMode
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_empty_runs_and_both_spellings_at_once(mode):
+    """The canonical input wins over its alias when both are given, an empty run scores 0 everywhere."""
+    other = [{"role": "assistant", "content": [dict(CALL, name="fetch")]}]
+    rows = [
+        {"response": [], "ground_truth": ["search"]},
+        {"actions": [], "expected_actions": ["search", "search"]},
+        {"response": GOOD_RESPONSE, "actions": other, "ground_truth": ["search"]},
+        {"response": GOOD_RESPONSE, "ground_truth": ["fetch"], "expected_actions": ["search"]},
+        {"actions": other, "ground_truth": ["search"], "expected_actions": ["fetch"]},
+    ]
+    for row in rows:
+        assert same(Ours(matching_mode=mode)(**row), Azure(matching_mode=mode)(**row)), row
 
 
 @pytest.mark.parametrize("bad", ["EXACT_MATCH", "exact", "in-order-match", "", 1, None, ["exact_match"]])
@@ -268,6 +284,10 @@ BAD_INPUTS: List[Tuple[str, Dict[str, Any], str]] = [
     ("no ground truth", {"response": GOOD_RESPONSE}, "ground_truth"),
     ("empty ground truth", {"response": GOOD_RESPONSE, "ground_truth": []}, "ground_truth"),
     ("empty expected_actions", {"actions": GOOD_RESPONSE, "expected_actions": ""}, "expected_actions"),
+    ("an empty ground truth wins over expected_actions",
+     {"response": GOOD_RESPONSE, "ground_truth": [], "expected_actions": ["search"]}, "ground_truth"),
+    ("a conversation instead of a response",
+     {"conversation": {"messages": GOOD_RESPONSE}, "ground_truth": ["search"]}, "conversation"),
     ("ground truth is text", {"response": GOOD_RESPONSE, "ground_truth": "search"}, "ground_truth"),
     ("ground truth is a dict", {"response": GOOD_RESPONSE, "ground_truth": {"search": {}}}, "ground_truth"),
     ("a tool name is not a string", {"response": GOOD_RESPONSE, "ground_truth": ["search", 3]}, "ground_truth"),
