@@ -15,7 +15,6 @@ from typing import Any, Dict, List, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import InputError
 from ..evaluators import agent as _top
 from ..evaluators.declared import (
     CalibrationCases,
@@ -29,6 +28,7 @@ from ..evaluators.declared import (
 )
 from ..evaluators.inputs import judge_messages, require_messages
 from ._adapter import INTERMEDIATE_REASON, AzureShaped, is_intermediate_response
+from ._tools import judged_calls, require_definitions
 
 __all__ = [
     "IntentResolutionEvaluator",
@@ -142,12 +142,6 @@ class MissingCalls(_Strict):
     details: List[MissingCount]
 
 
-#: 1.18's message for a row without tool calls, and for definitions that do not cover them
-NO_TOOL_CALLS = "No tool calls found in response or provided tool_calls."
-NO_TOOL_DEFINITIONS = "Tool definitions input is required but not provided"
-TOOL_DEFINITIONS_MISSING = "Tool definitions for all tool calls must be provided."
-
-
 class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
     """1.18's ``ToolCallAccuracyEvaluator``: the agent's tool calls as a whole, 1–5.
 
@@ -186,34 +180,27 @@ class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
         why_bad="the tool or its argument values do not fit the request")
 
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        from ..conversation import builtin_tool_definition, to_tool_calls, to_tool_definitions
+        from ..conversation import builtin_tool_definition
 
         query_json, _ = judge_messages(self, given.get("query"), "query", "user")
-        response, tool_calls = given.get("response"), given.get("tool_calls")
-        calls, results = [], {}
-        if response is not None and not isinstance(response, str):
-            messages = require_messages(self, response, "response", "assistant")
-            calls = to_tool_calls(messages, input_name="response")
-            results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
-                       for m in messages if m.role == "tool" and m.tool_call_id}
-        if not calls and tool_calls is not None:
-            calls = to_tool_calls(tool_calls, input_name="tool_calls")
-        given_definitions = to_tool_definitions(given.get("tool_definitions") or [], input_name="tool_definitions")
-        if not given_definitions:
-            raise InputError(f"{self.name}: {NO_TOOL_DEFINITIONS}; pass tool_definitions= with a definition for "
-                             "every tool the agent may call", evaluator=self.name, input_name="tool_definitions")
+        given_definitions = require_definitions(self, given)
         definitions = {d.name: d.model_dump(exclude_none=True) for d in given_definitions}
-        if not calls:
-            if not (isinstance(response, str) and response):
-                raise NotApplicable(NO_TOOL_CALLS)
-            return {"query": query_json, "tool_calls": response, "tool_definitions": list(definitions.values())}
+        calls = judged_calls(self, given, given_definitions)
+        if calls is None:
+            return {"query": query_json, "tool_calls": given["response"], "tool_definitions": list(definitions.values())}
         for call in calls:
-            if call.name in definitions:
-                continue
-            builtin = builtin_tool_definition(call.name)
-            if builtin is None:
-                raise NotApplicable(TOOL_DEFINITIONS_MISSING)
-            definitions[call.name] = builtin.model_dump(exclude_none=True)
+            builtin = None if call.name in definitions else builtin_tool_definition(call.name)
+            if builtin is not None:
+                definitions[call.name] = builtin.model_dump(exclude_none=True)
+        results = _tool_results(self, given.get("response"))
         rendered = [{"name": c.name, "arguments": c.arguments,
                      **({"result": results[c.id]} if c.id and c.id in results else {})} for c in calls]
         return {"query": query_json, "tool_calls": rendered, "tool_definitions": list(definitions.values())}
+
+
+def _tool_results(evaluator: Any, response: Any) -> Dict[str, Any]:
+    """The tool results in a message-list response, by call id (shown to the judge beside each call)."""
+    if response is None or isinstance(response, str):
+        return {}
+    return {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
+            for m in require_messages(evaluator, response, "response", "assistant") if m.role == "tool" and m.tool_call_id}
