@@ -103,6 +103,8 @@ class EvaluatorEntry(NamedTuple):
 
 _AGENT = "agent_evaluators.evaluators.agent"
 _ADK = "agent_evaluators.evaluators.adk_judges"
+_EVALUATORS = "agent_evaluators.evaluators"
+_TOOL_USE = "agent_evaluators.evaluators.tool_use"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -170,6 +172,17 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    # azure-ai-evaluation 1.18's newer agent metrics (0/1 verdicts)
+    EvaluatorEntry("task_completion", f"{_EVALUATORS}.task_completion:TaskCompletionEvaluator", True, "task_completion",
+                   calibration=_cal("task_completion.jsonl", 0, 1)),
+    EvaluatorEntry("tool_selection", f"{_TOOL_USE}:ToolSelectionEvaluator", True, "tool_selection",
+                   calibration=_cal("tool_selection.jsonl", 0, 1)),
+    EvaluatorEntry("tool_input_accuracy", f"{_TOOL_USE}:ToolInputAccuracyEvaluator", True, "tool_input_accuracy",
+                   calibration=_cal("tool_input_accuracy.jsonl", 0, 1)),
+    EvaluatorEntry("tool_output_utilization", f"{_TOOL_USE}:ToolOutputUtilizationEvaluator", True,
+                   "tool_output_utilization", calibration=_cal("tool_output_utilization.jsonl", 0, 1)),
+    EvaluatorEntry("tool_call_success", f"{_TOOL_USE}:ToolCallSuccessEvaluator", True, "tool_call_success",
+                   calibration=_cal("tool_call_success.jsonl", 0, 1)),
 )
 
 

@@ -1,4 +1,4 @@
-"""azure-ai-evaluation 1.18's judge-backed agent evaluators, on our judge and engine.
+"""azure-ai-evaluation 1.18's judge-backed answer metrics, on our judge and engine.
 
 Each class is our evaluator with 1.18's meaning and row (:class:`._adapter.AzureShaped`):
 
@@ -7,16 +7,16 @@ Each class is our evaluator with 1.18's meaning and row (:class:`._adapter.Azure
 * :class:`TaskAdherenceEvaluator`: 1.18's 0/1 "material failure" metric (its own declaration and
   template, ``prompty/azure_task_adherence.prompty``): pass only at a score of 1; azure reports
   a threshold of 3 and ignores ``threshold=``, and so does this class (azure's behaviour);
-* :class:`ToolCallAccuracyEvaluator`: 1.18's 1–5 metric (threshold 3, ``gpt_tool_call_accuracy``,
-  ``_properties`` with the per-tool details), ``prompty/azure_tool_call_accuracy.prompty``.
+* :class:`TaskCompletionEvaluator`: the top-level 0/1 declaration; pass at 1, reported threshold 3
+  unless ``threshold=`` is given (then that number is reported, and still not used: azure's behaviour).
+
+The tool metrics are in :mod:`._tool_metrics`.
 """
 
-from typing import Any, Dict, List, Literal, Mapping
+from typing import Any, Dict, Mapping
 
-from pydantic import BaseModel, ConfigDict
-
-from ..errors import InputError
 from ..evaluators import agent as _top
+from ..evaluators import task_completion as _completion
 from ..evaluators.declared import (
     CalibrationCases,
     DeclaredJudgeEvaluator,
@@ -24,27 +24,39 @@ from ..evaluators.declared import (
     Messages,
     NotApplicable,
     Text,
-    ToolCallsInput,
     ToolDefinitionsInput,
 )
-from ..evaluators.inputs import judge_messages, require_messages
 from ._adapter import INTERMEDIATE_REASON, AzureShaped, is_intermediate_response
 
 __all__ = [
     "IntentResolutionEvaluator",
     "ResponseCompletenessEvaluator",
     "TaskAdherenceEvaluator",
-    "ToolCallAccuracyEvaluator",
+    "TaskCompletionEvaluator",
+    "Answered",
+    "check_answered",
 ]
 
+#: query, response and optional definitions, the response judged even when it ends in a tool call
+#: (1.18 skips only a pending ``function_call``, checked by :func:`check_answered`)
+ANSWER_INPUTS = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
 
-def _check_answered(given: Mapping[str, Any]) -> None:
+
+def check_answered(given: Mapping[str, Any]) -> None:
     """1.18's not-applicable rule for a response whose agent has not answered yet."""
     if is_intermediate_response(given.get("response")):
         raise NotApplicable(INTERMEDIATE_REASON)
 
 
-class IntentResolutionEvaluator(AzureShaped, _top.IntentResolutionEvaluator):
+class Answered(AzureShaped):
+    """:class:`AzureShaped` plus 1.18's intermediate-response rule, checked before our inputs are read."""
+
+    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
+        check_answered(given)
+        return super().judge_inputs(given)  # type: ignore[misc]
+
+
+class IntentResolutionEvaluator(Answered, _top.IntentResolutionEvaluator):
     """1.18's ``IntentResolutionEvaluator``: 1–5, threshold 3, key ``intent_resolution``.
 
     Inputs ``query``, ``response`` (text or messages, azure's agent format included), optional
@@ -53,37 +65,17 @@ class IntentResolutionEvaluator(AzureShaped, _top.IntentResolutionEvaluator):
     ``function_call``); a response ending in an azure ``tool_call`` item is judged, as in azure.
     """
 
-    inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
-
-    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        _check_answered(given)
-        return super().judge_inputs(given)
+    inputs = ANSWER_INPUTS
 
 
-class ResponseCompletenessEvaluator(AzureShaped, _top.ResponseCompletenessEvaluator):
+class ResponseCompletenessEvaluator(Answered, _top.ResponseCompletenessEvaluator):
     """1.18's ``ResponseCompletenessEvaluator``: 1–5, threshold 3, key ``response_completeness``;
     inputs ``response`` and ``ground_truth``."""
 
     inputs = (FinalText("response"), Text("ground_truth"))
 
-    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        _check_answered(given)
-        return super().judge_inputs(given)
 
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class MaterialFailureVerdict(_Strict):
-    """A reason, then 1 (no material failure) or 0. A choice, not a bounded integer: strict
-    structured output drops ``minimum``/``maximum``, an ``enum`` it keeps."""
-
-    reason: str
-    score: Literal[1, 0]
-
-
-class TaskAdherenceEvaluator(AzureShaped, DeclaredJudgeEvaluator):
+class TaskAdherenceEvaluator(Answered, DeclaredJudgeEvaluator):
     """1.18's ``TaskAdherenceEvaluator``: did the run have a material failure? 0 or 1.
 
     Key ``task_adherence``; inputs ``query`` (the system message with the agent's instructions,
@@ -100,120 +92,22 @@ class TaskAdherenceEvaluator(AzureShaped, DeclaredJudgeEvaluator):
     score_scale = (0.0, 1.0)
     template_name = "azure_task_adherence.prompty"
     conversation_turn_inputs = ("query", "response")
-    inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
-    verdict_model = MaterialFailureVerdict
+    inputs = ANSWER_INPUTS
+    verdict_name = "MaterialFailureVerdict"
     calibration_cases = CalibrationCases(
         good={"query": "query+system", "response": "answer", "tool_definitions": "tools"},
         bad={"query": "query+system", "response": "violation", "tool_definitions": "tools"},
         why_bad="the response breaks the rule in the system message")
 
-    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        _check_answered(given)
-        return super().judge_inputs(given)
 
+class TaskCompletionEvaluator(Answered, _completion.TaskCompletionEvaluator):
+    """1.18's ``_TaskCompletionEvaluator``: was the user's task completed? 0 or 1, pass at 1.
 
-# ---------------------------------------------------------------------------- tool call accuracy
-class PerToolDetail(_Strict):
-    tool_name: str
-    total_calls_required: int
-    correct_calls_made_by_agent: int
-    correct_tool_percentage: float
-    tool_call_errors: int
-    tool_success_result: str
-
-
-class ExcessCount(_Strict):
-    tool_name: str
-    excess_count: int
-
-
-class MissingCount(_Strict):
-    tool_name: str
-    missing_count: int
-
-
-class ExcessCalls(_Strict):
-    total: int
-    details: List[ExcessCount]
-
-
-class MissingCalls(_Strict):
-    total: int
-    details: List[MissingCount]
-
-
-#: 1.18's message for a row without tool calls, and for definitions that do not cover them
-NO_TOOL_CALLS = "No tool calls found in response or provided tool_calls."
-NO_TOOL_DEFINITIONS = "Tool definitions input is required but not provided"
-TOOL_DEFINITIONS_MISSING = "Tool definitions for all tool calls must be provided."
-
-
-class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
-    """1.18's ``ToolCallAccuracyEvaluator``: the agent's tool calls as a whole, 1–5.
-
-    Key ``tool_call_accuracy`` (and the legacy ``gpt_tool_call_accuracy``); threshold 3; inputs
-    ``query``, ``tool_definitions``, and ``tool_calls`` or ``response`` (calls in the response win,
-    as in 1.18; a plain-text response without calls is judged as the calls' text).
-    ``_properties`` carry ``tool_calls_made_by_agent``, ``correct_tool_calls_made_by_agent``,
-    ``per_tool_call_details``, ``excess_tool_calls`` and ``missing_tool_calls``.
-    ``not_applicable`` without a judge call (1.18's reasons): no tool calls; a called tool with no
-    definition that is not a known built-in tool. No definitions at all is an ``InputError`` (1.18
-    refuses the call too).
+    Key ``task_completion``; inputs ``query``, ``response``, optional ``tool_definitions``, or
+    ``conversation=``. ``task_completion_threshold`` reads 3, or the ``threshold=`` given; either
+    way the row passes only at 1 (azure 1.18 reports the threshold and does not use it).
     """
 
-    result_key = "tool_call_accuracy"
-    legacy_alias = "gpt_tool_call_accuracy"
     default_threshold = 3
-    score_scale = (1.0, 5.0)
-    template_name = "azure_tool_call_accuracy.prompty"
-    inputs = (
-        Messages("query", "user"),
-        ToolDefinitionsInput(),
-        ToolCallsInput("tool_calls", optional=True),
-        Messages("response", "assistant", optional=True),
-    )
-    verdict_name = "ToolCallsVerdict"
-    verdict_fields = {
-        "tool_calls_made_by_agent": (int, "How many tool calls the agent made"),
-        "correct_tool_calls_made_by_agent": (int, "How many of them were correct"),
-        "per_tool_call_details": (List[PerToolDetail], "Per tool called: calls required, correct, errors"),
-        "excess_tool_calls": (ExcessCalls, "Calls that were not needed, per tool"),
-        "missing_tool_calls": (MissingCalls, "Calls that were needed but not made, per tool"),
-    }
-    calibration_cases = CalibrationCases(
-        good={"query": "query+system", "tool_calls": "tool_calls:call", "tool_definitions": "tools"},
-        bad={"query": "query+system", "tool_calls": "tool_calls:bad_call", "tool_definitions": "tools"},
-        why_bad="the tool or its argument values do not fit the request")
-
-    def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        from ..conversation import builtin_tool_definition, to_tool_calls, to_tool_definitions
-
-        query_json, _ = judge_messages(self, given.get("query"), "query", "user")
-        response, tool_calls = given.get("response"), given.get("tool_calls")
-        calls, results = [], {}
-        if response is not None and not isinstance(response, str):
-            messages = require_messages(self, response, "response", "assistant")
-            calls = to_tool_calls(messages, input_name="response")
-            results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
-                       for m in messages if m.role == "tool" and m.tool_call_id}
-        if not calls and tool_calls is not None:
-            calls = to_tool_calls(tool_calls, input_name="tool_calls")
-        given_definitions = to_tool_definitions(given.get("tool_definitions") or [], input_name="tool_definitions")
-        if not given_definitions:
-            raise InputError(f"{self.name}: {NO_TOOL_DEFINITIONS}; pass tool_definitions= with a definition for "
-                             "every tool the agent may call", evaluator=self.name, input_name="tool_definitions")
-        definitions = {d.name: d.model_dump(exclude_none=True) for d in given_definitions}
-        if not calls:
-            if not (isinstance(response, str) and response):
-                raise NotApplicable(NO_TOOL_CALLS)
-            return {"query": query_json, "tool_calls": response, "tool_definitions": list(definitions.values())}
-        for call in calls:
-            if call.name in definitions:
-                continue
-            builtin = builtin_tool_definition(call.name)
-            if builtin is None:
-                raise NotApplicable(TOOL_DEFINITIONS_MISSING)
-            definitions[call.name] = builtin.model_dump(exclude_none=True)
-        rendered = [{"name": c.name, "arguments": c.arguments,
-                     **({"result": results[c.id]} if c.id and c.id in results else {})} for c in calls]
-        return {"query": query_json, "tool_calls": rendered, "tool_definitions": list(definitions.values())}
+    pass_mark = 1.0
+    inputs = ANSWER_INPUTS
