@@ -195,6 +195,11 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "task_adherence": "agent_evaluators.azure:TaskAdherenceEvaluator",
     "tool_call_accuracy": "agent_evaluators.azure:ToolCallAccuracyEvaluator",
     "task_navigation_efficiency": "agent_evaluators.azure:TaskNavigationEfficiencyEvaluator",
+    "task_completion": "agent_evaluators.azure:TaskCompletionEvaluator",
+    "tool_selection": "agent_evaluators.azure:ToolSelectionEvaluator",
+    "tool_input_accuracy": "agent_evaluators.azure:ToolInputAccuracyEvaluator",
+    "tool_output_utilization": "agent_evaluators.azure:ToolOutputUtilizationEvaluator",
+    "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
 })
 
 
