@@ -321,3 +321,21 @@ def test_our_run_options_are_keywords_and_a_misspelt_one_is_an_error(tmp_path):
     assert len(more["rows"]) == 4 and json.loads(out.read_text())["metrics"]["words.output"] == 1.75
     with pytest.raises(ConfigError, match="unknown keyword 'max_concurency'"):
         our_evaluate(data=data, evaluators={"words": words}, max_concurency=2)
+
+
+def echo_agent(query: str) -> Dict[str, Any]:
+    return {"response": query * 2}
+
+
+def response_length(response: str) -> Dict[str, Any]:
+    return {"n": len(response)}
+
+
+def test_a_target_adds_its_outputs_and_line_numbers_as_1_18_does(tmp_path):
+    data = write_jsonl(tmp_path / "t.jsonl", [{"query": "a"}, {"query": "bb"}, {"query": "ccc"}])
+    theirs = azure_evaluation.evaluate(data=data, evaluators={"e": response_length}, target=echo_agent)
+    ours = our_evaluate(data=data, evaluators={"e": response_length}, target=echo_agent, show_progress=False)
+    assert_same_rows(theirs["rows"], ours["rows"])
+    assert [r["inputs.line_number"] for r in ours["rows"]] == [0, 1, 2]
+    assert [r["outputs.response"] for r in ours["rows"]] == ["aa", "bbbb", "cccccc"]
+    assert_same_metrics(theirs["metrics"], ours["metrics"])
