@@ -20,7 +20,7 @@ from typing import Any, Dict
 
 import pytest
 
-from agent_evaluators.testing import ChatRequest, schema_reply
+from agent_evaluators.testing import ChatRequest, Reply, schema_reply
 
 from ..conftest import optional_import
 from .azure_cases import CASES, REFUSED, Case
@@ -33,13 +33,28 @@ AZURE_CLASS = {
     "ResponseCompletenessEvaluator": ("azure.ai.evaluation", "ResponseCompletenessEvaluator"),
     "TaskAdherenceEvaluator": ("azure.ai.evaluation", "TaskAdherenceEvaluator"),
     "ToolCallAccuracyEvaluator": ("azure.ai.evaluation", "ToolCallAccuracyEvaluator"),
+    "TaskCompletionEvaluator": ("azure.ai.evaluation._evaluators._task_completion", "_TaskCompletionEvaluator"),
+    "ToolSelectionEvaluator": ("azure.ai.evaluation._evaluators._tool_selection", "_ToolSelectionEvaluator"),
+    "ToolInputAccuracyEvaluator": ("azure.ai.evaluation._evaluators._tool_input_accuracy",
+                                   "_ToolInputAccuracyEvaluator"),
+    "ToolOutputUtilizationEvaluator": ("azure.ai.evaluation", "_ToolOutputUtilizationEvaluator"),
+    "ToolCallSuccessEvaluator": ("azure.ai.evaluation", "_ToolCallSuccessEvaluator"),
 }
 
-#: our verdicts' own fields (reported in ``_properties``, azure's prompts do not ask for them)
+#: our verdicts' own fields, reported in ``_properties`` (azure's judge returns its own, or none)
 OUR_PROPERTIES = {
     "IntentResolutionEvaluator": {"user_intent"},
     "ResponseCompletenessEvaluator": {"missing_information"},
+    "TaskAdherenceEvaluator": set(),
+    "TaskCompletionEvaluator": {"task_requirements", "delivered_outcome", "completion_gaps"},
+    "ToolSelectionEvaluator": {"correct_tool_selections", "wrong_tool_selections", "excessive_tools", "missing_tools"},
+    "ToolInputAccuracyEvaluator": {"total_parameters", "correct_parameters", "incorrect_parameters"},
+    "ToolOutputUtilizationEvaluator": {"faulty_uses"},
+    "ToolCallSuccessEvaluator": {"failed_tools"},
 }
+#: the metric whose judge properties have azure's names on both sides (its verdict is 1.18's)
+SAME_PROPERTIES = {"ToolCallAccuracyEvaluator"}
+TOKEN_PROPERTIES = {"prompt_tokens", "completion_tokens", "total_tokens", "finish_reason", "model"}
 
 PROPERTIES_DIFFERENCE = (
     "_properties: no sample_input/sample_output (the whole prompt and reply copied into every row; our "
@@ -60,9 +75,10 @@ _VERDICTS: Dict[str, Dict[str, Any]] = {c_id: verdict for case in CASES for c_id
 COMPARED: Counter = Counter()
 
 
-def judge(req: ChatRequest) -> Dict[str, Any]:
+def judge(req: ChatRequest) -> Any:
     found = _MARKER.findall(req.text)
-    assert found, "no [case:...] marker reached the judge"
+    if not found or found[-1] not in _VERDICTS:  # a 400 fails the row at once (5xx would be retried for minutes)
+        return Reply(content=f"no scripted verdict for this prompt (markers {found})", status=400)
     verdict = _VERDICTS[found[-1]]
     if req.json_schema is None:  # azure's prompts ask for a json_object in their own format
         return {"reason": verdict["reason"], "score": verdict["score"], "status": "completed",
@@ -128,11 +144,14 @@ def _assert_same_properties(case: Case, theirs: Any, ours: Any) -> None:
     if theirs is None:
         assert ours is None
         return
-    dropped = {"sample_input", "sample_output"}
-    assert set(ours) == (set(theirs) - dropped) | OUR_PROPERTIES.get(case.evaluator, set()), case.id
+    assert TOKEN_PROPERTIES <= set(theirs), case.id
     scripted = next(iter(case.verdicts.values()))["properties"] or {}
-    for name, value in scripted.items():
-        assert ours[name] == theirs[name] == value, (case.id, name)
+    if case.evaluator in SAME_PROPERTIES:
+        assert set(ours) == set(theirs) - {"sample_input", "sample_output"}, case.id
+        for name, value in scripted.items():
+            assert ours[name] == theirs[name] == value, (case.id, name)
+    else:
+        assert set(ours) == TOKEN_PROPERTIES | OUR_PROPERTIES[case.evaluator], case.id
     assert ours["model"] == theirs["model"] and ours["finish_reason"] == theirs["finish_reason"]
 
 
@@ -149,7 +168,6 @@ def test_same_row_as_azure(case: Case, server) -> None:
     if case.azure_behaviour:  # azure's quirk, kept on purpose: the reported threshold is azure's, not the user's
         key = _result_key(theirs)
         turns = ours.get("evaluation_per_turn", {k: [v] for k, v in ours.items()})
-        assert set(turns[f"{key}_threshold"]) == {3}
         assert turns[f"{key}_passed"] == [score >= 1 for score in turns[key]]
     COMPARED[case.evaluator] += 1
 
