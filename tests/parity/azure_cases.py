@@ -337,3 +337,30 @@ REFUSED: List[Case] = [
     _single("tca_definitions_left_out", "ToolCallAccuracyEvaluator",
             {"query": query("tca_definitions_left_out"), "response": WEATHER_RUN}, None),
 ]
+
+#: rows azure sends to its judge, which answers "skipped", and ours decides without a judge call
+#: (DIFFERENCES["decided_without_judge"]): the same not-applicable row, with our reason
+SKIPPED_BY_JUDGE: List[Case] = [
+    _single("tou_no_tool_output", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_no_tool_output"), "response": [said("Sunny.")], "tool_definitions": [WEATHER_DEF]},
+            {"status": "skipped", "reason": "no tool output to use"}),
+    _single("tcs_no_tool_calls", "ToolCallSuccessEvaluator",
+            {"response": [user("[case:tcs_no_tool_calls]"), said("Sunny.")]},
+            {"status": "skipped", "reason": "no tool calls"}),
+]
+
+#: rows azure judges with a score outside the metric's scale, which our verdict schema refuses
+#: (DIFFERENCES["score_validation"]): azure reports the number, ours a JudgeError
+OUT_OF_SCALE: List[Case] = [
+    _single("tcs_score_4", "ToolCallSuccessEvaluator", {"response": marked_run("tcs_score_4")}, v(4)),
+    _single("rc_score_9", "ResponseCompletenessEvaluator",
+            {"response": "18 C.", "ground_truth": "18 C [case:rc_score_9]"}, v(9)),
+]
+
+#: rows with a tool 1.18 refuses for this metric (DIFFERENCES["unsupported_tools"]): ours judges them
+UNSUPPORTED_TOOL: List[Case] = [
+    _single("tou_bing", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_bing"), "response": [call("b1", "bing_grounding", query="Paris weather"),
+                                                     result("b1", "18 C"), said("18 C.")],
+             "tool_definitions": [WEATHER_DEF]}, v(1)),
+]
