@@ -213,10 +213,154 @@ CASES: List[Case] = [
             v(4, properties=tca_properties(1, 1)), ctor={"threshold": 5}),
 ]
 
+
+
+def marked_run(case_id: str, value: Any = None) -> List[Dict[str, Any]]:
+    """A weather run whose tool result carries the marker (ToolCallSuccess's judge sees only the calls)."""
+    value = {"temp_c": 18} if value is None else value
+    return [call("c1", "get_weather", city="Paris"), result("c1", {**value, "note": f"[case:{case_id}]"}),
+            said("Here is the weather.")]
+
+
+CASES += [
+    # ------------------------------------------------------------------ TaskCompletion (0/1)
+    _single("tc_text_pass", "TaskCompletionEvaluator",
+            {"query": "Book a table for two [case:tc_text_pass]", "response": "Booked for 8pm."}, v(1),
+            azure_behaviour=THRESHOLD_QUIRK),
+    _single("tc_text_fail", "TaskCompletionEvaluator",
+            {"query": "Book a table for two [case:tc_text_fail]", "response": "Restaurants are nice."}, v(0),
+            azure_behaviour=THRESHOLD_QUIRK),
+    _single("tc_messages", "TaskCompletionEvaluator",
+            {"query": query("tc_messages"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF]}, v(1),
+            azure_behaviour=THRESHOLD_QUIRK),
+    _single("tc_ends_in_tool_call", "TaskCompletionEvaluator",
+            {"query": query("tc_ends_in_tool_call"), "response": ENDS_IN_CALL}, v(0), azure_behaviour=THRESHOLD_QUIRK),
+    _single("tc_intermediate", "TaskCompletionEvaluator",
+            {"query": query("tc_intermediate"), "response": [pending("p1", "get_weather")]}, None),
+    _single("tc_builtin_openapi", "TaskCompletionEvaluator",
+            {"query": query("tc_builtin_openapi"), "response": BUILTIN_RUN, "tool_definitions": [OPENAPI_DEF]}, v(1),
+            azure_behaviour=THRESHOLD_QUIRK),
+    _single("tc_threshold_reported", "TaskCompletionEvaluator",
+            {"query": "Book a table [case:tc_threshold_reported]", "response": "Booked."}, v(1), ctor={"threshold": 0}),
+    _single("tc_threshold_not_used", "TaskCompletionEvaluator",
+            {"query": "Book a table [case:tc_threshold_not_used]", "response": "No."}, v(0), ctor={"threshold": 0}),
+    Case("tc_conversation", "TaskCompletionEvaluator", {"conversation": conversation(["tc_c1", "tc_c2"])},
+         {"tc_c1": v(0), "tc_c2": v(1)}, azure_behaviour=THRESHOLD_QUIRK),
+    # ------------------------------------------------------------------ ToolSelection (0/1)
+    _single("ts_response", "ToolSelectionEvaluator",
+            {"query": query("ts_response"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF, EMAIL_DEF]}, v(1)),
+    _single("ts_tool_calls_fail", "ToolSelectionEvaluator",
+            {"query": query("ts_tool_calls_fail"), "tool_definitions": [WEATHER_DEF, EMAIL_DEF],
+             "tool_calls": [{"type": "tool_call", "tool_call_id": "e1", "name": "send_email", "arguments": {"to": "x"}}]},
+            v(0)),
+    _single("ts_ends_in_tool_call", "ToolSelectionEvaluator",
+            {"query": query("ts_ends_in_tool_call"), "response": ENDS_IN_CALL, "tool_definitions": [WEATHER_DEF]}, v(1)),
+    _single("ts_no_calls", "ToolSelectionEvaluator",
+            {"query": query("ts_no_calls"), "response": [said("Sunny.")], "tool_definitions": [WEATHER_DEF]}, None),
+    _single("ts_missing_definition", "ToolSelectionEvaluator",
+            {"query": query("ts_missing_definition"), "response": WEATHER_RUN, "tool_definitions": [EMAIL_DEF]}, None),
+    _single("ts_builtin", "ToolSelectionEvaluator",
+            {"query": query("ts_builtin"), "response": BUILTIN_RUN, "tool_definitions": [EMAIL_DEF]}, v(1)),
+    _single("ts_openapi", "ToolSelectionEvaluator",
+            {"query": query("ts_openapi"), "response": [call("o1", "weather_api_current", location="Paris"),
+                                                       result("o1", "18 C"), said("18 C.")],
+             "tool_definitions": [OPENAPI_DEF]}, v(1)),
+    _single("ts_text_response", "ToolSelectionEvaluator",
+            {"query": "Weather? [case:ts_text_response]", "response": "called get_weather", "tool_definitions": [WEATHER_DEF]},
+            v(0)),
+    _single("ts_threshold_zero", "ToolSelectionEvaluator",
+            {"query": query("ts_threshold_zero"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF]}, v(0),
+            ctor={"threshold": 0},
+            azure_behaviour="azure 1.18 reports threshold= but passes ToolSelection only at a score of 1"),
+    # ------------------------------------------------------------------ ToolInputAccuracy (0/1)
+    _single("tia_pass", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_pass"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF]}, v(1)),
+    _single("tia_fail", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_fail"), "response": [call("c1", "get_weather", town="Paris"), said("?")],
+             "tool_definitions": [WEATHER_DEF]}, v(0)),
+    _single("tia_ends_in_tool_call", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_ends_in_tool_call"), "response": ENDS_IN_CALL, "tool_definitions": [WEATHER_DEF]}, v(1)),
+    _single("tia_no_calls", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_no_calls"), "response": [said("Sunny.")], "tool_definitions": [WEATHER_DEF]}, None),
+    _single("tia_missing_definition", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_missing_definition"), "response": WEATHER_RUN, "tool_definitions": [EMAIL_DEF]}, None),
+    _single("tia_builtin", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_builtin"), "response": BUILTIN_RUN, "tool_definitions": [EMAIL_DEF]}, v(1)),
+    _single("tia_openapi", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_openapi"), "response": [call("o1", "weather_api_current", location="Paris"),
+                                                        result("o1", "18 C"), said("18 C.")],
+             "tool_definitions": [OPENAPI_DEF]}, v(0)),
+    _single("tia_text_response", "ToolInputAccuracyEvaluator",
+            {"query": "Weather? [case:tia_text_response]", "response": "get_weather(city='Paris')",
+             "tool_definitions": [WEATHER_DEF]}, v(1)),
+    # ------------------------------------------------------------------ ToolOutputUtilization (0/1)
+    _single("tou_pass", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_pass"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF]}, v(1)),
+    _single("tou_fail", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_fail"), "response": WEATHER_RUN[:2] + [said("It is 30 C.")],
+             "tool_definitions": [WEATHER_DEF]}, v(0)),
+    _single("tou_builtin", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_builtin"), "response": BUILTIN_RUN, "tool_definitions": [WEATHER_DEF]}, v(1)),
+    _single("tou_openapi", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_openapi"), "response": [call("o1", "weather_api_current", location="Paris"),
+                                                        result("o1", "18 C"), said("18 C.")],
+             "tool_definitions": [OPENAPI_DEF]}, v(1)),
+    _single("tou_intermediate", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_intermediate"), "response": [pending("p1", "get_weather")],
+             "tool_definitions": [WEATHER_DEF]}, None),
+    _single("tou_text", "ToolOutputUtilizationEvaluator",
+            {"query": "Weather? [case:tou_text]", "response": "The tool said 18 C, so it is 18 C.",
+             "tool_definitions": [WEATHER_DEF]}, v(1)),
+    # ------------------------------------------------------------------ ToolCallSuccess (0/1)
+    _single("tcs_pass", "ToolCallSuccessEvaluator", {"response": marked_run("tcs_pass")}, v(1)),
+    _single("tcs_fail", "ToolCallSuccessEvaluator",
+            {"response": marked_run("tcs_fail", {"error": "timeout"}), "tool_definitions": [WEATHER_DEF]}, v(0)),
+    _single("tcs_query_not_used", "ToolCallSuccessEvaluator",
+            {"query": "Weather?", "response": marked_run("tcs_query_not_used")}, v(1)),
+    _single("tcs_builtin", "ToolCallSuccessEvaluator",
+            {"response": BUILTIN_RUN[:-1] + marked_run("tcs_builtin")}, v(1)),
+    _single("tcs_openapi", "ToolCallSuccessEvaluator",
+            {"response": [call("o1", "weather_api_current", location="Paris"), result("o1", "18 C [case:tcs_openapi]"),
+                          said("18 C")], "tool_definitions": [OPENAPI_DEF]}, v(1)),
+    _single("tcs_intermediate", "ToolCallSuccessEvaluator",
+            {"response": marked_run("tcs_intermediate")[:2] + [pending("p1", "get_weather")]}, None),
+    _single("tcs_ends_in_tool_call", "ToolCallSuccessEvaluator",
+            {"response": marked_run("tcs_ends_in_tool_call")[:2] + [call("c2", "get_weather", city="Rome")]}, v(0)),
+    _single("tcs_text", "ToolCallSuccessEvaluator",
+            {"response": "get_weather returned 18 C [case:tcs_text]"}, v(1)),
+]
+
 #: calls both sides refuse (azure: a UserError ``EvaluationException``; ours: ``InputError``)
 REFUSED: List[Case] = [
     _single("tca_no_definitions", "ToolCallAccuracyEvaluator",
             {"query": query("tca_no_definitions"), "tool_definitions": [], "response": WEATHER_RUN}, None),
     _single("tca_definitions_left_out", "ToolCallAccuracyEvaluator",
             {"query": query("tca_definitions_left_out"), "response": WEATHER_RUN}, None),
+]
+
+#: rows azure sends to its judge, which answers "skipped", and ours decides without a judge call
+#: (DIFFERENCES["decided_without_judge"]): the same not-applicable row, with our reason
+SKIPPED_BY_JUDGE: List[Case] = [
+    _single("tou_no_tool_output", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_no_tool_output"), "response": [said("Sunny.")], "tool_definitions": [WEATHER_DEF]},
+            {"status": "skipped", "reason": "no tool output to use"}),
+    _single("tcs_no_tool_calls", "ToolCallSuccessEvaluator",
+            {"response": [user("[case:tcs_no_tool_calls]"), said("Sunny.")]},
+            {"status": "skipped", "reason": "no tool calls"}),
+]
+
+#: rows azure judges with a score outside the metric's scale, which our verdict schema refuses
+#: (DIFFERENCES["score_validation"]): azure reports the number, ours a JudgeError
+OUT_OF_SCALE: List[Case] = [
+    _single("tcs_score_4", "ToolCallSuccessEvaluator", {"response": marked_run("tcs_score_4")}, v(4)),
+    _single("rc_score_9", "ResponseCompletenessEvaluator",
+            {"response": "18 C.", "ground_truth": "18 C [case:rc_score_9]"}, v(9)),
+]
+
+#: rows with a tool 1.18 refuses for this metric (DIFFERENCES["unsupported_tools"]): ours judges them
+UNSUPPORTED_TOOL: List[Case] = [
+    _single("tou_bing", "ToolOutputUtilizationEvaluator",
+            {"query": query("tou_bing"), "response": [call("b1", "bing_grounding", query="Paris weather"),
+                                                     result("b1", "18 C"), said("18 C.")],
+             "tool_definitions": [WEATHER_DEF]}, v(1)),
 ]
