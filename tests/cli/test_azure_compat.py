@@ -37,7 +37,7 @@ def _run(tmp_path, judge, *extra):
 
 
 def test_the_flag_gives_1_18s_classes_row_keys_and_metric_names(tmp_path, judge):
-    result, rows, summary = _run(tmp_path, judge, "--azure-compat", "-t", "task.binary_aggregate >= 0.5")
+    result, rows, summary = _run(tmp_path, judge, "--azure-compat", "-t", "task.binary_aggregate >= 0.5", "--html")
     assert result.rc == 0, result
     for row in rows:
         assert row["outputs.task.task_adherence"] in (0.0, 1.0)  # 1.18's 0/1 material-failure scale
@@ -49,14 +49,16 @@ def test_the_flag_gives_1_18s_classes_row_keys_and_metric_names(tmp_path, judge)
         assert name in metrics, name
     assert summary["config"]["azure_compat"] is True
     assert "binary aggregate" in result.out and "PASS  task.binary_aggregate >= 0.5" in result.out
+    assert "<dt>azure-ai-evaluation 1.18 meaning</dt><dd>yes</dd>" in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_without_the_flag_the_names_keep_the_seed_meaning(tmp_path, judge):
-    result, rows, summary = _run(tmp_path, judge)
+    result, rows, summary = _run(tmp_path, judge, "--html")
     assert result.rc == 0, result
     assert all(1 <= row["outputs.task.task_adherence"] <= 5 for row in rows)  # the seed's 1-5 scale
     assert "outputs.task.task_adherence_status" not in rows[0]
     assert "task.binary_aggregate" not in summary["metrics"] and "pass rate" in result.out
+    assert "1.18 meaning" not in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_a_1_18_metric_name_in_a_threshold_without_the_flag_is_refused_before_any_judge_call(tmp_path, judge):
