@@ -36,6 +36,8 @@ __all__ = [
     "entry_for",
     "plugin_entries",
     "ENTRY_POINT_GROUP",
+    "AZURE_TARGETS",
+    "azure_class",
 ]
 
 
@@ -188,6 +190,36 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
     EvaluatorEntry("output_quality", f"{_COMPOSITE}:OutputQualityEvaluator", True, "output_quality",
                    calibration=_cal("output_quality.jsonl", 0, 1)),
 )
+
+
+#: ``azure_compat`` (``agent-eval run --azure-compat``, YAML ``azure_compat: true``): the registry names
+#: whose azure-ai-evaluation 1.18 meaning is a class of :mod:`agent_evaluators.azure` (other scales,
+#: thresholds and row keys); loaded on first use. A name not here keeps its own class in such a run.
+AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
+    "intent_resolution": "agent_evaluators.azure:IntentResolutionEvaluator",
+    "response_completeness": "agent_evaluators.azure:ResponseCompletenessEvaluator",
+    "task_adherence": "agent_evaluators.azure:TaskAdherenceEvaluator",
+    "tool_call_accuracy": "agent_evaluators.azure:ToolCallAccuracyEvaluator",
+    "task_navigation_efficiency": "agent_evaluators.azure:TaskNavigationEfficiencyEvaluator",
+    "task_completion": "agent_evaluators.azure:TaskCompletionEvaluator",
+    "tool_selection": "agent_evaluators.azure:ToolSelectionEvaluator",
+    "tool_input_accuracy": "agent_evaluators.azure:ToolInputAccuracyEvaluator",
+    "tool_output_utilization": "agent_evaluators.azure:ToolOutputUtilizationEvaluator",
+    "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
+    "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
+    "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
+})
+
+
+def azure_class(name: Any) -> type:
+    """The class registry name ``name`` means in an ``azure_compat`` run (see :data:`AZURE_TARGETS`)."""
+    entry = get(name)
+    target = AZURE_TARGETS.get(entry.name)
+    if target is None:
+        return entry.load()
+    module, _, attr = target.partition(":")
+    cls: type = getattr(importlib.import_module(module), attr)
+    return cls
 
 
 def normalize(name: Any) -> str:

@@ -154,7 +154,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result_keys: Dict[str, Optional[str]] = {
             spec.alias: getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None) for spec in cfg.evaluators
         }
-        check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys))
+        azure_compat = bool(cfg.run_options.get("azure_compat"))
+        check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys), azure_compat)
         output = cfg.run_options.setdefault("output_path", _default_output(cfg))
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
@@ -181,6 +182,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
+        azure_compat=bool(cfg.run_options.get("azure_compat")),
     )
     for f in outcome.failures:
         f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)
