@@ -103,6 +103,7 @@ _AGENT = "agent_evaluators.evaluators.agent"
 _ADK = "agent_evaluators.evaluators.adk_judges"
 _EVALUATORS = "agent_evaluators.evaluators"
 _TOOL_USE = "agent_evaluators.evaluators.tool_use"
+_COMPOSITE = "agent_evaluators.evaluators.composite"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -178,6 +179,11 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "tool_output_utilization", calibration=_cal("tool_output_utilization.jsonl", 0, 1)),
     EvaluatorEntry("tool_call_success", f"{_TOOL_USE}:ToolCallSuccessEvaluator", True, "tool_call_success",
                    calibration=_cal("tool_call_success.jsonl", 0, 1)),
+    # composites (azure's catalog names): their members in one call, each under its own keys
+    EvaluatorEntry("tool_use_quality", f"{_COMPOSITE}:ToolUseQualityEvaluator", True, "tool_use_quality",
+                   calibration=_cal("tool_use_quality.jsonl", 0, 1)),
+    EvaluatorEntry("output_quality", f"{_COMPOSITE}:OutputQualityEvaluator", True, "output_quality",
+                   calibration=_cal("output_quality.jsonl", 0, 1)),
 )
 
 

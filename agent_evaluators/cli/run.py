@@ -99,8 +99,9 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
 
 
 def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
-                       result_keys: Dict[str, Optional[str]]) -> Dict[str, Optional[str]]:
-    """The result keys of the aliases whose metrics are known before the run: the package's evaluators."""
+                       result_keys: Dict[str, Optional[str]]) -> Dict[str, Any]:
+    """The result keys of the aliases whose metrics are known before the run: the package's evaluators
+    (a composite's: its own key and its members')."""
     from ..evaluators.base import Evaluator
 
     def ours(spec: Any) -> bool:
@@ -108,7 +109,10 @@ def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
         cls = type(built) if built is not None else spec.cls
         return isinstance(cls, type) and issubclass(cls, Evaluator)
 
-    def key(spec: Any) -> Optional[str]:
+    def key(spec: Any) -> Any:
+        composite = getattr(evaluators.get(spec.alias) or spec.cls, "result_keys", None)
+        if composite:
+            return tuple(composite)
         if spec.alias in evaluators:
             return result_keys.get(spec.alias)
         return spec.options.get("result_key") or result_keys.get(spec.alias)  # not built: no judge configured

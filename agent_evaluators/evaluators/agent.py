@@ -26,7 +26,7 @@ from .declared import (
     ToolDefinitionsInput,
 )
 from .inputs import judge_messages
-from .tool_steps import defined_tools, definitions_json, read_tool_steps, render_calls
+from .tool_steps import defined_tools, definitions_json, read_tool_steps, render_calls, require_calls_source
 
 __all__ = [
     "IntentResolutionEvaluator",
@@ -176,8 +176,7 @@ class ToolCallAccuracyEvaluator(DeclaredJudgeEvaluator):
 
     # the per-call hooks: the calls are read from tool_calls= or the response, one verdict per call
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        if given.get("tool_calls") is None and given.get("response") is None:
-            read_tool_steps(self, None, None)  # raises the one "pass tool_calls= or response=" error
+        require_calls_source(self, given.get("tool_calls"), given.get("response"))
         query_json, _ = judge_messages(self, given.get("query"), "query", "user")
         steps = read_tool_steps(self, given.get("tool_calls"), given.get("response"))
         definitions = defined_tools(steps.calls, given.get("tool_definitions"), optional=False)

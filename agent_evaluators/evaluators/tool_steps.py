@@ -18,6 +18,7 @@ from .inputs import require_messages
 __all__ = [
     "ToolSteps",
     "read_tool_steps",
+    "require_calls_source",
     "steps_in",
     "tool_results",
     "defined_tools",
@@ -53,15 +54,20 @@ def read_tool_steps(evaluator: Any, tool_calls: Any, response: Any) -> ToolSteps
     the response holds. Neither given is an ``InputError``; no call found is :class:`NotApplicable`."""
     from ..conversation import to_tool_calls
 
-    if tool_calls is None and response is None:
-        raise InputError(f"{evaluator.name}: pass tool_calls= or response= (messages holding the tool calls)",
-                         evaluator=evaluator.name, input_name="tool_calls")
+    require_calls_source(evaluator, tool_calls, response)
     if tool_calls is None:
         return steps_in(require_messages(evaluator, response, "response", "assistant"))
     calls = to_tool_calls(tool_calls, input_name="tool_calls")
     if not calls:
         raise NotApplicable(NO_CALLS)
     return ToolSteps(calls, {}, None)
+
+
+def require_calls_source(evaluator: Any, tool_calls: Any, response: Any) -> None:
+    """An ``InputError`` when neither ``tool_calls`` nor ``response`` is given (nowhere to read calls from)."""
+    if tool_calls is None and response is None:
+        raise InputError(f"{evaluator.name}: pass tool_calls= or response= (messages holding the tool calls)",
+                         evaluator=evaluator.name, input_name="tool_calls")
 
 
 def steps_in(messages: List[Message]) -> ToolSteps:
@@ -76,20 +82,21 @@ def defined_tools(calls: Sequence[ToolCall], tool_definitions: Any, *, optional:
                   require_some: bool = False) -> Dict[str, ToolDefinition]:
     """The given definitions by name, plus a synthetic one for each called built-in tool.
 
-    A called tool with neither is :class:`NotApplicable` (the judge could not tell what it does);
-    ``require_some=True``: no definitions at all is :class:`NotApplicable` too;
+    A called tool with neither is :class:`NotApplicable` (the judge could not tell what it does),
+    with the reason "no tool definitions" when ``require_some=True`` and none were given (calls of
+    built-in tools only need none);
     ``optional=False``: ``None`` is an ``InputError`` (the metric needs the definitions)."""
     from ..conversation import builtin_tool_definition, to_tool_definitions
 
     given = ([] if tool_definitions is None and optional
              else to_tool_definitions(tool_definitions, input_name="tool_definitions"))
-    if require_some and not given:
-        raise NotApplicable(NO_DEFINITIONS)
     definitions = {d.name: d for d in given}
     for call in calls:
         if call.name not in definitions:
             builtin = builtin_tool_definition(call.name)
             if builtin is None:
+                if require_some and not given:
+                    raise NotApplicable(NO_DEFINITIONS)
                 raise NotApplicable(
                     f"Not applicable: tool {call.name!r} was called but has no definition in tool_definitions; "
                     "pass a definition for every called tool")

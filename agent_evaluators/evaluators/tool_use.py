@@ -50,14 +50,17 @@ class ToolSelectionEvaluator(_BinaryToolMetric):
     """Whether the agent chose the right tools for the task: every tool it needed, and none it did not.
 
     Key ``tool_selection``; inputs ``query`` (text or messages), ``response`` (messages holding the
-    calls, or plain text describing them) or ``tool_calls``, and ``tool_definitions`` (any supported
+    calls, or plain text describing them) and/or ``tool_calls`` (used when the response holds no
+    call, azure 1.18's order), and ``tool_definitions`` (any supported
     format; OpenAPI tools expand into their functions, built-in tools such as ``file_search`` need
     none). The judge sees the names of the tools called, not their arguments (that is
     :class:`ToolInputAccuracyEvaluator`'s question). Score 0 or 1; default threshold 1. Details:
     ``correct_tool_selections``, ``wrong_tool_selections``, ``excessive_tools``, ``missing_tools``.
 
-    ``not_applicable`` (no judge call) when there are no tool calls, no tool definitions, or a
-    called tool has no definition and is not a known built-in tool (azure 1.18's rules).
+    ``not_applicable`` (no judge call) when there are no tool calls, or a called tool has no
+    definition and is not a known built-in tool (the reason says "no tool definitions" when none
+    were given), or a plain-text response comes without definitions (azure 1.18's rules; where
+    azure's input validation raises instead, see ``tests/evaluators/test_azure_not_applicable_rules.py``).
     """
 
     result_key = "tool_selection"
@@ -82,12 +85,16 @@ class ToolSelectionEvaluator(_BinaryToolMetric):
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         query_json, _ = judge_messages(self, given.get("query"), "query", "user")
         tool_calls, response = given.get("tool_calls"), given.get("response")
+        if response is not None and not isinstance(response, str):
+            messages = require_messages(self, response, "response", "assistant")
+            if tool_calls is None or any(m.tool_calls for m in messages):
+                tool_calls, response = None, messages  # the response's calls win, as in azure 1.18
         if tool_calls is None and _plain_text_calls(response):
             definitions = tool_definitions_json(given.get("tool_definitions"))
             if not definitions:
                 raise NotApplicable(NO_DEFINITIONS)
             return {"query": query_json, "tool_calls": response, "tool_definitions": definitions}
-        steps = read_tool_steps(self, tool_calls, response)
+        steps = read_tool_steps(self, tool_calls, None if tool_calls is not None else response)
         defined = defined_tools(steps.calls, given.get("tool_definitions"), require_some=True)
         return {"query": query_json, "tool_calls": render_calls(steps.calls, {}, arguments=False),
                 "tool_definitions": definitions_json(defined, steps.calls)}
@@ -103,9 +110,10 @@ class ToolInputAccuracyEvaluator(_BinaryToolMetric):
     need none). Score 0 or 1 (1 only when all arguments of all calls are right); default
     threshold 1. Details: ``total_parameters``, ``correct_parameters``, ``incorrect_parameters``.
 
-    ``not_applicable`` (no judge call) when the response holds no tool calls, no tool definitions
-    are given (an empty list), or a called tool has no definition and is not a known built-in
-    tool (azure 1.18's rules; a response that ends in a tool call is judged: its calls are there).
+    ``not_applicable`` (no judge call) when the response holds no tool calls, or a called tool has
+    no definition and is not a known built-in tool (the reason says "no tool definitions" when the
+    list is empty), or a plain-text response comes with an empty list (azure 1.18's rules; a
+    response that ends in a tool call is judged: its calls are there).
     """
 
     result_key = "tool_input_accuracy"

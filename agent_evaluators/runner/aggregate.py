@@ -25,7 +25,7 @@ from its ``*_properties`` (:func:`properties_usage`).
 
 import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 __all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric"]
 
@@ -35,11 +35,13 @@ _NUM = (int, float)
 COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count")
 
 
-def known_metric(metric: str, result_key: str) -> bool:
+def known_metric(metric: str, result_key: Union[str, Sequence[str]]) -> bool:
     """Whether ``<alias>.<metric>`` can exist for an evaluator whose only number is ``result_key``
-    (every :class:`~agent_evaluators.evaluators.base.Evaluator`): checked before a run, so that a
-    misspelt threshold fails before any judge is paid."""
-    if metric in COUNT_METRICS or metric in (result_key, f"{result_key}_std"):
+    (every :class:`~agent_evaluators.evaluators.base.Evaluator`), or one of ``result_key``'s keys
+    (a composite: its own and its members'): checked before a run, so that a misspelt threshold
+    fails before any judge is paid."""
+    keys = (result_key,) if isinstance(result_key, str) else tuple(result_key)
+    if metric in COUNT_METRICS or any(metric in (key, f"{key}_std") for key in keys):
         return True
     head, _, run = metric.rpartition("_")
     return head == "pass_rate_run" and run.isdigit()
