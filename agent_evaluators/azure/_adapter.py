@@ -123,6 +123,9 @@ class AzureShaped:
     #: the fixed score azure passes at, where it ignores the threshold (azure's behaviour)
     pass_mark: ClassVar[Optional[float]] = None
 
+    #: False for a row that no judge call of its own produced (a composite's summary)
+    uses_judge_call: ClassVar[bool] = True
+
     result_key: ClassVar[str]
     threshold: Any
 
@@ -145,7 +148,9 @@ class AzureShaped:
             mark = self.pass_mark if self.pass_mark is not None else self.threshold
             passed = None if math.isnan(score) else score >= mark
         details = _plain(outcome.details)
-        properties = {**(details if isinstance(details, Mapping) else {}), **token_properties(outcome.usage)}
+        # a composite's summary has no judge call of its own: its members' rows carry the tokens
+        tokens = token_properties(outcome.usage) if outcome.usage is not None or self.uses_judge_call else {}
+        properties = {**(details if isinstance(details, Mapping) else {}), **tokens}
         return azure_result(key, score=score, passed=passed, reason=outcome.reason, threshold=self._row_threshold(),
                             properties=properties, legacy_alias=self.legacy_alias)
 

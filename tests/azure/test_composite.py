@@ -1,4 +1,5 @@
-"""The catalog composites: one call, every member's 1.18 row merged; through evaluate() too."""
+"""The catalog composites in the azure layer: one call, every member's 1.18 row plus a 1.18-shaped
+summary key; a member without its inputs is not applicable in its own keys; through evaluate() too."""
 
 import re
 
@@ -55,18 +56,33 @@ def test_output_quality_equals_its_members_called_alone(judge_server):
     alone = {}
     for cls in (IntentResolutionEvaluator, TaskAdherenceEvaluator, TaskCompletionEvaluator):
         alone.update(cls(config)(**inputs))
-    assert set(row) == set(alone)
+    assert set(row) == set(alone) | {f"output_quality{s}" for s in ("", "_score", "_passed", "_result", "_reason",
+                                                                        "_status", "_threshold", "_properties")}
+    assert row["output_quality_result"] == "fail" and row["output_quality"] == 0.0
     for key in ("intent_resolution", "task_adherence", "task_completion"):
         for suffix in ("", "_result", "_passed", "_threshold", "_status"):
             assert row[key + suffix] == alone[key + suffix], key + suffix
     assert row["task_adherence_result"] == "fail" and row["task_adherence_threshold"] == 3
 
 
-def test_a_member_without_its_inputs_raises_naming_itself(judge_server):
+def test_a_member_without_its_inputs_is_not_applicable_in_its_own_keys(judge_server):
     server = judge_server(judge)
-    with pytest.raises(InputError, match="missing required input 'response'"):
-        ToolUseQualityEvaluator(server.openai_config())(query="Weather?", tool_definitions=[WEATHER],
-                                                        tool_calls=RUN[0]["content"])
+    row = ToolUseQualityEvaluator(server.openai_config())(query="Weather?", tool_definitions=[WEATHER],
+                                                          tool_calls=RUN[0]["content"])
+    for key in ("tool_input_accuracy", "tool_output_utilization", "tool_call_success"):  # they read response=
+        assert row[f"{key}_result"] == "not_applicable" and row[f"{key}_status"] == "skipped", key
+        assert "response" in row[f"{key}_reason"]
+    assert row["tool_selection_result"] == row["tool_call_accuracy_result"] == "pass"
+    assert row["tool_use_quality"] == 1.0 and row["tool_use_quality_status"] == "completed"
+    assert row["tool_use_quality_properties"]["not_applicable"] == [
+        "tool_call_success", "tool_input_accuracy", "tool_output_utilization"]
+    assert server.stats()["requests"] == 2
+
+
+def test_no_member_can_run_is_an_input_error(judge_server):
+    server = judge_server(judge)
+    with pytest.raises(InputError, match="no member can run"):
+        OutputQualityEvaluator(server.openai_config())(tool_definitions=[WEATHER])
 
 
 def test_composite_runs_in_evaluate(judge_server, tmp_path):
@@ -76,6 +92,8 @@ def test_composite_runs_in_evaluate(judge_server, tmp_path):
         {"query": "Weather in Rome? [bad]", "response": RUN, "tool_definitions": [WEATHER]},
     ])
     result = evaluate(data=str(data), evaluators={"tools": ToolUseQualityEvaluator(server.openai_config())})
-    assert result.metrics["tools.pass_rate"] == 0.5  # the [bad] row fails every member
+    assert result.metrics["tools.pass_rate"] == 0.5  # the [bad] row fails
     assert result.metrics["tools.tool_call_accuracy"] == (4 + 1) / 2 and result.metrics["tools.tool_selection"] == 0.5
+    # the [bad] row: tool_call_success passes (its judge sees the calls, not the query), the other four fail
+    assert result.metrics["tools.tool_use_quality"] == (1.0 + 1 / 5) / 2
     assert result.metrics["tools.n"] == 2 and result.metrics["tools.error_count"] == 0

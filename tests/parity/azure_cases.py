@@ -115,6 +115,9 @@ def tca_properties(made: int, correct: int, tool: str = "get_weather", missing: 
 THRESHOLD_QUIRK = ("azure 1.18 does not pass threshold= on for this metric: it reports 3 and passes at a score "
                    "of 1 whatever the threshold; the drop-in reproduces it")
 
+COMPLETION_QUIRK = ("azure 1.18's TaskCompletion reports 3 as its threshold (or the threshold= given) and passes at a "
+                    "score of 1 whatever it reports; the drop-in reproduces it")
+
 
 def _single(cid: str, evaluator: str, call_args: Dict[str, Any], verdict: Optional[Dict[str, Any]],
             **extra: Any) -> Case:
@@ -226,26 +229,28 @@ CASES += [
     # ------------------------------------------------------------------ TaskCompletion (0/1)
     _single("tc_text_pass", "TaskCompletionEvaluator",
             {"query": "Book a table for two [case:tc_text_pass]", "response": "Booked for 8pm."}, v(1),
-            azure_behaviour=THRESHOLD_QUIRK),
+            azure_behaviour=COMPLETION_QUIRK),
     _single("tc_text_fail", "TaskCompletionEvaluator",
             {"query": "Book a table for two [case:tc_text_fail]", "response": "Restaurants are nice."}, v(0),
-            azure_behaviour=THRESHOLD_QUIRK),
+            azure_behaviour=COMPLETION_QUIRK),
     _single("tc_messages", "TaskCompletionEvaluator",
             {"query": query("tc_messages"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF]}, v(1),
-            azure_behaviour=THRESHOLD_QUIRK),
+            azure_behaviour=COMPLETION_QUIRK),
     _single("tc_ends_in_tool_call", "TaskCompletionEvaluator",
-            {"query": query("tc_ends_in_tool_call"), "response": ENDS_IN_CALL}, v(0), azure_behaviour=THRESHOLD_QUIRK),
+            {"query": query("tc_ends_in_tool_call"), "response": ENDS_IN_CALL}, v(0), azure_behaviour=COMPLETION_QUIRK),
     _single("tc_intermediate", "TaskCompletionEvaluator",
             {"query": query("tc_intermediate"), "response": [pending("p1", "get_weather")]}, None),
     _single("tc_builtin_openapi", "TaskCompletionEvaluator",
             {"query": query("tc_builtin_openapi"), "response": BUILTIN_RUN, "tool_definitions": [OPENAPI_DEF]}, v(1),
-            azure_behaviour=THRESHOLD_QUIRK),
+            azure_behaviour=COMPLETION_QUIRK),
     _single("tc_threshold_reported", "TaskCompletionEvaluator",
-            {"query": "Book a table [case:tc_threshold_reported]", "response": "Booked."}, v(1), ctor={"threshold": 0}),
+            {"query": "Book a table [case:tc_threshold_reported]", "response": "Booked."}, v(1), ctor={"threshold": 0},
+            azure_behaviour=COMPLETION_QUIRK),
     _single("tc_threshold_not_used", "TaskCompletionEvaluator",
-            {"query": "Book a table [case:tc_threshold_not_used]", "response": "No."}, v(0), ctor={"threshold": 0}),
+            {"query": "Book a table [case:tc_threshold_not_used]", "response": "No."}, v(0), ctor={"threshold": 0},
+            azure_behaviour=COMPLETION_QUIRK),
     Case("tc_conversation", "TaskCompletionEvaluator", {"conversation": conversation(["tc_c1", "tc_c2"])},
-         {"tc_c1": v(0), "tc_c2": v(1)}, azure_behaviour=THRESHOLD_QUIRK),
+         {"tc_c1": v(0), "tc_c2": v(1)}, azure_behaviour=COMPLETION_QUIRK),
     # ------------------------------------------------------------------ ToolSelection (0/1)
     _single("ts_response", "ToolSelectionEvaluator",
             {"query": query("ts_response"), "response": WEATHER_RUN, "tool_definitions": [WEATHER_DEF, EMAIL_DEF]}, v(1)),

@@ -120,9 +120,10 @@ def _azure(case: Case, config: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _ours(case: Case, config: Dict[str, Any]) -> Dict[str, Any]:
+    """The same model config as azure's (``type`` included: azure 1.18 needs it for an OpenAI config)."""
     import agent_evaluators.azure as ours
 
-    return getattr(ours, case.evaluator)(config, **case.ctor)(**case.call)
+    return getattr(ours, case.evaluator)({**config, "type": "openai"}, **case.ctor)(**case.call)
 
 
 def _result_key(row: Dict[str, Any]) -> str:
