@@ -252,8 +252,12 @@ def _errors_section(run: RunData) -> str:
     )
 
 
-def compare_runs(current: RunData, previous: RunData) -> Dict[str, Any]:
-    """Metric deltas and the cells whose verdict changed between two runs."""
+def compare_view(current: RunData, previous: RunData) -> Dict[str, Any]:
+    """Metric deltas, the paired verdicts of :mod:`.paired` (the engine ``agent-eval compare`` prints) and
+    the cells whose verdict changed between two runs."""
+    from ..errors import AgentEvalError
+    from .paired import compare_loaded, flipped_rows
+
     cm, pm = current.metrics, previous.metrics
     deltas = []
     for name in sorted(set(cm) | set(pm)):
@@ -263,20 +267,59 @@ def compare_runs(current: RunData, previous: RunData) -> Dict[str, Any]:
         if isinstance(a, (int, float)) or isinstance(b, (int, float)):
             d = b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
             deltas.append({"metric": name, "previous": a, "current": b, "delta": d})
+    try:
+        paired = compare_loaded(previous, current)
+    except AgentEvalError as exc:  # rows that cannot be paired: the deltas still stand
+        paired, why = None, str(exc)
+    else:
+        why = ""
     prev_rows = {row_key(r): r for r in previous.rows}
+    cur_rows = {row_key(r): r for r in current.rows}
     aliases = [a for a in current.aliases if a in previous.aliases]
-    flips = []
-    for row in current.rows:
-        old = prev_rows.get(row_key(row))
-        if old is None:
-            continue
-        for alias in aliases:
-            before, after = cell_status(old, alias), cell_status(row, alias)
-            if before != after and "none" not in (before, after):
-                flips.append(
-                    {"row": row_key(row), "line": row.get("line_number"), "alias": alias, "before": before, "after": after}
-                )
-    return {"deltas": deltas, "flips": flips, "previous": str(previous.path)}
+    flips = flipped_rows(prev_rows, cur_rows, [k for k in cur_rows if k in prev_rows], aliases)
+    return {"deltas": deltas, "flips": flips, "previous": str(previous.path), "paired": paired, "unpaired_why": why}
+
+
+def _interval_bar(low: Optional[float], high: Optional[float], span: float, bound: float) -> str:
+    """An inline SVG: the interval of B-A around 0, the +-min_effect band shaded."""
+    if low is None or high is None or span <= 0:
+        return ""
+    w, h = 160, 14
+
+    def x(v: float) -> float:
+        return round(w / 2 + max(-1.0, min(1.0, v / span)) * (w / 2 - 4), 1)
+
+    return (
+        f'<svg class="ci" width="{w}" height="{h}" role="img" aria-label="interval {_num(low)} to {_num(high)}">'
+        f'<rect x="{x(-bound)}" y="0" width="{round(x(bound) - x(-bound), 1)}" height="{h}" fill="#eef0f3"/>'
+        f'<line x1="{w / 2}" x2="{w / 2}" y1="0" y2="{h}" stroke="#999"/>'
+        f'<line x1="{x(low)}" x2="{x(high)}" y1="{h / 2}" y2="{h / 2}" stroke="#333" stroke-width="3"/></svg>'
+    )
+
+
+def _verdict_section(cmp: Dict[str, Any]) -> str:
+    paired = cmp.get("paired")
+    if paired is None:
+        why = cmp.get("unpaired_why")
+        return f'<p class="muted">No paired verdicts: {esc(why)}</p>' if why else ""
+    span = max([abs(v) for m in paired.metrics for v in (m.ci_low, m.ci_high, m.min_effect) if v is not None] or [1.0])
+    rows = []
+    for m in paired.metrics:
+        ci = f"[{_num(m.ci_low)}, {_num(m.ci_high)}]" if m.ci_low is not None else "–"
+        rows.append(
+            f'<tr class="verdict-row"><td><code>{esc(m.metric)}</code></td><td>{m.n_pairs}</td>'
+            f"<td>{esc(_num(m.mean_a))}</td><td>{esc(_num(m.mean_b))}</td><td>{esc(_num(m.diff))}</td>"
+            f"<td>{esc(ci)} {_interval_bar(m.ci_low, m.ci_high, span, m.min_effect)}</td>"
+            f"<td>{esc(_num(m.p_adjusted))}</td><td>{esc(m.test)}</td>"
+            f'<td><span class="badge verdict-{esc(m.verdict)}">{esc(m.verdict)}</span></td></tr>'
+        )
+    return (
+        f"<h3>Paired verdicts (B = this run, A = the earlier one; {paired.n_pairs} rows paired, "
+        f"{paired.unpaired_a} only in A, {paired.unpaired_b} only in B)</h3>"
+        '<table class="verdicts"><thead><tr><th>metric</th><th>pairs</th><th>A</th><th>B</th><th>B−A</th>'
+        "<th>95% interval</th><th>p (Holm)</th><th>test</th><th>verdict</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
@@ -311,7 +354,7 @@ def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
     return (
         f'<section id="compare"><h2>Compared with {esc(cmp["previous"])}</h2><table><thead><tr><th>metric</th>'
         f"<th>previous</th><th>current</th><th>delta</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"{flip_table}</section>"
+        f"{_verdict_section(cmp)}{flip_table}</section>"
     )
 
 
@@ -443,6 +486,8 @@ border-radius:6px;padding:8px 10px}
 .badge{display:inline-block;border-radius:10px;padding:0 8px;margin:1px 3px 1px 0;font-size:12px;background:#e8eaee;color:#333}
 .badge.pass{background:#dff3e4;color:#145c2c}.badge.fail{background:#fde2e1;color:#8a1c13}
 .badge.error{background:#7a1010;color:#fff}
+.badge.verdict-regressed{background:#fde2e1;color:#8a1c13}.badge.verdict-improved{background:#dff3e4;color:#145c2c}
+.badge.verdict-no_change{background:#eef0f3;color:#444}.badge.verdict-inconclusive{background:#fff4d6;color:#6b4e00}
 .badge.not_applicable,.badge.skipped{background:#eef0f3;color:#666}
 .verdict{font-weight:700;font-size:16px;margin:0 0 6px}.verdict.pass{color:#145c2c}.verdict.fail{color:#8a1c13}
 .verdict.error{color:#7a1010}
@@ -512,7 +557,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
                   rows_href: str = "rows.jsonl") -> str:
     """The whole page as one string. ``rows_href``: the run's ``rows.jsonl`` as seen from the page,
     linked where a long value is cut."""
-    cmp = compare_runs(run, compare) if compare is not None else None
+    cmp = compare_view(run, compare) if compare is not None else None
     name = (run.summary.get("config") or {}).get("evaluation_name") or run.path.name
     when = run.summary.get("finished_at") or run.summary.get("started_at") or datetime.now().isoformat()
     body = "".join(
