@@ -41,6 +41,7 @@ class RunOutcome:
     error_count: int = 0
     rows: int = 0
     unreadable: int = 0
+    intervals: Dict[str, Any] = field(default_factory=dict)  # summary.json's "intervals"
 
 
 def exit_code(outcome: RunOutcome) -> int:

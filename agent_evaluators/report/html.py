@@ -13,9 +13,10 @@ from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..runner.option_table import RUN_OPTIONS
-from .direction import change_class, metric_direction
-from .load import RunData, cell_status, row_key, row_label
+from .compare_html import compare_section, compare_view
+from .load import RunData, cell_status, row_label
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
+from .text import num_text as _num
 from .transcript import transcript_html
 
 __all__ = ["render_report"]
@@ -24,21 +25,6 @@ STATUSES = ("pass", "fail", "error", "not_applicable")
 _BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped"}
 
 
-def _num(value: Any, digits: int = 3) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return f"{value:.{digits}f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
-    return str(value)
-
-
-# ---------------------------------------------------------------------------- histograms
 def _bins(scores: Sequence[float], scale: Optional[Tuple[float, float]] = None
           ) -> Tuple[List[Tuple[str, int]], float, float]:
     """(label, count) bars: one per integer on small integer scales, else 10 equal bins.
@@ -173,8 +159,18 @@ def _tokens(usage: Any) -> str:
     return "; ".join(parts) or "–"
 
 
+def _interval_text(iv: Any, percent: bool = False) -> Optional[str]:
+    """``[low, high] (method)`` from summary.json's ``"intervals"``; None for runs written before them."""
+    if not isinstance(iv, Mapping) or not isinstance(iv.get("low"), (int, float)):
+        return None
+    if percent:
+        return f"[{100 * iv['low']:.1f}%, {100 * iv['high']:.1f}%] ({iv.get('method')})"
+    return f"[{_num(iv['low'])}, {_num(iv['high'])}] ({iv.get('method')})"
+
+
 def _evaluators_section(run: RunData) -> str:
     m = run.metrics
+    ivs = run.summary.get("intervals") or {}
     cards = []
     usage = run.summary.get("usage") or {}
     for alias in run.aliases:
@@ -208,7 +204,9 @@ def _evaluators_section(run: RunData) -> str:
             ("class", (desc.get("config") or {}).get("scored_by") or desc.get("class")),
             ("key", key),
             ("mean", shown_mean),
+            ("mean 95% interval", _interval_text(ivs.get(f"{alias}.{key}"))),
             ("pass rate", f"{100 * rate:.1f}%" if isinstance(rate, (int, float)) else None),
+            ("pass rate 95% interval", _interval_text(ivs.get(f"{alias}.pass_rate"), percent=True)),
             ("threshold", _num(threshold) if threshold is not None else None),
             ("scored", m.get(f"{alias}.n")),
             ("errors", m.get(f"{alias}.error_count")),
@@ -249,112 +247,6 @@ def _errors_section(run: RunData) -> str:
     return (
         f'<section id="errors"><h2>Errors ({len(errors)})</h2><table><thead><tr><th>row</th><th>evaluator</th>'
         f"<th>message</th></tr></thead><tbody>{items}</tbody></table>{more}{trunc}</section>"
-    )
-
-
-def compare_view(current: RunData, previous: RunData) -> Dict[str, Any]:
-    """Metric deltas, the paired verdicts of :mod:`.paired` (the engine ``agent-eval compare`` prints) and
-    the cells whose verdict changed between two runs."""
-    from ..errors import AgentEvalError
-    from .paired import compare_loaded, flipped_rows
-
-    cm, pm = current.metrics, previous.metrics
-    deltas = []
-    for name in sorted(set(cm) | set(pm)):
-        a, b = pm.get(name), cm.get(name)
-        if name.endswith((".n", "_count")) and a == b:
-            continue
-        if isinstance(a, (int, float)) or isinstance(b, (int, float)):
-            d = b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
-            deltas.append({"metric": name, "previous": a, "current": b, "delta": d})
-    try:
-        paired = compare_loaded(previous, current)
-    except AgentEvalError as exc:  # rows that cannot be paired: the deltas still stand
-        paired, why = None, str(exc)
-    else:
-        why = ""
-    prev_rows = {row_key(r): r for r in previous.rows}
-    cur_rows = {row_key(r): r for r in current.rows}
-    aliases = [a for a in current.aliases if a in previous.aliases]
-    flips = flipped_rows(prev_rows, cur_rows, [k for k in cur_rows if k in prev_rows], aliases)
-    return {"deltas": deltas, "flips": flips, "previous": str(previous.path), "paired": paired, "unpaired_why": why}
-
-
-def _interval_bar(low: Optional[float], high: Optional[float], span: float, bound: float) -> str:
-    """An inline SVG: the interval of B-A around 0, the +-min_effect band shaded."""
-    if low is None or high is None or span <= 0:
-        return ""
-    w, h = 160, 14
-
-    def x(v: float) -> float:
-        return round(w / 2 + max(-1.0, min(1.0, v / span)) * (w / 2 - 4), 1)
-
-    return (
-        f'<svg class="ci" width="{w}" height="{h}" role="img" aria-label="interval {_num(low)} to {_num(high)}">'
-        f'<rect x="{x(-bound)}" y="0" width="{round(x(bound) - x(-bound), 1)}" height="{h}" fill="#eef0f3"/>'
-        f'<line x1="{w / 2}" x2="{w / 2}" y1="0" y2="{h}" stroke="#999"/>'
-        f'<line x1="{x(low)}" x2="{x(high)}" y1="{h / 2}" y2="{h / 2}" stroke="#333" stroke-width="3"/></svg>'
-    )
-
-
-def _verdict_section(cmp: Dict[str, Any]) -> str:
-    paired = cmp.get("paired")
-    if paired is None:
-        why = cmp.get("unpaired_why")
-        return f'<p class="muted">No paired verdicts: {esc(why)}</p>' if why else ""
-    span = max([abs(v) for m in paired.metrics for v in (m.ci_low, m.ci_high, m.min_effect) if v is not None] or [1.0])
-    rows = []
-    for m in paired.metrics:
-        ci = f"[{_num(m.ci_low)}, {_num(m.ci_high)}]" if m.ci_low is not None else "–"
-        rows.append(
-            f'<tr class="verdict-row"><td><code>{esc(m.metric)}</code></td><td>{m.n_pairs}</td>'
-            f"<td>{esc(_num(m.mean_a))}</td><td>{esc(_num(m.mean_b))}</td><td>{esc(_num(m.diff))}</td>"
-            f"<td>{esc(ci)} {_interval_bar(m.ci_low, m.ci_high, span, m.min_effect)}</td>"
-            f"<td>{esc(_num(m.p_adjusted))}</td><td>{esc(m.test)}</td>"
-            f'<td><span class="badge verdict-{esc(m.verdict)}">{esc(m.verdict)}</span></td></tr>'
-        )
-    return (
-        f"<h3>Paired verdicts (B = this run, A = the earlier one; {paired.n_pairs} rows paired, "
-        f"{paired.unpaired_a} only in A, {paired.unpaired_b} only in B)</h3>"
-        '<table class="verdicts"><thead><tr><th>metric</th><th>pairs</th><th>A</th><th>B</th><th>B−A</th>'
-        "<th>95% interval</th><th>p (Holm)</th><th>test</th><th>verdict</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-
-
-def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
-    if cmp is None:
-        return ""
-    rows = []
-    for d in cmp["deltas"]:
-        delta = d["delta"]
-        cls = change_class(d["metric"], delta)
-        direction = metric_direction(d["metric"])
-        hint = f"{direction} is better" if direction else "neither direction is better"
-        sign = "" if delta is None else ("+" if delta > 0 else "")
-        shown_delta = esc(sign + _num(delta)) if delta is not None else "–"
-        rows.append(
-            f"<tr><td><code>{esc(d['metric'])}</code></td><td>{esc(_num(d['previous']))}</td>"
-            f'<td>{esc(_num(d["current"]))}</td><td class="{cls}" title="{esc(hint)}">{shown_delta}</td></tr>'
-        )
-    flips = "".join(
-        f'<tr class="flip"><td>{esc(f["row"])}</td><td>{esc(f["alias"])}</td>'
-        f'<td><span class="badge {esc(f["before"])}">{esc(_BADGE.get(f["before"], f["before"]))}</span> → '
-        f'<span class="badge {esc(f["after"])}">{esc(_BADGE.get(f["after"], f["after"]))}</span></td></tr>'
-        for f in cmp["flips"]
-    )
-    flip_table = (
-        (
-            f"<h3>Rows that flipped ({len(cmp['flips'])})</h3><table><thead><tr><th>row</th><th>evaluator</th>"
-            f"<th>previous → current</th></tr></thead><tbody>{flips}</tbody></table>"
-        )
-        if cmp["flips"]
-        else '<p class="muted">No row changed its verdict.</p>'
-    )
-    return (
-        f'<section id="compare"><h2>Compared with {esc(cmp["previous"])}</h2><table><thead><tr><th>metric</th>'
-        f"<th>previous</th><th>current</th><th>delta</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"{_verdict_section(cmp)}{flip_table}</section>"
     )
 
 
@@ -565,7 +457,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
             _summary_section(run),
             _checks_section(run),
             _evaluators_section(run),
-            _compare_section(cmp),
+            compare_section(cmp),
             _errors_section(run),
             _usage_section(run),
             _rows_section(run, max_rows, rows_href),

@@ -94,18 +94,20 @@ def _normal(values: List[Value], level: float) -> Interval:
 
 
 def bootstrap_mean(values: Sequence[Value], level: float = DEFAULT_LEVEL, *, resamples: int = RESAMPLES,
-                   seed: int = SEED) -> Optional[Interval]:
+                   seed: int = SEED, max_draws: int = BOOTSTRAP_MAX_DRAWS) -> Optional[Interval]:
     """Percentile bootstrap interval of the mean over rows (seeded, order-free).
 
     ``values``: one score per row, or per row the scores of its repetitions (then rows and
     repetitions are both resampled: method ``bootstrap-rows-repetitions``). NaN is left out.
+    Past ``max_draws`` random draws the normal interval is returned instead (method ``normal``).
     ``None`` with no scored row; a single row gives its own value at both ends."""
     rows = sorted(_clean(values), key=lambda v: (v,) if isinstance(v, float) else tuple(v))
     n = len(rows)
     if n == 0:
         return None
     nested = any(not isinstance(v, float) for v in rows)
-    if n * resamples * (2 if nested else 1) > BOOTSTRAP_MAX_DRAWS:
+    draws = n * resamples if not nested else resamples * (n + sum(1 if isinstance(v, float) else len(v) for v in rows))
+    if draws > max_draws:
         return _normal(rows, level)
     rng = random.Random(seed)
     means: List[float] = []
