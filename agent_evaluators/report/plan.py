@@ -4,8 +4,9 @@ A run with repetitions shows its noise (:func:`agent_evaluators.stats.noise.spli
 noise (``evaluate(num_runs=...)`` repeats the judge on the same output) and agent noise (ADK
 ``--num_runs`` runs the agent again: rows of one case with different ``run`` numbers). Two runs of
 the same rows differ row by row by that noise twice over, so a paired comparison with ``r``
-repetitions per row has differences of variance ``2 * (agent + judge / verdicts) / r`` (judge
-repeats only) and needs the rows :func:`agent_evaluators.stats.power.rows_needed` says. Without any
+repetitions per row (each an agent run and a verdict, or a verdict where the agent's output is
+fixed data) has differences of variance ``2 * (agent + judge) / r`` and needs the rows
+:func:`agent_evaluators.stats.power.rows_needed` says. Without any
 repetition the noise is not measurable; the spread between rows stands in for it (an upper bound,
 said so in ``basis``).
 """
@@ -102,7 +103,7 @@ def plan_metric(run: RunData, metric: str, *, effect: float, target: float = 0.8
     data = noise_rows(run, metric)
     split = split_variance(data)
     if split.judge is not None or split.agent is not None:
-        noise = (split.agent or 0.0) + (split.judge or 0.0) / max(1.0, split.verdicts_per_run)
+        noise = (split.agent or 0.0) + (split.judge or 0.0)  # one repetition: one agent run, one verdict
         parts = [p for p, v in (("judge", split.judge), ("agent", split.agent)) if v is not None]
         basis = f"measured {' and '.join(parts)} noise"
     else:
