@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from ..runner.option_table import RUN_OPTIONS
 from .compare_html import compare_section, compare_view
 from .load import RunData, cell_status, row_label
+from .plan import agent_run_pass_at_k
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
 from .text import num_text as _num
 from .transcript import transcript_html
@@ -223,6 +224,8 @@ def _evaluators_section(run: RunData) -> str:
             not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count"}
         )
         extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
+        extra += "".join(f"<dt>pass@{k} / pass^{k} over agent runs</dt><dd>{esc(_num(at))} / {esc(_num(hat))}</dd>"
+                         for k, (at, hat) in agent_run_pass_at_k(run, alias).items())
         cards.append(
             f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3><dl class="kv">{dl}{extra}</dl>'
             f"{histogram_svg(scores, threshold, f'{alias} score distribution', run.score_scale(alias))}</div>"

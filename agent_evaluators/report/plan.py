@@ -17,11 +17,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..runner.aggregate import cell_runs
 from ..stats.noise import NoiseSplit, split_variance
+from ..stats.passk import mean_over_rows
 from ..stats.power import detectable_effect, power, rows_needed
 from .load import RunData, cell_status
 from .paired import cell_value, check_metric, default_metrics
 
-__all__ = ["MetricPlan", "plan_metric", "plan_run", "noise_rows", "REPETITIONS"]
+__all__ = ["MetricPlan", "plan_metric", "plan_run", "noise_rows", "REPETITIONS", "agent_run_pass_at_k"]
 
 REPETITIONS = (1, 2, 3, 5)
 
@@ -59,7 +60,7 @@ class MetricPlan:
 def _case(row: Mapping[str, Any]) -> Tuple[Any, ...]:
     """Rows of one case that differ only in their ADK ``run`` number are agent repetitions of it."""
     if isinstance(row.get("inputs.run"), int) and row.get("inputs.eval_id") is not None:
-        return ("case", row.get("inputs.eval_id"), row.get("inputs.invocation_id"))
+        return ("case", row.get("inputs.eval_set_id"), row.get("inputs.eval_id"), row.get("inputs.invocation_id"))
     return ("line", row.get("line_number"))
 
 
@@ -123,3 +124,26 @@ def plan_run(run: RunData, *, effect: float, target: float = 0.8, alpha: float =
     for m in names:
         check_metric(m, run, run)
     return [plan_metric(run, m, effect=effect, target=target, alpha=alpha) for m in names]
+
+
+def agent_run_pass_at_k(run: RunData, alias: str) -> Dict[int, Tuple[float, float]]:
+    """pass@k and pass^k over ADK ``--num_runs`` agent runs (rows of one case), k = 1..runs per case.
+
+    ``{}`` when no case ran more than once. A case's n is its runs with a pass/fail verdict."""
+    cases: Dict[Tuple[Any, ...], List[int]] = {}
+    for row in run.rows:
+        key = _case(row)
+        status = cell_status(row, alias)
+        if key[0] == "case" and status in ("pass", "fail"):
+            counts = cases.setdefault(key, [0, 0])
+            counts[0] += 1
+            counts[1] += status == "pass"
+    pairs = sorted((n, c) for n, c in cases.values())
+    if not pairs or max(n for n, _ in pairs) < 2:
+        return {}
+    out: Dict[int, Tuple[float, float]] = {}
+    for k in range(1, max(n for n, _ in pairs) + 1):
+        at, hat = mean_over_rows(pairs, k)
+        if at is not None and hat is not None:
+            out[k] = (at, hat)
+    return out
