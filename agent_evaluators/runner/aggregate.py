@@ -33,7 +33,7 @@ from array import array
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..stats.intervals import bootstrap_mean, wilson
+from ..stats.intervals import bootstrap_mean, normal_mean, wilson
 from ..stats.passk import mean_over_rows
 
 __all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
@@ -327,8 +327,12 @@ class AliasStats:
         out: Dict[str, Dict[str, Any]] = {}
         for k, vals in self.values.items():
             reps = self.reps.get(k)
-            data = reps if reps and len(reps) == len(vals) else list(vals)
-            ci = bootstrap_mean(data, resamples=SUMMARY_RESAMPLES, max_draws=SUMMARY_MAX_DRAWS)
+            if reps and len(reps) == len(vals):
+                ci = bootstrap_mean(reps, resamples=SUMMARY_RESAMPLES, max_draws=SUMMARY_MAX_DRAWS)
+            elif len(vals) * SUMMARY_RESAMPLES > SUMMARY_MAX_DRAWS:  # no copy of a large run's values
+                ci = normal_mean(vals)
+            else:
+                ci = bootstrap_mean(list(vals), resamples=SUMMARY_RESAMPLES, max_draws=SUMMARY_MAX_DRAWS)
             if ci is not None:
                 out[f"{alias}.{k}"] = ci.as_dict()
         pr = wilson(self.passes, self.pass_den)

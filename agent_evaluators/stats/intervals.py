@@ -14,9 +14,9 @@ noise between repetitions as well as the spread between rows.
 import math
 import random
 from statistics import NormalDist
-from typing import List, NamedTuple, Optional, Sequence, Union
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Union
 
-__all__ = ["Interval", "wilson", "bootstrap_mean", "percentile", "z_value", "DEFAULT_LEVEL", "RESAMPLES",
+__all__ = ["Interval", "wilson", "bootstrap_mean", "normal_mean", "percentile", "z_value", "DEFAULT_LEVEL", "RESAMPLES",
            "BOOTSTRAP_MAX_DRAWS", "SEED"]
 
 DEFAULT_LEVEL = 0.95
@@ -84,13 +84,31 @@ def _clean(values: Sequence[Value]) -> List[Value]:
     return out
 
 
-def _normal(values: List[Value], level: float) -> Interval:
-    means = [v if isinstance(v, float) else math.fsum(v) / len(v) for v in values]
-    n = len(means)
-    mu = math.fsum(means) / n
-    sd = math.sqrt(math.fsum((m - mu) ** 2 for m in means) / (n - 1)) if n > 1 else 0.0
+def normal_mean(values: Iterable[float], level: float = DEFAULT_LEVEL) -> Optional[Interval]:
+    """mean +- z * sd / sqrt(n) in two passes over ``values`` (any re-iterable: an ``array``), no copy:
+    the interval of a sample too large to bootstrap at the end of a run. NaN is left out."""
+    n = 0
+    total = 0.0
+    for v in values:
+        if v == v:
+            n += 1
+            total += v
+    if n == 0:
+        return None
+    mu = total / n
+    ss = 0.0
+    for v in values:
+        if v == v:
+            ss += (v - mu) ** 2
+    sd = math.sqrt(ss / (n - 1)) if n > 1 else 0.0
     half = z_value(level) * sd / math.sqrt(n)
     return Interval(mu - half, mu + half, level, "normal")
+
+
+def _normal(values: List[Value], level: float) -> Interval:
+    got = normal_mean([v if isinstance(v, float) else math.fsum(v) / len(v) for v in values], level)
+    assert got is not None
+    return got
 
 
 def bootstrap_mean(values: Sequence[Value], level: float = DEFAULT_LEVEL, *, resamples: int = RESAMPLES,
