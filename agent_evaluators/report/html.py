@@ -13,9 +13,10 @@ from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..runner.option_table import RUN_OPTIONS
+from ..stats.noise import split_variance
 from .compare_html import compare_section, compare_view
 from .load import RunData, cell_status, row_label
-from .plan import agent_run_pass_at_k
+from .plan import agent_run_pass_at_k, noise_rows
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
 from .text import num_text as _num
 from .transcript import transcript_html
@@ -169,6 +170,19 @@ def _interval_text(iv: Any, percent: bool = False) -> Optional[str]:
     return f"[{_num(iv['low'])}, {_num(iv['high'])}] ({iv.get('method')})"
 
 
+def _noise_text(run: RunData, alias: str, key: Optional[str]) -> str:
+    """The noise budget of the score where the run shows it: judge noise (repeated verdicts on one output),
+    agent noise (ADK reruns of a case), as variances; nothing for a run without repetitions."""
+    if not key:
+        return ""
+    split = split_variance(noise_rows(run, f"{alias}.{key}"))
+    parts = [(name, v) for name, v in (("judge", split.judge), ("agent", split.agent)) if v is not None]
+    if not parts:
+        return ""
+    text = ", ".join(f"{name} {_num(v)}" for name, v in parts) + f"; between rows {_num(split.rows)}"
+    return f"<dt>noise (variance)</dt><dd>{esc(text)}</dd>"
+
+
 def _evaluators_section(run: RunData) -> str:
     m = run.metrics
     ivs = run.summary.get("intervals") or {}
@@ -224,6 +238,7 @@ def _evaluators_section(run: RunData) -> str:
             not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count"}
         )
         extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
+        extra += _noise_text(run, alias, key)
         extra += "".join(f"<dt>pass@{k} / pass^{k} over agent runs</dt><dd>{esc(_num(at))} / {esc(_num(hat))}</dd>"
                          for k, (at, hat) in agent_run_pass_at_k(run, alias).items())
         cards.append(

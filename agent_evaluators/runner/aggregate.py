@@ -34,6 +34,7 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..stats.intervals import bootstrap_mean, normal_mean, wilson
+from ..stats.noise import split_variance
 from ..stats.passk import mean_over_rows
 
 __all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
@@ -338,4 +339,16 @@ class AliasStats:
         pr = wilson(self.passes, self.pass_den)
         if pr is not None:
             out[f"{alias}.pass_rate"] = pr.as_dict()
+        return out
+
+    def noise(self, alias: str) -> Dict[str, Dict[str, Any]]:
+        """With ``num_runs > 1``: each mean's judge noise (the variance of repeated verdicts on one row's
+        output) and the spread between rows, for ``summary.json``'s ``"noise"``; agent noise needs the
+        agent rerun (ADK ``--num_runs``), which ``agent-eval plan`` reads from the rows."""
+        out: Dict[str, Dict[str, Any]] = {}
+        for k, reps in self.reps.items():
+            split = split_variance([[list(r)] for r in reps])
+            if split.judge is not None:
+                out[f"{alias}.{k}"] = {"judge_variance": split.judge, "agent_variance": split.agent,
+                                       "between_rows_variance": split.rows, "verdicts_per_row": split.verdicts_per_run}
         return out

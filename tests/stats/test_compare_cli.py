@@ -153,3 +153,16 @@ def test_repetitions_give_pass_at_k_in_rows_summary_and_report(runs):
     assert r.rc == 0, r
     page = (runs["reps"] / "report.html").read_text()
     assert "pass_at_3" in page and "pass_hat_3" in page and "mean 95% interval" in page
+
+
+def test_repetitions_split_the_noise_in_summary_and_report(runs):
+    summary = json.loads((runs["reps"] / "summary.json").read_text())
+    noise = summary["noise"]["intent.intent_resolution"]
+    assert 0.2 < noise["judge_variance"] < 1.0 and noise["agent_variance"] is None  # the agent did not rerun
+    assert noise["verdicts_per_row"] == 3 and noise["between_rows_variance"] > 0
+    page = (runs["reps"] / "report.html").read_text() if (runs["reps"] / "report.html").is_file() else ""
+    if not page:
+        assert agent_eval("report", runs["reps"]).rc == 0
+        page = (runs["reps"] / "report.html").read_text()
+    assert "noise (variance)" in page and "judge " in page
+    assert "noise" not in json.loads((runs["a"] / "summary.json").read_text())  # no repetitions: not measurable
