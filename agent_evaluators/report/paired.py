@@ -114,8 +114,8 @@ def cell_value(row: Mapping[str, Any], alias: str, key: str) -> Optional[float]:
     if status in ("error", "not_applicable"):
         return None
     v = row.get(f"outputs.{alias}.{key}")
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
-        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return None  # NaN / inf: no difference to take
     return float(v)
 
 

@@ -71,14 +71,14 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
 
 
 def _clean(values: Sequence[Value]) -> List[Value]:
-    """Drop NaN scores (and rows with no scores left): an unscored cell is never a number."""
+    """Drop NaN and infinite scores (and rows with no scores left): neither has an interval."""
     out: List[Value] = []
     for v in values:
         if isinstance(v, (int, float)):
-            if v == v:
+            if math.isfinite(v):
                 out.append(float(v))
         else:
-            reps = [float(x) for x in v if x == x]
+            reps = [float(x) for x in v if math.isfinite(x)]
             if reps:
                 out.append(reps if len(reps) > 1 else reps[0])
     return out
@@ -86,11 +86,11 @@ def _clean(values: Sequence[Value]) -> List[Value]:
 
 def normal_mean(values: Iterable[float], level: float = DEFAULT_LEVEL) -> Optional[Interval]:
     """mean +- z * sd / sqrt(n) in two passes over ``values`` (any re-iterable: an ``array``), no copy:
-    the interval of a sample too large to bootstrap at the end of a run. NaN is left out."""
+    the interval of a sample too large to bootstrap at the end of a run. NaN and inf are left out."""
     n = 0
     total = 0.0
     for v in values:
-        if v == v:
+        if math.isfinite(v):
             n += 1
             total += v
     if n == 0:
@@ -98,7 +98,7 @@ def normal_mean(values: Iterable[float], level: float = DEFAULT_LEVEL) -> Option
     mu = total / n
     ss = 0.0
     for v in values:
-        if v == v:
+        if math.isfinite(v):
             ss += (v - mu) ** 2
     sd = math.sqrt(ss / (n - 1)) if n > 1 else 0.0
     half = z_value(level) * sd / math.sqrt(n)
@@ -116,7 +116,7 @@ def bootstrap_mean(values: Sequence[Value], level: float = DEFAULT_LEVEL, *, res
     """Percentile bootstrap interval of the mean over rows (seeded, order-free).
 
     ``values``: one score per row, or per row the scores of its repetitions (then rows and
-    repetitions are both resampled: method ``bootstrap-rows-repetitions``). NaN is left out.
+    repetitions are both resampled: method ``bootstrap-rows-repetitions``). NaN and inf are left out.
     Past ``max_draws`` random draws the normal interval is returned instead (method ``normal``).
     ``None`` with no scored row; a single row gives its own value at both ends."""
     rows = sorted(_clean(values), key=lambda v: (v,) if isinstance(v, float) else tuple(v))

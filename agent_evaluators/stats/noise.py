@@ -44,8 +44,8 @@ def _pooled(groups: List[List[float]]) -> Optional[float]:
 def split_variance(rows: Sequence[Sequence[Sequence[float]]]) -> NoiseSplit:
     """Split a metric's variance; ``rows[i][j]`` are the judge verdicts on agent run ``j`` of row ``i``.
 
-    NaN verdicts are left out, then empty runs and rows."""
-    clean = [[[float(v) for v in run if v == v] for run in row] for row in rows]
+    NaN and infinite verdicts are left out (a score of inf has no variance), then empty runs and rows."""
+    clean = [[[float(v) for v in run if math.isfinite(v)] for run in row] for row in rows]
     clean = [[run for run in row if run] for row in clean]
     clean = [row for row in clean if row]
     if not clean:

@@ -112,9 +112,9 @@ def _permutation_p(diffs: Sequence[float], observed: float) -> float:
 def wilcoxon(diffs: Sequence[float]) -> TestResult:
     """Two-sided Wilcoxon signed-rank test of paired differences, as scipy's defaults compute it (module doc).
 
-    NaN differences are left out first (a row one run did not score is not a pair). Statistic:
+    NaN (and infinite) differences are left out first (a row one run did not score is not a pair). Statistic:
     min(W+, W-). No non-zero difference: p is NaN (nothing to rank)."""
-    d = [float(x) for x in diffs if x == x]
+    d = [float(x) for x in diffs if math.isfinite(x)]
     n_all = len(d)
     if n_all == 0:
         return TestResult(math.nan, math.nan, "wilcoxon")

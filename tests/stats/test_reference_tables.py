@@ -142,3 +142,9 @@ def test_noise_split_without_repetitions_says_unknown():
     got = split_variance([[[3.0]], [[4.0]], [[math.nan]]])
     assert got.judge is None and got.agent is None and got.rows == pytest.approx(0.5)
     assert split_variance([]).rows is None
+
+
+def test_infinite_scores_are_left_out_like_nan():
+    assert bootstrap_mean([1.0, math.inf, 2.0, -math.inf])[:2] == bootstrap_mean([1.0, 2.0])[:2]
+    assert split_variance([[[math.inf, 2.0, 3.0]], [[1.0, -math.inf, 2.0]]]).judge == pytest.approx(0.5)
+    assert wilcoxon([1.0, math.inf, -2.0, 3.0]).p_value == wilcoxon([1.0, -2.0, 3.0]).p_value
