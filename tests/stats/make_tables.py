@@ -64,7 +64,7 @@ def wilcoxon_cases():
     # NaN scores: a pair one run did not score is left out (scipy's nan_policy="omit"); n = 0: NaN
     with_nan = [1.0, float("nan"), -2.0, 3.0, 4.0, float("nan"), 5.0]
     res = stats.wilcoxon(np.asarray(with_nan), nan_policy="omit")
-    out.append({"diffs": with_nan, "statistic": _num(res.statistic), "p_value": _num(res.pvalue)})
+    out.append({"diffs": [_num(x) for x in with_nan], "statistic": _num(res.statistic), "p_value": _num(res.pvalue)})
     out.append({"diffs": [], "statistic": None, "p_value": None})
     return out
 
@@ -145,7 +145,7 @@ def main():
         "wilson": wilson_cases(), "wilcoxon": wilcoxon_cases(), "mcnemar": mcnemar_cases(), "holm": holm_cases(),
         "power": power_cases(), "passk": passk_cases(), "bootstrap": bootstrap_cases(), "noise": noise_cases(),
     }
-    OUT.write_text(json.dumps(tables, indent=1) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps(tables, indent=1, allow_nan=False) + "\n", encoding="utf-8")  # NaN written as null
     print(f"wrote {OUT}")
 
 
