@@ -5,6 +5,8 @@
     agent-eval run --config samples/eval.yaml [--html] [--junit results.xml]
     agent-eval run --data runs.jsonl --evaluator tool_trajectory=trajectory --evaluator intent_resolution
     agent-eval report RUN_DIR [--compare PREVIOUS_RUN_DIR]
+    agent-eval compare RUN_A RUN_B [--fail-on-regression] [--json]   (did it get worse?)
+    agent-eval plan --from RUN --effect 0.05 --power 0.8            (rows x repetitions a comparison needs)
     agent-eval list
     agent-eval adk EVALSET --config test_config.json      (Google ADK's runner)
     agent-eval judge serve --model FILE.gguf               (a local judge)
@@ -19,8 +21,10 @@ import logging
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .compare import add_compare_parser
 from .listing import add_list_parser
 from .messages import FlagWords
+from .plan import add_plan_parser
 from .report import add_report_parser
 from .run import add_run_parser
 
@@ -51,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_run_parser(sub)
     add_report_parser(sub)
+    add_compare_parser(sub)
+    add_plan_parser(sub)
     add_list_parser(sub)
     sub.add_parser("adk", help="run ADK eval sets with ADK's criteria (agent-eval adk --help)", add_help=False)
     judge = sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf",

@@ -41,6 +41,7 @@ class RunOutcome:
     error_count: int = 0
     rows: int = 0
     unreadable: int = 0
+    intervals: Dict[str, Any] = field(default_factory=dict)  # summary.json's "intervals"
     #: ``--azure-compat``: the table shows azure-ai-evaluation 1.18's ``binary_aggregate``, not our pass rate
     azure_compat: bool = False
 

@@ -63,6 +63,33 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
                                      8: "tokens"})
     for text in lines:
         print(_safe(text), file=out)
+    print_intervals(outcome, out)
+
+
+def _span(iv: Any, percent: bool = False) -> str:
+    if not isinstance(iv, Mapping) or not isinstance(iv.get("low"), (int, float)):
+        return "-"
+    if percent:
+        return f"[{100 * iv['low']:.1f}%, {100 * iv['high']:.1f}%]"
+    return f"[{iv['low']:.3f}, {iv['high']:.3f}]"
+
+
+def print_intervals(outcome: RunOutcome, out: TextIO) -> None:
+    """Each mean's and pass rate's 95% interval under the table (summary.json's ``"intervals"``), so a
+    reader sees how far the headline number could move on other rows like these."""
+    ivs = outcome.intervals
+    table: List[List[str]] = []
+    for alias in outcome.aliases:
+        key = outcome.result_keys.get(alias) or "-"
+        for name, percent in ((f"{alias}.{key}", False), (f"{alias}.pass_rate", True)):
+            iv = ivs.get(name)
+            if isinstance(iv, Mapping):
+                table.append([name, _span(iv, percent), str(iv.get("method"))])
+    if not table:
+        return
+    print("", file=out)
+    for text in fit_table(["metric", "95% interval", "method"], table, cut_order=(0,)):
+        print(_safe(text), file=out)
 
 
 #: what names the cell in an error cell's message: ``row 3: evaluator 'intent' (IntentResolutionEvaluator):

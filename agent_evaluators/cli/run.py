@@ -182,6 +182,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
+        intervals=dict((result.summary or {}).get("intervals") or {}),
         azure_compat=bool(cfg.run_options.get("azure_compat")),
     )
     for f in outcome.failures:

@@ -13,9 +13,12 @@ from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..runner.option_table import RUN_OPTIONS
-from .direction import change_class, metric_direction
-from .load import RunData, cell_status, row_key, row_label
+from ..stats.noise import split_variance
+from .compare_html import compare_section, compare_view
+from .load import RunData, cell_status, row_label
+from .plan import agent_run_pass_at_k, noise_rows
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
+from .text import num_text as _num
 from .transcript import transcript_html
 
 __all__ = ["render_report"]
@@ -24,21 +27,6 @@ STATUSES = ("pass", "fail", "error", "not_applicable")
 _BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped"}
 
 
-def _num(value: Any, digits: int = 3) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return f"{value:.{digits}f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
-    return str(value)
-
-
-# ---------------------------------------------------------------------------- histograms
 def _bins(scores: Sequence[float], scale: Optional[Tuple[float, float]] = None
           ) -> Tuple[List[Tuple[str, int]], float, float]:
     """(label, count) bars: one per integer on small integer scales, else 10 equal bins.
@@ -178,8 +166,31 @@ def _tokens(usage: Any) -> str:
     return "; ".join(parts) or "–"
 
 
+def _interval_text(iv: Any, percent: bool = False) -> Optional[str]:
+    """``[low, high] (method)`` from summary.json's ``"intervals"``; None for runs written before them."""
+    if not isinstance(iv, Mapping) or not isinstance(iv.get("low"), (int, float)):
+        return None
+    if percent:
+        return f"[{100 * iv['low']:.1f}%, {100 * iv['high']:.1f}%] ({iv.get('method')})"
+    return f"[{_num(iv['low'])}, {_num(iv['high'])}] ({iv.get('method')})"
+
+
+def _noise_text(run: RunData, alias: str, key: Optional[str]) -> str:
+    """The noise budget of the score where the run shows it: judge noise (repeated verdicts on one output),
+    agent noise (ADK reruns of a case), as variances; nothing for a run without repetitions."""
+    if not key:
+        return ""
+    split = split_variance(noise_rows(run, f"{alias}.{key}"))
+    parts = [(name, v) for name, v in (("judge", split.judge), ("agent", split.agent)) if v is not None]
+    if not parts:
+        return ""
+    text = ", ".join(f"{name} {_num(v)}" for name, v in parts) + f"; between rows {_num(split.rows)}"
+    return f"<dt>noise (variance)</dt><dd>{esc(text)}</dd>"
+
+
 def _evaluators_section(run: RunData) -> str:
     m = run.metrics
+    ivs = run.summary.get("intervals") or {}
     cards = []
     usage = run.summary.get("usage") or {}
     for alias in run.aliases:
@@ -213,7 +224,9 @@ def _evaluators_section(run: RunData) -> str:
             ("class", (desc.get("config") or {}).get("scored_by") or desc.get("class")),
             ("key", key),
             ("mean", shown_mean),
+            ("mean 95% interval", _interval_text(ivs.get(f"{alias}.{key}"))),
             ("pass rate", f"{100 * rate:.1f}%" if isinstance(rate, (int, float)) else None),
+            ("pass rate 95% interval", _interval_text(ivs.get(f"{alias}.pass_rate"), percent=True)),
             ("threshold", _num(threshold) if threshold is not None else None),
             ("scored", m.get(f"{alias}.n")),
             ("errors", m.get(f"{alias}.error_count")),
@@ -230,6 +243,9 @@ def _evaluators_section(run: RunData) -> str:
             not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count"}
         )
         extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
+        extra += _noise_text(run, alias, key)
+        extra += "".join(f"<dt>pass@{k} / pass^{k} over agent runs</dt><dd>{esc(_num(at))} / {esc(_num(hat))}</dd>"
+                         for k, (at, hat) in agent_run_pass_at_k(run, alias).items())
         cards.append(
             f'<div class="card" data-alias="{esc(alias)}"><h3>{esc(alias)}</h3><dl class="kv">{dl}{extra}</dl>'
             f"{histogram_svg(scores, threshold, f'{alias} score distribution', run.score_scale(alias))}</div>"
@@ -254,69 +270,6 @@ def _errors_section(run: RunData) -> str:
     return (
         f'<section id="errors"><h2>Errors ({len(errors)})</h2><table><thead><tr><th>row</th><th>evaluator</th>'
         f"<th>message</th></tr></thead><tbody>{items}</tbody></table>{more}{trunc}</section>"
-    )
-
-
-def compare_runs(current: RunData, previous: RunData) -> Dict[str, Any]:
-    """Metric deltas and the cells whose verdict changed between two runs."""
-    cm, pm = current.metrics, previous.metrics
-    deltas = []
-    for name in sorted(set(cm) | set(pm)):
-        a, b = pm.get(name), cm.get(name)
-        if name.endswith((".n", "_count")) and a == b:
-            continue
-        if isinstance(a, (int, float)) or isinstance(b, (int, float)):
-            d = b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
-            deltas.append({"metric": name, "previous": a, "current": b, "delta": d})
-    prev_rows = {row_key(r): r for r in previous.rows}
-    aliases = [a for a in current.aliases if a in previous.aliases]
-    flips = []
-    for row in current.rows:
-        old = prev_rows.get(row_key(row))
-        if old is None:
-            continue
-        for alias in aliases:
-            before, after = cell_status(old, alias), cell_status(row, alias)
-            if before != after and "none" not in (before, after):
-                flips.append(
-                    {"row": row_key(row), "line": row.get("line_number"), "alias": alias, "before": before, "after": after}
-                )
-    return {"deltas": deltas, "flips": flips, "previous": str(previous.path)}
-
-
-def _compare_section(cmp: Optional[Dict[str, Any]]) -> str:
-    if cmp is None:
-        return ""
-    rows = []
-    for d in cmp["deltas"]:
-        delta = d["delta"]
-        cls = change_class(d["metric"], delta)
-        direction = metric_direction(d["metric"])
-        hint = f"{direction} is better" if direction else "neither direction is better"
-        sign = "" if delta is None else ("+" if delta > 0 else "")
-        shown_delta = esc(sign + _num(delta)) if delta is not None else "–"
-        rows.append(
-            f"<tr><td><code>{esc(d['metric'])}</code></td><td>{esc(_num(d['previous']))}</td>"
-            f'<td>{esc(_num(d["current"]))}</td><td class="{cls}" title="{esc(hint)}">{shown_delta}</td></tr>'
-        )
-    flips = "".join(
-        f'<tr class="flip"><td>{esc(f["row"])}</td><td>{esc(f["alias"])}</td>'
-        f'<td><span class="badge {esc(f["before"])}">{esc(_BADGE.get(f["before"], f["before"]))}</span> → '
-        f'<span class="badge {esc(f["after"])}">{esc(_BADGE.get(f["after"], f["after"]))}</span></td></tr>'
-        for f in cmp["flips"]
-    )
-    flip_table = (
-        (
-            f"<h3>Rows that flipped ({len(cmp['flips'])})</h3><table><thead><tr><th>row</th><th>evaluator</th>"
-            f"<th>previous → current</th></tr></thead><tbody>{flips}</tbody></table>"
-        )
-        if cmp["flips"]
-        else '<p class="muted">No row changed its verdict.</p>'
-    )
-    return (
-        f'<section id="compare"><h2>Compared with {esc(cmp["previous"])}</h2><table><thead><tr><th>metric</th>'
-        f"<th>previous</th><th>current</th><th>delta</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"{flip_table}</section>"
     )
 
 
@@ -448,6 +401,8 @@ border-radius:6px;padding:8px 10px}
 .badge{display:inline-block;border-radius:10px;padding:0 8px;margin:1px 3px 1px 0;font-size:12px;background:#e8eaee;color:#333}
 .badge.pass{background:#dff3e4;color:#145c2c}.badge.fail{background:#fde2e1;color:#8a1c13}
 .badge.error{background:#7a1010;color:#fff}
+.badge.verdict-regressed{background:#fde2e1;color:#8a1c13}.badge.verdict-improved{background:#dff3e4;color:#145c2c}
+.badge.verdict-no_change{background:#eef0f3;color:#444}.badge.verdict-inconclusive{background:#fff4d6;color:#6b4e00}
 .badge.not_applicable,.badge.skipped{background:#eef0f3;color:#666}
 .verdict{font-weight:700;font-size:16px;margin:0 0 6px}.verdict.pass{color:#145c2c}.verdict.fail{color:#8a1c13}
 .verdict.error{color:#7a1010}
@@ -517,7 +472,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
                   rows_href: str = "rows.jsonl") -> str:
     """The whole page as one string. ``rows_href``: the run's ``rows.jsonl`` as seen from the page,
     linked where a long value is cut."""
-    cmp = compare_runs(run, compare) if compare is not None else None
+    cmp = compare_view(run, compare) if compare is not None else None
     name = (run.summary.get("config") or {}).get("evaluation_name") or run.path.name
     when = run.summary.get("finished_at") or run.summary.get("started_at") or datetime.now().isoformat()
     body = "".join(
@@ -525,7 +480,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
             _summary_section(run),
             _checks_section(run),
             _evaluators_section(run),
-            _compare_section(cmp),
+            compare_section(cmp),
             _errors_section(run),
             _usage_section(run),
             _rows_section(run, max_rows, rows_href),

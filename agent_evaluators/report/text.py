@@ -12,7 +12,7 @@ from typing import Any, Mapping, Optional
 
 from .._safe_text import display_safe
 
-__all__ = ["MAX_VALUE_CHARS", "esc", "to_json", "clip", "shown_json", "truncation_note"]
+__all__ = ["MAX_VALUE_CHARS", "esc", "to_json", "clip", "shown_json", "truncation_note", "num_text"]
 
 #: The most characters of one value (a string, or one column's JSON) the page shows.
 MAX_VALUE_CHARS = 10_000
@@ -76,3 +76,21 @@ def shown_json(value: Any, where: str, limit: int = MAX_VALUE_CHARS, indent: Opt
     if len(text) > cap:
         text = text[:cap] + "\n" + truncation_note(None, where)
     return text
+
+
+def num_text(value: Any, digits: int = 3) -> str:
+    """A number as the report shows it: 3 decimals without trailing zeros, NaN/inf spelled out, None as a dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return f"{value:.{digits}f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------- histograms

@@ -9,8 +9,15 @@ Per evaluator alias:
   ``"pass"`` (cells without a pass/fail result are left out);
 * ``<alias>.n`` (scored cells), ``<alias>.error_count``, ``<alias>.not_applicable_count``;
 * with ``num_runs > 1``: ``<alias>.<key>_std`` (population standard deviation of the
-  per-run means, i.e. how much the headline number moves between runs) and
-  ``<alias>.pass_rate_run_<i>`` for runs ``i = 1..num_runs``.
+  per-run means, i.e. how much the headline number moves between runs),
+  ``<alias>.pass_rate_run_<i>`` for runs ``i = 1..num_runs``, and ``<alias>.pass_at_<k>`` /
+  ``<alias>.pass_hat_<k>`` (pass@k, pass^k: the unbiased estimators over each row's runs, averaged
+  over rows, :mod:`agent_evaluators.stats.passk`) for ``k = 1..num_runs``.
+
+:meth:`AliasStats.intervals` gives each mean and pass rate its 95% interval for ``summary.json``
+(Wilson for pass rates, a seeded bootstrap over rows for means, over rows and repetitions with
+``num_runs > 1``); the per-row values it needs are kept as 8-byte floats, so the hot path only
+appends a number.
 
 Means do not depend on the order rows finish in: each total is kept exactly (Shewchuk's
 partials, what :func:`math.fsum` uses) and rounded once, so a rerun, a resume or a
@@ -24,8 +31,13 @@ from its ``*_properties`` (:func:`properties_usage`).
 """
 
 import math
+from array import array
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ..stats.intervals import bootstrap_mean, normal_mean, wilson
+from ..stats.noise import split_variance
+from ..stats.passk import mean_over_rows
 
 __all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric",
            "azure_metric_names"]
@@ -52,7 +64,7 @@ def known_metric(metric: str, result_key: Union[str, Sequence[str]], azure_compa
     if azure_compat and any(metric in azure_metric_names(key) for key in keys):
         return True
     head, _, run = metric.rpartition("_")
-    return head == "pass_rate_run" and run.isdigit()
+    return head in ("pass_rate_run", "pass_at", "pass_hat") and run.isdigit()
 
 
 def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[List[Mapping[str, Any]]]:
@@ -66,6 +78,11 @@ def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[Li
 
 
 _ABSENT = object()
+
+#: the end-of-run bootstrap: 1,000 resamples, and the normal interval past 500,000 draws (500 rows),
+#: so a run's summary costs at most ~0.1 s per mean (bench/bench_evaluate.py --quick keeps it honest)
+SUMMARY_RESAMPLES = 1000
+SUMMARY_MAX_DRAWS = 500_000
 
 
 class ExactSum:
@@ -198,7 +215,8 @@ def _numeric_items(cell: Mapping[str, Any]):
 class AliasStats:
     """Running totals for one evaluator alias."""
 
-    __slots__ = ("result_key", "n", "errors", "na", "passes", "pass_den", "sums", "usage", "runs", "num_runs")
+    __slots__ = ("result_key", "n", "errors", "na", "passes", "pass_den", "sums", "usage", "runs", "num_runs",
+                 "values", "reps", "row_passes")
 
     def __init__(self, result_key: Optional[str], num_runs: int = 1) -> None:
         self.result_key = result_key
@@ -208,6 +226,11 @@ class AliasStats:
         self.usage: Optional[Dict[str, Any]] = None
         # per run: [passes, pass_den, {key: ExactSum}]
         self.runs: List[List[Any]] = [[0, 0, {}] for _ in range(num_runs)] if num_runs > 1 else []
+        # per scored cell, for the intervals: each key's value; with runs, each key's per-run values and
+        # (runs with a verdict, runs passed) for pass@k
+        self.values: Dict[str, "array[float]"] = {}
+        self.reps: Dict[str, List[Tuple[float, ...]]] = {}
+        self.row_passes: List[Tuple[int, int]] = []
 
     def add(self, cell: Mapping[str, Any], ok: bool) -> None:
         # one pass over the cell (this runs once per row and evaluator): usage, verdicts, numbers
@@ -243,23 +266,37 @@ class AliasStats:
             self.pass_den += 1
             self.passes += all(r == "pass" for r in verdicts)
         sums = self.sums
+        values = self.values
         for k, v in numbers:
             acc = sums.get(k)
             if acc is None:
                 acc = sums[k] = ExactSum()
+                values[k] = array("d")
             acc.add(v)
+            values[k].append(v)
         if self.runs:
-            runs = cell_runs(cell, self.result_key) or []
-            for i, run in enumerate(runs[: self.num_runs]):
-                if not isinstance(run, Mapping) or _classify(run) == "not_applicable":
-                    continue
-                slot = self.runs[i]
-                p = _passed(run)
-                if p is not None:
-                    slot[1] += 1
-                    slot[0] += p
-                for k, v in _numeric_items(run):
-                    slot[2].setdefault(k, ExactSum()).add(v)
+            self._add_runs(cell_runs(cell, self.result_key) or [])
+
+    def _add_runs(self, runs: List[Mapping[str, Any]]) -> None:
+        per_key: Dict[str, List[float]] = {}
+        judged = passed = 0
+        for i, run in enumerate(runs[: self.num_runs]):
+            if not isinstance(run, Mapping) or _classify(run) == "not_applicable":
+                continue
+            slot = self.runs[i]
+            p = _passed(run)
+            if p is not None:
+                slot[1] += 1
+                slot[0] += p
+                judged += 1
+                passed += p
+            for k, v in _numeric_items(run):
+                slot[2].setdefault(k, ExactSum()).add(v)
+                per_key.setdefault(k, []).append(float(v))
+        for k, vs in per_key.items():
+            self.reps.setdefault(k, []).append(tuple(vs))
+        if judged:
+            self.row_passes.append((judged, passed))
 
     def merge(self, other: "AliasStats") -> None:
         """Fold in the totals of another part of the same run (a shard evaluated elsewhere)."""
@@ -274,6 +311,11 @@ class AliasStats:
             if self.usage is None:
                 self.usage = {}
             add_usage(self.usage, other.usage)
+        for k, vals in other.values.items():
+            self.values.setdefault(k, array("d")).extend(vals)
+        for k, reps in other.reps.items():
+            self.reps.setdefault(k, []).extend(reps)
+        self.row_passes.extend(other.row_passes)
         for mine, theirs in zip(self.runs, other.runs):
             mine[0] += theirs[0]
             mine[1] += theirs[1]
@@ -300,4 +342,43 @@ class AliasStats:
             for i, slot in enumerate(self.runs, 1):
                 if slot[1]:
                     out[f"{alias}.pass_rate_run_{i}"] = slot[0] / slot[1]
+            rows = sorted(self.row_passes)
+            for tries in range(1, self.num_runs + 1):
+                at, hat = mean_over_rows(rows, tries)
+                if at is not None:
+                    out[f"{alias}.pass_at_{tries}"] = at
+                    out[f"{alias}.pass_hat_{tries}"] = hat
+        return out
+
+    def intervals(self, alias: str) -> Dict[str, Dict[str, Any]]:
+        """95% intervals of this alias's means and pass rate, for ``summary.json``'s ``"intervals"``.
+
+        Computed once at the end of a run; a large run gets the normal interval (named in ``method``)
+        where the bootstrap would cost more than a fraction of a second."""
+        out: Dict[str, Dict[str, Any]] = {}
+        for k, vals in self.values.items():
+            reps = self.reps.get(k)
+            if reps and len(reps) == len(vals):
+                ci = bootstrap_mean(reps, resamples=SUMMARY_RESAMPLES, max_draws=SUMMARY_MAX_DRAWS)
+            elif len(vals) * SUMMARY_RESAMPLES > SUMMARY_MAX_DRAWS:  # no copy of a large run's values
+                ci = normal_mean(vals)
+            else:
+                ci = bootstrap_mean(list(vals), resamples=SUMMARY_RESAMPLES, max_draws=SUMMARY_MAX_DRAWS)
+            if ci is not None:
+                out[f"{alias}.{k}"] = ci.as_dict()
+        pr = wilson(self.passes, self.pass_den)
+        if pr is not None:
+            out[f"{alias}.pass_rate"] = pr.as_dict()
+        return out
+
+    def noise(self, alias: str) -> Dict[str, Dict[str, Any]]:
+        """With ``num_runs > 1``: each mean's judge noise (the variance of repeated verdicts on one row's
+        output) and the spread between rows, for ``summary.json``'s ``"noise"``; agent noise needs the
+        agent rerun (ADK ``--num_runs``), which ``agent-eval plan`` reads from the rows."""
+        out: Dict[str, Dict[str, Any]] = {}
+        for k, reps in self.reps.items():
+            split = split_variance([[list(r)] for r in reps])
+            if split.judge is not None:
+                out[f"{alias}.{k}"] = {"judge_variance": split.judge, "agent_variance": split.agent,
+                                       "between_rows_variance": split.rows, "verdicts_per_row": split.verdicts_per_run}
         return out

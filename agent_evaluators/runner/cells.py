@@ -13,6 +13,7 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from typing import Any, Dict, List, Optional
 
 from ..errors import JudgeError
+from ..stats.passk import pass_at_k, pass_hat_k
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
 
@@ -174,6 +175,16 @@ async def _await_within(aw: Any, timeout: float, task: "asyncio.Task[Any]") -> A
     return result
 
 
+def row_pass_at_k(results: List[Any]) -> Dict[str, Any]:
+    """This row's pass@k and pass^k for k = 1..runs judged (the runs that passed or failed), keyed by k."""
+    judged = [r for r in results if r in ("pass", "fail")]
+    if not judged:
+        return {}
+    n, c = len(judged), judged.count("pass")
+    return {"passes": c, "pass_at_k": {str(t): pass_at_k(n, c, t) for t in range(1, n + 1)},
+            "pass_hat_k": {str(t): pass_hat_k(n, c, t) for t in range(1, n + 1)}}
+
+
 def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     """``num_runs > 1``: one cell holding the mean, with every run in its details."""
     if not (inv.ours and inv.result_key):
@@ -212,6 +223,7 @@ def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
         "std": std,
         "min": min(scores) if scores else None,
         "max": max(scores) if scores else None,
+        **row_pass_at_k([r.get(f"{k}_result") for r in runs]),
     }
     if inv.fn is not None and getattr(inv.fn, "uses_judge", False):
         out[f"{k}_usage"] = usage

@@ -429,8 +429,12 @@ class RunLedger:
     def _finish(self, extra: Optional[Mapping[str, Any]]) -> EvaluationResult:
         tally = self.tally
         metrics: Dict[str, Any] = {}
+        intervals: Dict[str, Any] = {}
+        noise: Dict[str, Any] = {}
         for alias in self.rows.aliases:
             metrics.update(tally.stats[alias].metrics(alias))
+            intervals.update(tally.stats[alias].intervals(alias))
+            noise.update(tally.stats[alias].noise(alias))
         usage = {alias: tally.stats[alias].usage for alias in self.rows.aliases}
         if self.changed_rows:
             logger.warning("%d row(s) differ from the rows of the earlier run at the same position; they were "
@@ -460,6 +464,8 @@ class RunLedger:
             "rows_reused": self.reused,
             "rows_changed": self.changed_rows,
             "metrics": metrics,
+            "intervals": intervals,
+            **({"noise": noise} if noise else {}),
             "error_count": tally.error_count,
             "errors": tally.errors,
             "errors_truncated": tally.error_count > len(tally.errors),

@@ -37,6 +37,13 @@ RUNS: Dict[str, int] = {
     "agent-eval run --config samples/eval.yaml [--html] [--junit results.xml] [--resume]": 0,
     "agent-eval report agent-eval-results/agents [--compare previous-run/]": 0,
     "agent-eval list": 0,
+    # "Did it get worse?": two runs differing in one evaluator option, then the comparison and the plan
+    "agent-eval run --config samples/eval.yaml --output runs/before": 0,
+    "agent-eval run --config samples/eval.yaml --output runs/after --option trajectory.match_type=exact": 0,
+    "agent-eval compare runs/before runs/after -m trajectory.tool_trajectory_avg_score -m trajectory.pass_rate": 0,
+    "agent-eval compare runs/before runs/after -m trajectory.pass_rate --fail-on-regression --json": 0,
+    "agent-eval plan --from runs/before --effect 0.05 --power 0.8": 0,
+    "agent-eval report runs/after --compare runs/before": 0,
     "agent-eval --version": 0,
     "agent-eval run --help": 0,
     # one of the four sample cases fails on purpose
@@ -91,8 +98,13 @@ NOT_RUN: Dict[str, str] = {
     "python bench/bench_evaluate.py": "a benchmark of minutes against azure-ai-evaluation; figures in README",
     "python bench/bench_deterministic.py": "a benchmark; figures in README",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
+    "python bench/bench_compare.py --check": "a simulation of minutes; tests/stats/test_simulation.py (heavy) runs it",
+    "agent-eval compare RUN_A RUN_B [--metric ALIAS.METRIC] [--fail-on-regression] [--json]":
+        "a synopsis with placeholders; 'Did it get worse?' runs the same command on two real runs",
     "agent-eval run": "names the subcommand in prose",
     "agent-eval adk": "names the subcommand in prose",
+    "agent-eval compare": "names the subcommand in prose",
+    "agent-eval plan": "names the subcommand in prose",
     "agent-eval run … --resume": "elided in prose (the reliability table's CLI row)",
     "agent-eval run ... --resume": "elided in prose (the reliability table's CLI row)",
     "agent-eval adk: error: SET/CASE: CRITERION could not be judged: WHY": "a message agent-eval adk prints, quoted in "

@@ -1,0 +1,87 @@
+"""``agent-eval compare RUN_A RUN_B``: did B get worse than A, or is that noise? (one verdict per metric).
+
+Exit codes: 0 (compared; with ``--fail-on-regression``, no selected metric regressed), 1 (with
+``--fail-on-regression``: a selected metric regressed), 2 (bad input: a folder with no run, a metric
+neither run has, rows that cannot be paired). The numbers come from
+:func:`agent_evaluators.report.compare_runs`, the engine the HTML report's compare view uses too.
+"""
+
+import argparse
+import json
+from typing import Any, List, Optional, TextIO
+
+from ..errors import AgentEvalError
+from .messages import print_error
+from .table import fit_table
+
+__all__ = ["compare_command", "add_compare_parser"]
+
+
+def _num(v: Optional[float], digits: int = 3, sign: bool = False) -> str:
+    if v is None or v != v:
+        return "-"
+    return f"{v:+.{digits}f}" if sign else f"{v:.{digits}f}"
+
+
+def _p(v: Optional[float]) -> str:
+    if v is None or v != v:
+        return "-"
+    return "<0.001" if v < 0.001 else f"{v:.3f}"
+
+
+def print_comparison(cmp: Any, out: TextIO) -> None:
+    """The terminal view: one line per metric, then what was not paired and why a verdict is open."""
+    rows: List[List[str]] = []
+    for m in cmp.metrics:
+        ci = f"[{_num(m.ci_low, sign=True)}, {_num(m.ci_high, sign=True)}]" if m.ci_low is not None else "-"
+        rows.append([m.metric, str(m.n_pairs), _num(m.mean_a), _num(m.mean_b), _num(m.diff, sign=True), ci,
+                     _p(m.p_value), _p(m.p_adjusted), m.verdict.upper() if m.verdict == "regressed" else m.verdict])
+    headers = ["metric", "pairs", "A", "B", "B-A", "95% interval", "p", "p (Holm)", "verdict"]
+    for line in fit_table(headers, rows, right={1, 2, 3, 4, 6, 7}, cut_order=(0,)):
+        print(line, file=out)
+    print(f"\nA: {cmp.a}\nB: {cmp.b}\n{cmp.n_pairs} row(s) paired; {cmp.unpaired_a} only in A, "
+          f"{cmp.unpaired_b} only in B (not compared)", file=out)
+    for m in cmp.metrics:
+        if m.verdict == "inconclusive":
+            need = (f"; these {m.n_pairs} pairs detect a change of about {m.detectable_effect:.3g} (80% power)"
+                    if m.detectable_effect else "")
+            print(f"{m.metric}: inconclusive: the interval reaches past +-{m.min_effect:g} and the test is not "
+                  f"significant at alpha {cmp.alpha:g}{need}; add rows or repetitions (agent-eval plan)", file=out)
+    if cmp.flips:
+        print(f"{len(cmp.flips)} cell(s) flipped verdict (agent-eval report B --compare A lists them)", file=out)
+
+
+def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..report import compare_runs
+
+    try:
+        cmp = compare_runs(args.run_a, args.run_b, metrics=args.metric or None, alpha=args.alpha,
+                           min_effect=args.min_effect, key=args.key)
+    except AgentEvalError as exc:
+        return print_error(err, exc)
+    if args.json:
+        for m in cmp.metrics:
+            print(json.dumps(m.as_json(), allow_nan=False), file=out)
+    else:
+        print_comparison(cmp, out)
+    return 1 if args.fail_on_regression and cmp.regressed else 0
+
+
+def add_compare_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    cmp = sub.add_parser(
+        "compare", help="did run B get worse than run A? paired intervals, tests and a verdict per metric",
+        description="Compare two runs over the same rows: per metric the paired difference B-A with its 95%% "
+                    "interval, a paired test (McNemar for pass rates, Wilcoxon for scores) with Holm's "
+                    "correction, and a verdict: improved, regressed, no_change or inconclusive.")
+    cmp.add_argument("run_a", metavar="RUN_A", help="the baseline run folder")
+    cmp.add_argument("run_b", metavar="RUN_B", help="the run to judge against it")
+    cmp.add_argument("--metric", "-m", action="append", metavar="ALIAS.METRIC",
+                     help="compare only this metric (repeatable; default: every evaluator's score and pass_rate)")
+    cmp.add_argument("--alpha", type=float, default=0.05, help="test level after Holm's correction (default 0.05)")
+    cmp.add_argument("--min-effect", type=float, default=None, metavar="X",
+                     help="a change smaller than this is no change (default 0.05 on 0-1 scales, 0.25 on 1-5)")
+    cmp.add_argument("--key", metavar="COLUMN", help="the data column that names rows (default: id/eval_id, else "
+                                                     "the data line)")
+    cmp.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a selected metric regressed")
+    cmp.add_argument("--json", action="store_true", help="one JSON object per metric on stdout")
+    cmp.set_defaults(func=compare_command)
