@@ -117,7 +117,8 @@ def _summary_section(run: RunData) -> str:
     s = run.summary
     cfg = s.get("config") or {}
     code = run.checks.get("exit_code")
-    verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors")}
+    verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors"),
+                3: ("fail", "INCONCLUSIVE: a judge panel agrees too little")}
     verdict = verdicts.get(code) if isinstance(code, int) else None
     items = [
         ("Data", cfg.get("data")),

@@ -41,6 +41,7 @@ async def evaluate_async(
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
+    min_agreement: Optional[float] = None,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -70,6 +71,7 @@ def evaluate(
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
+    min_agreement: Optional[float] = None,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -107,6 +109,9 @@ def evaluate(
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
         max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
             resume check: resuming with a larger value continues where a smaller one stopped).
+        min_agreement: for evaluators given a judge panel (``model_config=[...]``): the
+            Krippendorff's alpha below which ``summary.json``'s ``agreement`` marks the panel
+            ``inconclusive`` (and ``agent-eval run`` reports a threshold over it as INCONCLUSIVE).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with

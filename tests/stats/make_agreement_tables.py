@@ -14,10 +14,10 @@ where they refuse (one value in the domain) or return NaN.
 import json
 import math
 import random
+from importlib.metadata import version
 from pathlib import Path
 
 import krippendorff
-from importlib.metadata import version
 import numpy as np
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
