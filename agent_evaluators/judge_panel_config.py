@@ -59,7 +59,8 @@ def read_judge_section(judge: Any, where: str) -> Tuple[Any, List[NamedJudge]]:
 
 
 def read_judge_config_file(path: Path) -> Tuple[Any, List[NamedJudge]]:
-    """``--judge-config FILE``: a judge section (a mapping or a list) in a YAML or JSON file of its own."""
+    """``--judge-config FILE``: a judge section (a mapping or a list) in a YAML or JSON file of its own,
+    or the ``judge:`` section of a run config."""
     import yaml
 
     try:
@@ -68,7 +69,7 @@ def read_judge_config_file(path: Path) -> Tuple[Any, List[NamedJudge]]:
         raise ConfigError(f"--judge-config {path}: cannot read it ({exc.strerror or exc})") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"--judge-config {path}: not YAML or JSON ({exc})") from None
-    if isinstance(raw, Mapping) and set(raw) == {"judge"}:
+    if isinstance(raw, Mapping) and "judge" in raw:  # a run config: its judge section
         raw = raw["judge"]
     return read_judge_section(raw, f"--judge-config {path}")
 

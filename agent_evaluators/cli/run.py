@@ -192,6 +192,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_table(outcome, out)
     print_failures(outcome, out)
     print_checks(outcome, out)
+    _print_calibration(args, evaluators, out)
     if skipped:
         print(f"\nSkipped {_safe(', '.join(skipped))}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
               file=out)
@@ -201,6 +202,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     azure_file = None
     if output.suffix.lower() == ".json":  # azure-ai-evaluation style: its result file there, our folder beside it
         azure_file, output = output, output.with_suffix("")
+    _record_calibration(_calibration_status(args, evaluators), output)
     _write_checks(output, outcome, code)
     written = [output / "rows.jsonl", output / "summary.json"] + ([azure_file] if azure_file else [])
     if args.junit:
@@ -215,6 +217,37 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print("\nWrote " + ", ".join(str(p) for p in written), file=out)
     print(f"Result: {verdict(code, outcome)}, exit code {code}", file=out)
     return code
+
+
+def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) -> Dict[str, Any]:
+    """Each judge evaluator's calibration, from the record beside ``--judge-config`` or ``--config``."""
+    from ..calibration_record import record_path_for, run_calibration
+
+    source = getattr(args, "judge_config", None) or args.config
+    return run_calibration(evaluators, record_path_for(Path(source)) if source else None)
+
+
+def _print_calibration(args: argparse.Namespace, evaluators: Dict[str, Any], out: TextIO) -> None:
+    from ..calibration_record import describe_calibration
+
+    status = _calibration_status(args, evaluators)
+    if status:
+        print("\nJudge calibration:", file=out)
+        for alias, record in status.items():
+            print(_safe(f"  {alias}: {describe_calibration(record)}"), file=out)
+
+
+def _record_calibration(status: Dict[str, Any], output: Path) -> None:
+    """Add ``calibration`` (which calibration each judge had) to the run's ``summary.json``."""
+    import json
+
+    from ..runner.store import write_json_atomic
+
+    path = output / "summary.json"
+    if status and path.is_file():
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        summary["calibration"] = status
+        write_json_atomic(path, summary)
 
 
 def verdict(code: int, outcome: RunOutcome) -> str:
