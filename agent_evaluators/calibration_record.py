@@ -67,7 +67,7 @@ def load_entries(path: Path) -> List[Dict[str, Any]]:
         raise ConfigError(f"calibration record {path} cannot be read ({exc}); run `agent-eval calibrate` again "
                           "or delete it") from None
     entries = data.get("entries") if isinstance(data, Mapping) else None
-    return [e for e in entries if isinstance(e, Mapping)] if isinstance(entries, list) else []
+    return [dict(e) for e in entries if isinstance(e, Mapping)] if isinstance(entries, list) else []
 
 
 def save_reports(path: Path, reports: Iterable[Any], hashes: Mapping[str, Optional[str]]) -> Path:

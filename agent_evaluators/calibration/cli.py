@@ -87,7 +87,7 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
                 local = stack.enter_context(start_local_judge(args.local_model, n_parallel=args.max_concurrency))
                 model_config: Optional[Dict[str, Any]] = local.model_config
                 print(f"Started local judge {local.model!r} at {local.url}", flush=True)
-            judges = _judges(args, settings) if args.judge_config else None
+            judges: Optional[List[Any]] = _judges(args, settings) if args.judge_config else None
             if judges is None:
                 judges = [model_config if args.local_model else judge_model_config(settings)]
             reports, hashes = [], {}
