@@ -48,11 +48,9 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
-    p.add_argument("--judge-config", default=None, metavar="FILE",
-                   help="the judge (or judge panel) from this file (a judge section, or a run config with judge:); "
-                        "the results are saved beside it as NAME.calibration.json")
     p.add_argument("--save-calibration", default=None, metavar="FILE",
-                   help="save the results in this calibration record (default with --judge-config: beside it)")
+                   help="save the results in this calibration record (default with --judge-config: beside that "
+                        "file, as NAME.calibration.json)")
     return p
 
 

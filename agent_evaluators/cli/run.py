@@ -304,7 +304,4 @@ def add_run_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     run.add_argument("--html", action="store_true", help="also write report.html into the results folder")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML (a test case per row and evaluator)")
     add_judge_arguments(run)
-    run.add_argument("--judge-config", metavar="FILE",
-                     help="the judge section in a YAML/JSON file of its own: one judge (a mapping) or a judge panel "
-                          "(a list of judges, each with a name); replaces the config's judge:")
     run.set_defaults(func=run_command)

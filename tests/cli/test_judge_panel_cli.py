@@ -92,3 +92,11 @@ def test_two_judges_of_one_name_are_refused(tmp_path):
                                           "- {name: a, model: n, base_url: 'http://127.0.0.1:9/v1'}\n")
     r = agent_eval("run", "--data", data, "-e", "intent_resolution", "--judge-config", tmp_path / "judges.yaml")
     assert r.rc == 2 and "two judges of the panel are named 'a'" in r.err, r
+
+
+def test_adk_takes_one_judge_from_a_judge_config_and_refuses_a_panel(tmp_path):
+    (tmp_path / "judges.yaml").write_text("- {name: a, model: m, base_url: 'http://127.0.0.1:9/v1'}\n"
+                                          "- {name: b, model: n, base_url: 'http://127.0.0.1:9/v1'}\n")
+    r = agent_eval("adk", "samples/data/home_automation.evalset.json", "--actual",
+                   "samples/data/home_automation.actual.jsonl", "--judge-config", tmp_path / "judges.yaml")
+    assert r.rc == 2 and "holds a judge panel; this command takes one judge" in r.out + r.err, r
