@@ -65,11 +65,11 @@ def _evaluator(metric: Any, model_config: Optional[Dict[str, Any]], args: argpar
 
 def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``agent-eval calibrate``; returns the process exit code."""
+    from ..calibration_record import template_hash_of
     from ..cli.judge_flags import judge_settings_from_args
     from ..cli.messages import print_error
     from ..run_config import judge_model_config
     from .catalog import find_metric, judge_metrics
-    from ..calibration_record import template_hash_of
     from .run import calibrate
 
     args = build_calibrate_parser().parse_args(list(argv) if argv is not None else None)
