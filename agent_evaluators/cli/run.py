@@ -192,6 +192,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_table(outcome, out)
     print_failures(outcome, out)
     print_checks(outcome, out)
+    _print_agreement((result.summary or {}).get("agreement") or {}, out)
     _print_calibration(args, evaluators, out)
     if skipped:
         print(f"\nSkipped {_safe(', '.join(skipped))}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
@@ -225,6 +226,15 @@ def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) ->
 
     source = getattr(args, "judge_config", None) or args.config
     return run_calibration(evaluators, record_path_for(Path(source)) if source else None)
+
+
+def _print_agreement(agreement: Dict[str, Any], out: TextIO) -> None:
+    from ..runner.panel_votes import describe_agreement
+
+    if agreement:
+        print("\nJudge panels:", file=out)
+        for metric, record in agreement.items():
+            print(_safe(f"  {metric}: {describe_agreement(record)}"), file=out)
 
 
 def _print_calibration(args: argparse.Namespace, evaluators: Dict[str, Any], out: TextIO) -> None:

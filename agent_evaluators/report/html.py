@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..calibration_record import describe_calibration
 from ..runner.option_table import RUN_OPTIONS
+from ..runner.panel_votes import describe_agreement
 from .direction import change_class, metric_direction
 from .load import RunData, cell_status, row_key, row_label
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
@@ -132,7 +133,7 @@ def _summary_section(run: RunData) -> str:
         ("Versions", ", ".join(f"{k} {v}" for k, v in (s.get("versions") or {}).items() if isinstance(v, str))),
         *[(f"Judge of {alias}", describe_calibration(status)) for alias, status in (s.get("calibration") or {}).items()
           if isinstance(status, dict)],
-        *[(f"Panel agreement {metric}", _agreement_text(record)) for metric, record in (s.get("agreement") or {}).items()
+        *[(f"Panel agreement {metric}", describe_agreement(record)) for metric, record in (s.get("agreement") or {}).items()
           if isinstance(record, dict)],
     ]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in items if v not in (None, ""))
@@ -140,17 +141,6 @@ def _summary_section(run: RunData) -> str:
     if run.incomplete:
         head += f'<p class="verdict error">{esc(run.incomplete)}</p>'
     return f'<section id="summary"><h2>Run</h2>{head}<dl class="kv">{dl}</dl></section>'
-
-
-def _agreement_text(record: Dict[str, Any]) -> str:
-    """``3 judges, Krippendorff's alpha 0.74 (interval), Fleiss' kappa 0.69, 2 of 40 cells split``."""
-    def num(x: Any) -> str:
-        return "undefined" if x is None else f"{x:.2f}"
-
-    text = (f"{len(record.get('judges') or [])} judges, Krippendorff's alpha {num(record.get('alpha'))} "
-            f"({record.get('level')}), Fleiss' kappa {num(record.get('fleiss_kappa'))}, "
-            f"{record.get('disagreements')} of {record.get('cells')} cells split")
-    return text + (" - INCONCLUSIVE: below min_agreement" if record.get("inconclusive") else "")
 
 
 def _checks_section(run: RunData) -> str:

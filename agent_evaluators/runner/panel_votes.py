@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..stats.agreement import fleiss_kappa, krippendorff_alpha
 
-__all__ = ["PanelVotes", "panel_of"]
+__all__ = ["PanelVotes", "panel_of", "describe_agreement"]
 
 
 def panel_of(details: Any) -> Optional[Mapping[str, Any]]:
@@ -84,3 +84,14 @@ class PanelVotes:
             "min_agreement": min_agreement,
             "inconclusive": min_agreement is not None and alpha is not None and alpha < min_agreement,
         }
+
+
+def describe_agreement(record: Mapping[str, Any]) -> str:
+    """``3 judges, Krippendorff's alpha 0.74 (interval), Fleiss' kappa 0.69, 2 of 40 cells split`` (terminal, report)."""
+    def num(x: Any) -> str:
+        return "undefined" if x is None else f"{x:.2f}"
+
+    text = (f"{len(record.get('judges') or [])} judges, Krippendorff's alpha {num(record.get('alpha'))} "
+            f"({record.get('level')}), Fleiss' kappa {num(record.get('fleiss_kappa'))}, "
+            f"{record.get('disagreements')} of {record.get('cells')} cells split")
+    return text + (" - INCONCLUSIVE: below min_agreement" if record.get("inconclusive") else "")

@@ -44,6 +44,8 @@ def test_a_yaml_panel_that_disagrees_makes_the_threshold_inconclusive(tmp_path):
     assert re.search(r"INCONCLUSIVE intent\.pass_rate >= 0\.5 .*the 2 judges agree too little to tell: "
                      r"Krippendorff's alpha -?\d\.\d\d < min_agreement 0\.667 over 8 cells", r.out), r.out
     assert "Result: INCONCLUSIVE (a judge panel agrees below min_agreement), exit code 3" in r.out
+    assert re.search(r"Judge panels:\n  intent\.intent_resolution: 2 judges, Krippendorff's alpha -?\d\.\d\d "
+                     r"\(interval\), Fleiss' kappa .*, \d of 8 cells split - INCONCLUSIVE: below min_agreement", r.out), r.out
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     record = summary["agreement"]["intent.intent_resolution"]
     assert record["judges"] == ["steady", "moody"] and record["inconclusive"] is True
@@ -64,7 +66,7 @@ def test_a_judge_config_file_gives_the_panel_and_an_agreeing_panel_passes(tmp_pa
         (tmp_path / "judges.yaml").write_text(json.dumps([_judge(a, "a"), _judge(b, "b"), _judge(c, "c")]))
         r = agent_eval("run", "--data", data, "-e", "intent_resolution=intent", "--judge-config",
                        tmp_path / "judges.yaml", "-t", "intent.pass_rate >= 0.7", "--min-agreement", "0.8",
-                       "-o", tmp_path / "out")
+                       "--html", "-o", tmp_path / "out")
         asked = [len(s.requests) for s in (a, b, c)]
     assert r.rc == 0, r
     assert asked == [4, 4, 4]
@@ -76,6 +78,9 @@ def test_a_judge_config_file_gives_the_panel_and_an_agreeing_panel_passes(tmp_pa
     assert row2["outputs.intent.intent_resolution_usage"]["judge_calls"] == 3
     record = json.loads((tmp_path / "out" / "summary.json").read_text())["agreement"]["intent.intent_resolution"]
     assert 0.8 < record["alpha"] < 1 and record["inconclusive"] is False
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert f"3 judges, Krippendorff&#x27;s alpha {record['alpha']:.2f} (interval)" in html or \
+        f"3 judges, Krippendorff's alpha {record['alpha']:.2f} (interval)" in html
 
 
 def test_a_judge_of_the_panel_without_an_endpoint_is_named(tmp_path):
