@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..run_config import Threshold
+from ..runner.panel_votes import low_agreement
 
 __all__ = ["CellFailure", "RunOutcome", "exit_code", "summarize_rows", "check_thresholds"]
 
@@ -118,7 +119,7 @@ def check_thresholds(
             out.append({"check": str(t), "metric": t.metric, "value": value, "status": "error",
                         "note": f"{errored} of {total} cells errored; the value leaves them out"})
             continue
-        low = _low_agreement(t.alias, agreement or {}) if not t.metric.endswith(".error_count") else None
+        low = low_agreement(t.alias, agreement or {}) if not t.metric.endswith(".error_count") else None
         if low:
             out.append({"check": str(t), "metric": t.metric, "value": value, "status": "inconclusive", "note": low})
             continue
@@ -126,12 +127,3 @@ def check_thresholds(
                     "note": ""})
     return out
 
-
-def _low_agreement(alias: str, agreement: Mapping[str, Any]) -> Optional[str]:
-    """Why a check over ``alias`` is inconclusive (its judge panel agrees below ``min_agreement``), or ``None``."""
-    for metric, record in agreement.items():
-        if metric.split(".", 1)[0] == alias and isinstance(record, Mapping) and record.get("inconclusive"):
-            return (f"the {len(record.get('judges') or [])} judges agree too little to tell: Krippendorff's alpha "
-                    f"{record['alpha']:.2f} < min_agreement {record['min_agreement']:g} over {record.get('cells')} "
-                    f"cells ({record.get('disagreements')} split on pass/fail)")
-    return None

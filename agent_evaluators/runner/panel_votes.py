@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..stats.agreement import fleiss_kappa, krippendorff_alpha
 
-__all__ = ["PanelVotes", "panel_of", "describe_agreement"]
+__all__ = ["PanelVotes", "panel_of", "describe_agreement", "low_agreement"]
 
 
 def panel_of(details: Any) -> Optional[Mapping[str, Any]]:
@@ -95,3 +95,14 @@ def describe_agreement(record: Mapping[str, Any]) -> str:
             f"({record.get('level')}), Fleiss' kappa {num(record.get('fleiss_kappa'))}, "
             f"{record.get('disagreements')} of {record.get('cells')} cells split")
     return text + (" - INCONCLUSIVE: below min_agreement" if record.get("inconclusive") else "")
+
+
+def low_agreement(alias: str, agreement: Mapping[str, Any]) -> Optional[str]:
+    """Why a run threshold over ``alias`` is inconclusive (its judge panel agrees below ``min_agreement``), or
+    ``None``; ``agreement`` is ``summary.json``'s. Read by ``agent-eval run`` and :func:`~agent_evaluators.assertions.assert_passes`."""
+    for metric, record in agreement.items():
+        if metric.split(".", 1)[0] == alias and isinstance(record, Mapping) and record.get("inconclusive"):
+            return (f"the {len(record.get('judges') or [])} judges agree too little to tell: Krippendorff's alpha "
+                    f"{record['alpha']:.2f} < min_agreement {record['min_agreement']:g} over {record.get('cells')} "
+                    f"cells ({record.get('disagreements')} split on pass/fail)")
+    return None

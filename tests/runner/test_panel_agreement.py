@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
+from agent_evaluators.assertions import assert_passes
 from agent_evaluators.errors import AgentEvalError
 from agent_evaluators.testing import JudgeServer, schema_reply
 
@@ -64,6 +65,10 @@ def test_min_agreement_marks_a_disagreeing_panel_inconclusive(tmp_path):
     record = result.summary["agreement"]["intent.intent_resolution"]
     assert record["alpha"] < 0.667 and record["inconclusive"] is True and record["min_agreement"] == 0.667
     assert result.summary["config"]["min_agreement"] == 0.667
+    with pytest.raises(AssertionError, match=r"intent\.pass_rate >= 0: INCONCLUSIVE \(actual .*\), the 2 judges agree "
+                                             r"too little to tell: Krippendorff's alpha"):
+        assert_passes(result, {"intent.pass_rate": 0.0})
+    assert_passes(result, "intent.error_count == 0")  # a count of errors is not the judges' verdict
 
 
 def test_min_agreement_is_checked_like_every_run_option():
