@@ -87,7 +87,8 @@ class PanelVotes:
 
 
 def describe_agreement(record: Mapping[str, Any]) -> str:
-    """``3 judges, Krippendorff's alpha 0.74 (interval), Fleiss' kappa 0.69, 2 of 40 cells split`` (terminal, report)."""
+    """``3 judges, Krippendorff's alpha 0.74 (interval), Fleiss' kappa 0.69, 2 of 40 cells split``
+    (the terminal and the HTML report)."""
     def num(x: Any) -> str:
         return "undefined" if x is None else f"{x:.2f}"
 
