@@ -117,9 +117,7 @@ def evaluate(
             uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
         max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
             resume check: resuming with a larger value continues where a smaller one stopped).
-        min_agreement: for evaluators given a judge panel (``model_config=[...]``): the
-            Krippendorff's alpha below which ``summary.json``'s ``agreement`` marks the panel
-            ``inconclusive`` (and ``agent-eval run`` reports a threshold over it as INCONCLUSIVE).
+        min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
