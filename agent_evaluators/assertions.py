@@ -54,7 +54,8 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
     ``thresholds``: ``{"alias.metric": minimum}`` (``>=``), or strings such as
     ``"alias.metric >= 0.9"`` / ``"alias.error_count == 0"``. The message lists every
     failed check with its actual value, and the metrics of that evaluator when a
-    name is unknown.
+    name is unknown. A check over a judge panel that ``evaluate(min_agreement=...)`` marked
+    inconclusive fails too, saying so: an unreliable pass is not a pass.
     """
     from .run_config import parse_threshold
 
@@ -65,6 +66,10 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
         checks = [parse_threshold(k, v) for k, v in thresholds.items()]
     else:
         checks = [parse_threshold(t) for t in thresholds]
+    from .runner.panel_votes import low_agreement
+
+    summary = getattr(result, "summary", None)
+    agreement = (summary.get("agreement") if isinstance(summary, Mapping) else None) or {}
     problems = []
     for t in checks:
         value = metrics.get(t.metric)
@@ -73,6 +78,8 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
             problems.append(f"  {t}: no such metric (available: {', '.join(known)})")
         elif not t.check(value):
             problems.append(f"  {t}: actual {value:.4g}")
+        elif not t.metric.endswith(".error_count") and low_agreement(t.alias, agreement):
+            problems.append(f"  {t}: INCONCLUSIVE (actual {value:.4g}), {low_agreement(t.alias, agreement)}")
     if problems:
         errors = {k: v for k, v in metrics.items() if k.endswith(".error_count") and v}
         tail = f"\n  (error cells: {', '.join(f'{k}={v}' for k, v in errors.items())})" if errors else ""

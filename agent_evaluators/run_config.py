@@ -31,14 +31,15 @@ the key and what to write instead.
 import inspect
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
 from . import registry
 from .errors import ConfigError
 from .import_path import import_object
+from .judge_panel_config import panel_model_config, read_judge_section
+from .judge_settings import _JUDGE_KEYS, JUDGE_HOWTO, JudgeSettings, judge_model_config  # noqa: F401 - re-exported
 from .run_call import RUN_OPTION_KEYS, read_run_options
 from .thresholds import Threshold, check_threshold_metrics, closest_hint, parse_threshold
 
@@ -87,111 +88,6 @@ def _thresholds(value: Any, where: str) -> List[Threshold]:
     if isinstance(value, Sequence):
         return [parse_threshold(v) for v in value]
     raise ConfigError(f"{where}: 'thresholds' must be a list of 'alias.metric >= number' strings or a mapping")
-
-
-# ---------------------------------------------------------------------------- judge settings
-JUDGE_HOWTO = (
-    "set OPENAI_API_KEY (and --judge-model, default from the config), or --judge-base-url URL for a local "
-    "OpenAI-compatible server, or AZURE_OPENAI_ENDPOINT + AZURE_OPENAI_API_KEY + AZURE_OPENAI_DEPLOYMENT"
-)
-
-_JUDGE_KEYS = ("model", "base_url", "api_key_env", "azure_endpoint", "azure_deployment", "api_version",
-               "is_reasoning_model", "timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars",
-               "max_reply_bytes")
-#: the judge settings that travel in the model_config dict (the judge client and JudgeEvaluator read them)
-_CLIENT_LIMITS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars",
-                  "max_reply_bytes")
-
-
-@dataclass
-class JudgeSettings:
-    """Where the judge is. Precedence: command-line flags, then the config file, then the environment."""
-
-    model: Optional[str] = None
-    base_url: Optional[str] = None
-    api_key_env: Optional[str] = None
-    azure_endpoint: Optional[str] = None
-    azure_deployment: Optional[str] = None
-    api_version: Optional[str] = None
-    is_reasoning_model: bool = False
-    timeout: Optional[float] = None
-    max_attempts: Optional[int] = None
-    max_text_length: Optional[int] = None
-    max_list_items: Optional[int] = None
-    max_input_chars: Optional[int] = None
-    max_reply_bytes: Optional[int] = None
-    #: the settings whose value only a run config gave (not a flag, not Python): a key taken from the
-    #: environment is not sent to a host named only there (see :func:`judge_model_config`)
-    from_config: FrozenSet[str] = frozenset()
-
-    def merged(self, **overrides: Any) -> "JudgeSettings":
-        values = {k: getattr(self, k) for k in _JUDGE_KEYS}
-        given = {k: v for k, v in overrides.items() if v is not None}
-        values.update(given)
-        return JudgeSettings(**values, from_config=self.from_config - set(given))
-
-
-def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]] = None) -> Optional[Dict[str, Any]]:
-    """The judge ``model_config`` dict, or ``None`` when no judge is available.
-
-    "Available" means there is somewhere to send requests: an API key (named by
-    ``api_key_env``, else ``OPENAI_API_KEY`` / ``AZURE_OPENAI_API_KEY``), a
-    ``base_url`` (``OPENAI_BASE_URL``; local servers need no key) or an Azure endpoint.
-    A model name alone is a preference, not a judge. A judge that is named but
-    incomplete (a key without a model, an ``api_key_env`` that is not set) is a
-    :class:`ConfigError`.
-
-    A key taken implicitly from ``OPENAI_API_KEY`` / ``AZURE_OPENAI_API_KEY`` is not sent
-    to a host that only a run config names (:mod:`.judge.implicit_key`):
-    an OpenAI-compatible judge there gets no key (a warning says how to allow it), an
-    Azure one is a :class:`ConfigError`. ``api_key_env`` is an explicit choice and is honoured.
-    """
-    from .judge.endpoint import LOCAL_PLACEHOLDER_KEY, resolve_config
-    from .judge.implicit_key import KeyWithheld, takes_implicit_key
-
-    env = os.environ if env is None else env
-    model = settings.model or env.get("AGENT_EVAL_JUDGE_MODEL") or env.get("OPENAI_MODEL")
-
-    def key(default_var: str, field: str, url: Optional[str]) -> Optional[str]:
-        var = settings.api_key_env or default_var
-        value = env.get(var)
-        if settings.api_key_env and not value:
-            raise ConfigError(f"judge API key variable {var} is not set (named by --judge-api-key-env / judge.api_key_env)")
-        if value and not settings.api_key_env and field in settings.from_config and not takes_implicit_key(url, env):
-            raise KeyWithheld(var, field, url or "")
-        return value or None
-
-    azure_endpoint = settings.azure_endpoint or (None if settings.base_url else env.get("AZURE_OPENAI_ENDPOINT"))
-    if azure_endpoint:
-        try:
-            azure_key = key("AZURE_OPENAI_API_KEY", "azure_endpoint", azure_endpoint)
-        except KeyWithheld as withheld:
-            raise ConfigError(withheld.message() + "; the Azure judge has no other key") from None
-        cfg: Dict[str, Any] = {
-            "azure_endpoint": azure_endpoint,
-            "azure_deployment": settings.azure_deployment or env.get("AZURE_OPENAI_DEPLOYMENT") or model,
-            "api_key": azure_key,
-            "api_version": settings.api_version or env.get("OPENAI_API_VERSION") or env.get("AZURE_OPENAI_API_VERSION"),
-        }
-    else:
-        base_url = settings.base_url or env.get("OPENAI_BASE_URL")
-        try:
-            api_key = key("OPENAI_API_KEY", "base_url", base_url)
-        except KeyWithheld as withheld:
-            logger.warning("%s; sending no key (enough for a local server)", withheld.message())
-            api_key = LOCAL_PLACEHOLDER_KEY  # not None: the endpoint resolver would take OPENAI_API_KEY itself
-        if not base_url and not api_key:
-            return None
-        if not model:
-            raise ConfigError(
-                "a judge endpoint is configured but no judge model is named; pass --judge-model, set "
-                "judge.model in the config file, or set AGENT_EVAL_JUDGE_MODEL"
-            )
-        cfg = {"model": model, "base_url": base_url, "api_key": api_key}
-    cfg.update({k: getattr(settings, k) for k in _CLIENT_LIMITS})
-    cfg = {k: v for k, v in cfg.items() if v is not None}
-    resolve_config(cfg)  # raises ConfigError naming what is missing
-    return cfg
 
 
 # ---------------------------------------------------------------------------- evaluator specs
@@ -273,7 +169,7 @@ class EvaluatorSpec:
                 raise ConfigError(f"evaluator {self.alias!r} ({self.name}) is a function: it takes no options")
             return cls
         if self.uses_judge:
-            kwargs.setdefault("model_config", dict(model_config) if model_config else None)
+            kwargs.setdefault("model_config", _copy(model_config) if model_config else None)
             if is_reasoning_model and "is_reasoning_model" in params:
                 kwargs.setdefault("is_reasoning_model", True)
         takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
@@ -292,6 +188,11 @@ class EvaluatorSpec:
                 f"evaluator {self.alias!r} ({self.name}): {cls.__name__} objects are not callable; an evaluator "
                 f"class needs a method __call__(self, **inputs) that returns a dict or a number")
         return evaluator
+
+
+def _copy(model_config: Any) -> Any:
+    """A model config (a dict, or a judge panel's list of dicts) of the evaluator's own."""
+    return [dict(c) for c in model_config] if isinstance(model_config, list) else dict(model_config)
 
 
 def _resolve_type(name: str, base: Optional[Path] = None) -> str:
@@ -341,6 +242,8 @@ class RunConfig:
     column_mapping: Optional[Dict[str, str]] = None
     thresholds: List[Threshold] = field(default_factory=list)
     judge: JudgeSettings = field(default_factory=JudgeSettings)
+    #: a judge panel (``judge:`` as a list): (name, settings) per judge; ``judge`` then holds the flags only
+    judge_panel: List[Tuple[str, JudgeSettings]] = field(default_factory=list)
     #: ``evaluate()`` keywords set by the file (and then by flags): the run option table's names
     run_options: Dict[str, Any] = field(default_factory=dict)
     source: Optional[Path] = None
@@ -421,16 +324,7 @@ def load_config(path: Any) -> RunConfig:
     cfg.column_mapping = _mapping(raw.get("column_mapping"), f"{path}")
     cfg.thresholds = _thresholds(raw.get("thresholds"), str(path))
     cfg.run_options = read_run_options(raw, path)
-    judge = raw.get("judge") or {}
-    if not isinstance(judge, Mapping):
-        raise ConfigError(f"{path}: 'judge' must be a mapping (model, base_url, api_key_env, ...)")
-    bad = sorted(set(judge) - set(_JUDGE_KEYS))
-    if bad:
-        if bad[0] == "api_key":
-            raise ConfigError(f"{path}: do not put API keys in config files; name the variable with judge.api_key_env")
-        raise ConfigError(f"{path}: unknown judge key {bad[0]!r}; known: {', '.join(_JUDGE_KEYS)}")
-    named = {k: judge[k] for k in _JUDGE_KEYS if judge.get(k) is not None}
-    cfg.judge = JudgeSettings(**named, from_config=frozenset(named))
+    cfg.judge, cfg.judge_panel = read_judge_section(raw.get("judge"), f"{path}: judge")
     evaluators = raw.get("evaluators") or {}
     if isinstance(evaluators, Sequence) and not isinstance(evaluators, str):
         # a plain list of registry names
@@ -486,7 +380,7 @@ def build_evaluators(cfg: RunConfig) -> Tuple[Dict[str, Any], Dict[str, str], Op
     a run where nothing is left is a :class:`ConfigError` (a green run that
     evaluated nothing would hide a missing secret in CI).
     """
-    model_config = judge_model_config(cfg.judge)
+    model_config: Any = panel_model_config(cfg.judge_panel, cfg.judge) if cfg.judge_panel else judge_model_config(cfg.judge)
     evaluators: Dict[str, Any] = {}
     skipped: Dict[str, str] = {}
     for spec in cfg.evaluators:

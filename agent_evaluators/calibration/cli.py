@@ -6,11 +6,15 @@
     agent-eval calibrate --judge-model m --judge-api-key-env MY_KEY_VAR  # the key from another variable
     agent-eval calibrate --judge-model qwen2.5:7b --judge-base-url http://localhost:11434/v1 --evaluator task_adherence
     agent-eval calibrate --local-model qwen2.5-7b-instruct-q4_k_m.gguf   # starts llama.cpp for the run
+    agent-eval calibrate --judge-config eval.yaml --quick                # saves eval.calibration.json beside it
 
 Prints accuracy, Cohen's κ and the confusion matrix per evaluator; ``--json FILE``
 writes every case's outcome. Exit code 0 when the run completed (whatever the
 scores), 1 when ``--min-kappa`` was given and an evaluator fell below it (or could
-not be scored), 2 for a configuration error. The judge flags and evaluator names are
+not be scored), 2 for a configuration error. With ``--judge-config FILE`` (a judge file, or a
+run config with ``judge:``; a panel calibrates each judge) the results are saved beside it as
+``<name>.calibration.json`` (or in ``--save-calibration FILE``), where ``agent-eval run``
+finds them (:mod:`agent_evaluators.calibration_record`). The judge flags and evaluator names are
 those of ``agent-eval run`` and ``agent-eval list``.
 """
 
@@ -44,6 +48,9 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
+    p.add_argument("--save-calibration", default=None, metavar="FILE",
+                   help="save the results in this calibration record (default with --judge-config: beside that "
+                        "file, as NAME.calibration.json)")
     return p
 
 
@@ -58,6 +65,7 @@ def _evaluator(metric: Any, model_config: Optional[Dict[str, Any]], args: argpar
 
 def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``agent-eval calibrate``; returns the process exit code."""
+    from ..calibration_record import template_hash_of
     from ..cli.judge_flags import judge_settings_from_args
     from ..cli.messages import print_error
     from ..run_config import judge_model_config
@@ -77,18 +85,24 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
                 local = stack.enter_context(start_local_judge(args.local_model, n_parallel=args.max_concurrency))
                 model_config: Optional[Dict[str, Any]] = local.model_config
                 print(f"Started local judge {local.model!r} at {local.url}", flush=True)
-            else:
-                model_config = judge_model_config(settings)
-            reports = []
-            for metric in metrics:
-                evaluator = _evaluator(metric, model_config, args, bool(settings.is_reasoning_model))
-                report = calibrate(evaluator, model_config, max_concurrency=args.max_concurrency, quick=args.quick)
-                reports.append(report)
-                print(report.summary(), flush=True)
+            judges: Optional[List[Any]] = _judges(args, settings) if args.judge_config else None
+            if judges is None:
+                judges = [model_config if args.local_model else judge_model_config(settings)]
+            reports, hashes = [], {}
+            for judge in judges:
+                for metric in metrics:
+                    evaluator = _evaluator(metric, judge, args, bool(settings.is_reasoning_model))
+                    report = calibrate(evaluator, judge, max_concurrency=args.max_concurrency, quick=args.quick)
+                    reports.append(report)
+                    hashes[metric.name] = template_hash_of(metric.build(judge, quick=args.quick))
+                    print(report.summary(), flush=True)
+            saved = _save(args, reports, hashes)
     except ConfigError as exc:
         return print_error(sys.stderr, exc, prog="agent-eval calibrate")
 
     print(_table(reports))
+    if saved is not None:
+        print(f"Saved the calibration record {saved} (agent-eval run reads it beside the judge config)")
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as fh:
             json.dump([r.to_dict() for r in reports], fh, indent=2)
@@ -98,6 +112,38 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"kappa below {args.min_kappa} (or undefined) for: {', '.join(low)}", file=sys.stderr)
             return 1
     return 0
+
+
+def _judges(args: argparse.Namespace, flags: Any) -> List[Dict[str, Any]]:
+    """``--judge-config FILE``: its judge, or each judge of its panel (the judge flags applied to each)."""
+    from pathlib import Path
+
+    from ..judge_panel_config import panel_model_config, read_judge_config_file
+    from ..run_config import judge_model_config
+
+    single, panel = read_judge_config_file(Path(args.judge_config))
+    if panel:
+        return [{k: v for k, v in cfg.items() if k != "name"} for cfg in panel_model_config(panel, flags)]
+    overrides = {k: getattr(flags, k) for k in ("model", "base_url", "api_key_env", "azure_endpoint",
+                                               "azure_deployment", "api_version", "timeout", "max_attempts")}
+    cfg = judge_model_config(single.merged(**overrides))
+    if cfg is None:
+        raise ConfigError(f"--judge-config {args.judge_config}: no judge endpoint there; give base_url, "
+                          "azure_endpoint or api_key_env")
+    return [cfg]
+
+
+def _save(args: argparse.Namespace, reports: List[Any], hashes: Dict[str, Any]) -> Any:
+    """Where the results were saved (``--save-calibration``, or beside ``--judge-config``), or ``None``."""
+    from pathlib import Path
+
+    from ..calibration_record import record_path_for, save_reports
+
+    if args.save_calibration:
+        return save_reports(Path(args.save_calibration), reports, hashes)
+    if args.judge_config:
+        return save_reports(record_path_for(Path(args.judge_config)), reports, hashes)
+    return None
 
 
 def _table(reports: List[Any]) -> str:

@@ -65,6 +65,9 @@ def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default:
     group = parser.add_argument_group("judge (default: the config file's judge:, then the environment)")
     for flag, key, typ, metavar, text in _FLAGS:
         group.add_argument(flag, dest=f"judge_{key}", type=typ, metavar=metavar, default=None, help=text)
+    group.add_argument("--judge-config", dest="judge_config", metavar="FILE", default=None,
+                       help="the judge from a YAML/JSON file: one judge (a mapping) or a judge panel (a list, each "
+                            "with a name), or a run config's judge:; replaces the config's judge: (run, calibrate)")
     group.add_argument("--judge-reasoning", dest="judge_is_reasoning_model", action="store_true", default=None,
                        help="the judge is a reasoning model (o-series, gpt-5 under another name)")
     group.add_argument("--max-concurrency", dest="max_concurrency", type=int, metavar="N", default=concurrency_default,
@@ -90,7 +93,18 @@ def judge_settings_from_args(args: argparse.Namespace, base: Optional[JudgeSetti
 
 
 def model_config_from_args(args: argparse.Namespace, base: Optional[JudgeSettings] = None) -> Optional[dict]:
-    """The judge ``model_config`` from flags, ``base`` and the environment; ``None`` when no judge is configured."""
+    """The judge ``model_config`` from flags, ``base`` (or ``--judge-config``) and the environment; ``None`` when
+    no judge is configured. One judge only: a judge panel in ``--judge-config`` is a ``ConfigError`` here."""
+    from ..errors import ConfigError
     from ..run_config import judge_model_config
 
+    if getattr(args, "judge_config", None):
+        from pathlib import Path
+
+        from ..judge_panel_config import read_judge_config_file
+
+        base, panel = read_judge_config_file(Path(args.judge_config))
+        if panel:
+            raise ConfigError(f"--judge-config {args.judge_config} holds a judge panel; this command takes one judge "
+                              "(panels: agent-eval run and calibrate)")
     return judge_model_config(judge_settings_from_args(args, base))

@@ -2,14 +2,16 @@
 
 Exit codes of ``run``: 2 on bad configuration or when any row × evaluator cell
 errored (errors take precedence); else 1 when a run-level threshold failed or,
-with no thresholds, when any scored cell failed; else 0. Judge-backed evaluators
-that were skipped because no judge is configured do not count.
+with no thresholds, when any scored cell failed; else 3 when a threshold is
+INCONCLUSIVE (over a judge panel whose agreement is below ``min_agreement``); else 0.
+Judge-backed evaluators that were skipped because no judge is configured do not count.
 """
 
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..run_config import Threshold
+from ..runner.panel_votes import low_agreement
 
 __all__ = ["CellFailure", "RunOutcome", "exit_code", "summarize_rows", "check_thresholds"]
 
@@ -47,12 +49,15 @@ class RunOutcome:
 
 
 def exit_code(outcome: RunOutcome) -> int:
-    """2: error cells; 1: a threshold failed (or, without applicable thresholds, a scored cell failed); 0: pass."""
+    """2: error cells; 1: a threshold failed (or, without applicable thresholds, a scored cell failed);
+    3: a threshold is inconclusive (its judge panel disagrees too much to tell); 0: pass."""
     if outcome.error_count:
         return 2
     applicable = [c for c in outcome.checks if c["status"] != "skipped"]
     if applicable:
-        return 1 if any(c["status"] == "fail" for c in applicable) else 0
+        if any(c["status"] == "fail" for c in applicable):
+            return 1
+        return 3 if any(c["status"] == "inconclusive" for c in applicable) else 0
     return 1 if outcome.fail_count else 0
 
 
@@ -93,8 +98,12 @@ def summarize_rows(
 
 
 def check_thresholds(
-    thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str]
+    thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str],
+    agreement: Optional[Mapping[str, Any]] = None,
 ) -> List[Dict[str, Any]]:
+    """Each run-level threshold's status: pass, fail, error, skipped, or inconclusive (``agreement``:
+    ``summary.json``'s judge-panel records; one marked ``inconclusive`` makes every check over its
+    evaluator INCONCLUSIVE, since a pass or fail there would be the judges' taste)."""
     out: List[Dict[str, Any]] = []
     for t in thresholds:
         if t.alias in skipped:
@@ -113,6 +122,11 @@ def check_thresholds(
             out.append({"check": str(t), "metric": t.metric, "value": value, "status": "error",
                         "note": f"{errored} of {total} cells errored; the value leaves them out"})
             continue
+        low = low_agreement(t.alias, agreement or {}) if not t.metric.endswith(".error_count") else None
+        if low:
+            out.append({"check": str(t), "metric": t.metric, "value": value, "status": "inconclusive", "note": low})
+            continue
         out.append({"check": str(t), "metric": t.metric, "value": value, "status": "pass" if t.check(value) else "fail",
                     "note": ""})
     return out
+

@@ -31,7 +31,8 @@ __all__ = ["run_command", "add_run_parser", "CHECKS_FILE", "EXIT_CODES"]
 
 EXIT_CODES = (
     "Exit codes: 2 on bad configuration or any errored cell; else 1 when a run-level threshold failed "
-    "(or, with no thresholds, any scored cell failed); else 0. Evaluators skipped for want of a judge do not count."
+    "(or, with no thresholds, any scored cell failed); else 3 when a threshold is INCONCLUSIVE (a judge panel "
+    "agreeing below --min-agreement); else 0. Evaluators skipped for want of a judge do not count."
 )
 
 CHECKS_FILE = "checks.json"
@@ -91,6 +92,9 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
     if args.threshold:
         cfg.thresholds = cfg.thresholds + [parse_threshold(t) for t in args.threshold]
     cfg.run_options.update(run_option_overrides(args))  # flags over the file's keys
+    if getattr(args, "judge_config", None):  # a judge file of its own replaces the run config's judge:
+        from ..judge_panel_config import read_judge_config_file
+        cfg.judge, cfg.judge_panel = read_judge_config_file(Path(args.judge_config))
     cfg.judge = judge_settings_from_args(args, cfg.judge)
     _apply_maps(cfg, args.map or [])
     _apply_options(cfg, args.option or [])
@@ -159,10 +163,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         output = cfg.run_options.setdefault("output_path", _default_output(cfg))
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
-            where = model_config.get("base_url") or model_config.get("azure_endpoint") or "https://api.openai.com/v1"
-            model = model_config.get("model") or model_config.get("azure_deployment")
-            from ..judge.endpoint import public_url
-            print(_safe(f"judge: {model} at {public_url(where)}"), file=out)  # a ?key=... never reaches the terminal
+            from ..judge_panel_config import describe_judges
+            print(_safe(describe_judges(model_config) or ""), file=out)  # a ?key=... never reaches the terminal
         out.flush()
         result = evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)
     except RunInterrupted as exc:
@@ -187,7 +189,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     for f in outcome.failures:
         f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)
-    outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped)
+    outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped, (result.summary or {}).get("agreement"))
     code = exit_code(outcome)
 
     continued = any(cfg.run_options.get(name) for name in CONTINUING)
@@ -197,6 +199,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_table(outcome, out)
     print_failures(outcome, out)
     print_checks(outcome, out)
+    _print_agreement((result.summary or {}).get("agreement") or {}, out)
+    _print_calibration(args, evaluators, out)
     if skipped:
         print(f"\nSkipped {_safe(', '.join(skipped))}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
               file=out)
@@ -206,6 +210,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     azure_file = None
     if output.suffix.lower() == ".json":  # azure-ai-evaluation style: its result file there, our folder beside it
         azure_file, output = output, output.with_suffix("")
+    _record_calibration(_calibration_status(args, evaluators), output)
     _write_checks(output, outcome, code)
     written = [output / "rows.jsonl", output / "summary.json"] + ([azure_file] if azure_file else [])
     if args.junit:
@@ -222,9 +227,50 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return code
 
 
+def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) -> Dict[str, Any]:
+    """Each judge evaluator's calibration, from the record beside ``--judge-config`` or ``--config``."""
+    from ..calibration_record import record_path_for, run_calibration
+
+    source = getattr(args, "judge_config", None) or args.config
+    return run_calibration(evaluators, record_path_for(Path(source)) if source else None)
+
+
+def _print_agreement(agreement: Dict[str, Any], out: TextIO) -> None:
+    from ..runner.panel_votes import describe_agreement
+
+    if agreement:
+        print("\nJudge panels:", file=out)
+        for metric, record in agreement.items():
+            print(_safe(f"  {metric}: {describe_agreement(record)}"), file=out)
+
+
+def _print_calibration(args: argparse.Namespace, evaluators: Dict[str, Any], out: TextIO) -> None:
+    from ..calibration_record import describe_calibration
+
+    status = _calibration_status(args, evaluators)
+    if status:
+        print("\nJudge calibration:", file=out)
+        for alias, record in status.items():
+            print(_safe(f"  {alias}: {describe_calibration(record)}"), file=out)
+
+
+def _record_calibration(status: Dict[str, Any], output: Path) -> None:
+    """Add ``calibration`` (which calibration each judge had) to the run's ``summary.json``."""
+    import json
+
+    from ..runner.store import write_json_atomic
+
+    path = output / "summary.json"
+    if status and path.is_file():
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        summary["calibration"] = status
+        write_json_atomic(path, summary)
+
+
 def verdict(code: int, outcome: RunOutcome) -> str:
     """``PASS``, ``FAIL (threshold)`` or ``ERROR (...)``, saying how many thresholds were not checked and why."""
-    text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})"}[code]
+    text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})",
+            3: "INCONCLUSIVE (a judge panel agrees below min_agreement)"}[code]
     unchecked = [c for c in outcome.checks if c["status"] == "skipped"]
     if code != 2 and unchecked:
         why = "no judge" if all(c.get("note") == "no judge configured" for c in unchecked) else "evaluator skipped"

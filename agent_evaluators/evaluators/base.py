@@ -88,6 +88,8 @@ class Evaluator:
     #: The (low, high) range a score can take, read by reports for their axes (:func:`score_scale`);
     #: ``None`` when the metric cannot say. An instance may set its own (a configurable scale).
     score_scale: ClassVar[Optional[Tuple[float, float]]] = None
+    #: several judges behind one judge metric (:class:`~.panel.JudgePanel`); ``None`` for one judge
+    _panel: Any = None
 
     _evaluate_signature: ClassVar[inspect.Signature]
     _public_signature: ClassVar[inspect.Signature]
@@ -223,6 +225,8 @@ class Evaluator:
         # resumed at each of its I/O events
         try:
             bound = self._bind(inputs)
+            if self._panel is not None:
+                return self._finish(await self._panel.outcome(self, bound))
             if "conversation" in bound:
                 return self._finish(await self._per_turn_async(bound))
             if self._evaluate_is_async:
@@ -246,7 +250,7 @@ class Evaluator:
         return InputError(f"{self.name}: {exc}", evaluator=self.name, input_name=exc.input_name)
 
     def _run_sync_inner(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
-        if self._evaluate_is_async:
+        if self._evaluate_is_async or self._panel is not None:
             from .._loop import run_sync
 
             return run_sync(self._run_async(inputs))

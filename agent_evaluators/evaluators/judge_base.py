@@ -29,6 +29,7 @@ else:  # pydantic depends on typing_extensions
 from ..errors import ConfigError, InputError, JudgeError
 from ..judge.usage import merge_usage
 from .base import Evaluator, Outcome
+from .panel import JudgePanel, current_judge, panel_configs, without_name
 
 __all__ = [
     "JudgeEvaluator",
@@ -148,7 +149,13 @@ class JudgeEvaluator(Evaluator):
         cache: Optional[str] = None,
     ) -> None:
         super().__init__(threshold=threshold)
-        self._model_config = _with_credential(model_config, credential)
+        configs = panel_configs(type(self).__name__, model_config)
+        if configs is not None and len(configs) > 1:  # a panel: every judge asked, their verdicts combined
+            self._model_config: Any = [_with_credential(c, credential) for c in configs]
+            self._panel = JudgePanel(self._model_config)
+            self._panel_clients: List[Any] = [None] * len(configs)
+        else:
+            self._model_config = _with_credential(without_name(configs[0]) if configs else model_config, credential)
         self._is_reasoning_model = bool(is_reasoning_model)
         self._cache = cache
         self._prompty: Any = None
@@ -187,6 +194,8 @@ class JudgeEvaluator(Evaluator):
     def _repr_extra(self) -> Dict[str, Any]:
         """The judge model and endpoint (a ``?key=`` in the URL masked; the API key never)."""
         cfg = self._model_config
+        if self._panel is not None:
+            return {"judges": self._panel.labels}
         if not isinstance(cfg, Mapping):
             return {} if cfg is None else {"model_config": type(cfg).__name__}
         from ..judge.endpoint import public_url
@@ -209,20 +218,42 @@ class JudgeEvaluator(Evaluator):
         ``evaluate()`` calls this before the first row, so a missing key or endpoint is one
         clear error instead of an error cell on every row. Nothing is sent over the network.
         """
-        self._client()
+        for _ in self._each_judge():
+            self._client()
+
+    def _each_judge(self) -> Any:
+        """Make each judge of a panel the current one in turn (once for a single judge)."""
+        from .panel import _JUDGE_INDEX
+
+        for i in range(len(self._panel) if self._panel is not None else 1):
+            token = _JUDGE_INDEX.set(i)
+            try:
+                yield i
+            finally:
+                _JUDGE_INDEX.reset(token)
+
+    def _current_model_config(self) -> Any:
+        """The model config of the judge asked now (a panel's current judge, :func:`.panel.current_judge`)."""
+        panel = self._panel
+        return self._model_config if panel is None else panel.configs[current_judge()]
 
     def _client(self) -> Any:
-        """This evaluator's judge client, built on first use and then reused."""
-        client = self._judge_client
+        """This evaluator's judge client (the current panel judge's), built on first use and then reused."""
+        panel = self._panel
+        client = self._judge_client if panel is None else self._panel_clients[current_judge()]
         if client is None:
             from ..judge import get_judge_client
 
-            model_config = self._model_config
+            model_config = self._current_model_config()
             if isinstance(model_config, Mapping) and "max_input_chars" in model_config:
                 # ours, not the HTTP client's: read by _check_input_size
                 model_config = {k: v for k, v in model_config.items() if k != "max_input_chars"}
             client = get_judge_client(model_config, is_reasoning_model=self._is_reasoning_model, cache=self._cache)
-            self._judge_client = client
+            if panel is None:
+                self._judge_client = client
+            else:
+                client.cache_scope = panel.labels[current_judge()]
+                self._panel_clients[current_judge()] = client
         return client
 
     async def _ask(
@@ -259,7 +290,8 @@ class JudgeEvaluator(Evaluator):
         return reply.data, reply.usage
 
     def _max_input_chars(self) -> int:
-        limit = self._model_config.get("max_input_chars") if isinstance(self._model_config, Mapping) else None
+        cfg = self._current_model_config()
+        limit = cfg.get("max_input_chars") if isinstance(cfg, Mapping) else None
         if limit is None:
             return DEFAULT_MAX_INPUT_CHARS
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -323,6 +355,8 @@ class JudgeEvaluator(Evaluator):
         # Judge clients hold sockets bound to an event loop (and a cache connection):
         # ship configuration only; the copy builds its own client on first use.
         state = dict(self.__dict__, _prompty=None, _judge_client=None)
+        if self._panel is not None:
+            state["_panel_clients"] = [None] * len(self._panel)
         return (_rebuild, (type(self), state))
 
 

@@ -187,6 +187,7 @@ class JudgeClient:
         self.model: str = config.model
         self.is_reasoning: bool = bool(is_reasoning_model) or is_reasoning_model_name(config.model)
         self.cache = cache
+        self.cache_scope: Optional[str] = None  # a panel judge's name: keeps two judges of one model apart
         self.timeout = float(timeout)
         self.max_attempts = int(max_attempts)
         #: largest reply body read, on the wire and inflated (see :mod:`.reply_body`)
@@ -479,7 +480,8 @@ class JudgeClient:
         if self.cache is not None:
             requested = (response_format_for(output_model, "json_schema", self.schema_limits)
                          if output_model is not None else extra_rf)
-            key = cache_key(model=self.model, messages=messages, params=sent_params, response_format=requested,
+            scoped = sent_params if self.cache_scope is None else {**sent_params, "panel_judge": self.cache_scope}
+            key = cache_key(model=self.model, messages=messages, params=scoped, response_format=requested,
                             sample_index=sample_index)
             hit = self._from_cache(key, output_model, started, template_hash)
             if hit is not None:

@@ -12,7 +12,9 @@ import math
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..calibration_record import describe_calibration
 from ..runner.option_table import RUN_OPTIONS
+from ..runner.panel_votes import describe_agreement
 from ..stats.noise import split_variance
 from .compare_html import compare_section, compare_view
 from .load import RunData, cell_status, row_label
@@ -110,7 +112,8 @@ def _summary_section(run: RunData) -> str:
     s = run.summary
     cfg = s.get("config") or {}
     code = run.checks.get("exit_code")
-    verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors")}
+    verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors"),
+                3: ("fail", "INCONCLUSIVE: a judge panel agrees too little")}
     verdict = verdicts.get(code) if isinstance(code, int) else None
     items = [
         ("Data", cfg.get("data")),
@@ -121,6 +124,10 @@ def _summary_section(run: RunData) -> str:
         ("Status", run.incomplete or s.get("status")),
         *[(o.report_label, _option_text(cfg.get(o.name))) for o in RUN_OPTIONS if o.report_label and o.in_summary],
         ("Versions", ", ".join(f"{k} {v}" for k, v in (s.get("versions") or {}).items() if isinstance(v, str))),
+        *[(f"Judge of {alias}", describe_calibration(status)) for alias, status in (s.get("calibration") or {}).items()
+          if isinstance(status, dict)],
+        *[(f"Panel agreement {metric}", describe_agreement(record)) for metric, record in (s.get("agreement") or {}).items()
+          if isinstance(record, dict)],
     ]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in items if v not in (None, ""))
     head = f'<p class="verdict {verdict[0]}">{esc(verdict[1])}</p>' if verdict else ""

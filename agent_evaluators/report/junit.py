@@ -88,6 +88,9 @@ def write_junit(path: Path, rows: Iterable[Mapping[str, Any]], outcome: Any) -> 
             elif check["status"] == "error":
                 ET.SubElement(case, "error", message=f"{check['check']}: {check['note']}")
                 n["errors"] += 1
+            elif check["status"] == "inconclusive":  # not a pass: CI should look, and the exit code is 3
+                ET.SubElement(case, "failure", message=f"{check['check']} INCONCLUSIVE: {check['note']}")
+                n["failures"] += 1
             elif check["status"] == "skipped":
                 ET.SubElement(case, "skipped", message=check["note"] or "skipped")
                 n["skipped"] += 1

@@ -216,10 +216,13 @@ class AliasStats:
     """Running totals for one evaluator alias."""
 
     __slots__ = ("result_key", "n", "errors", "na", "passes", "pass_den", "sums", "usage", "runs", "num_runs",
-                 "values", "reps", "row_passes")
+                 "values", "reps", "row_passes", "details_key", "panel")
 
     def __init__(self, result_key: Optional[str], num_runs: int = 1) -> None:
         self.result_key = result_key
+        self.details_key = f"{result_key}_details" if result_key else "details"
+        #: a judge panel's verdicts (:class:`~.panel_votes.PanelVotes`), made when the first panel cell comes
+        self.panel: Any = None
         self.num_runs = num_runs
         self.n = self.errors = self.na = self.passes = self.pass_den = 0
         self.sums: Dict[str, ExactSum] = {}
@@ -261,6 +264,9 @@ class AliasStats:
             self.na += 1
             return
         self.n += 1
+        details = cell.get(self.details_key)
+        if type(details) is dict and ("panel" in details or "runs" in details):
+            self._add_panel(details)
         verdicts = [r for r in results if r == "pass" or r == "fail"]
         if verdicts:
             self.pass_den += 1
@@ -298,8 +304,20 @@ class AliasStats:
         if judged:
             self.row_passes.append((judged, passed))
 
+    def _add_panel(self, details: Mapping[str, Any]) -> None:
+        from .panel_votes import PanelVotes
+
+        if self.panel is None:
+            self.panel = PanelVotes()
+        self.panel.add(details)
+
     def merge(self, other: "AliasStats") -> None:
         """Fold in the totals of another part of the same run (a shard evaluated elsewhere)."""
+        if other.panel is not None:
+            if self.panel is None:
+                self.panel = other.panel
+            else:
+                self.panel.merge(other.panel)
         self.n += other.n
         self.errors += other.errors
         self.na += other.na

@@ -41,6 +41,7 @@ async def evaluate_async(
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
+    min_agreement: Optional[float] = None,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
@@ -71,6 +72,7 @@ def evaluate(
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
+    min_agreement: Optional[float] = None,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
@@ -115,6 +117,7 @@ def evaluate(
             uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
         max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
             resume check: resuming with a larger value continues where a smaller one stopped).
+        min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with

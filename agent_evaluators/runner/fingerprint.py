@@ -76,7 +76,7 @@ def public_config(obj: Any) -> Dict[str, Any]:
                 v is None or isinstance(v, (bool, int, float, str))) and k not in ("_cache", "_prompty"):
             out[name] = _safe(v)
     model_config = attrs.get("_model_config")
-    if isinstance(model_config, Mapping) and "model_config" not in out:
+    if isinstance(model_config, (Mapping, list)) and "model_config" not in out:  # a list: a judge panel, every judge
         out["model_config"] = _safe(model_config)
     for k in ("result_key",):
         v = getattr(obj, k, None)

@@ -436,6 +436,7 @@ class RunLedger:
             intervals.update(tally.stats[alias].intervals(alias))
             noise.update(tally.stats[alias].noise(alias))
         usage = {alias: tally.stats[alias].usage for alias in self.rows.aliases}
+        agreement = self._agreement()
         if self.changed_rows:
             logger.warning("%d row(s) differ from the rows of the earlier run at the same position; they were "
                            "evaluated again", self.changed_rows)
@@ -471,6 +472,8 @@ class RunLedger:
             "errors_truncated": tally.error_count > len(tally.errors),
             "usage": usage,
         })
+        if agreement:
+            summary["agreement"] = agreement
         if extra:
             summary.update(extra)
         if self.summary_path is not None:
@@ -484,6 +487,15 @@ class RunLedger:
         if self.options.fail_on_evaluator_errors and tally.error_count:
             self._raise_errors(result)
         return result
+
+    def _agreement(self) -> Dict[str, Any]:
+        """Each judge panel's agreement, by ``<alias>.<key>`` (:mod:`.panel_votes`)."""
+        out: Dict[str, Any] = {}
+        for alias in self.rows.aliases:
+            stats = self.tally.stats[alias]
+            if stats.panel is not None:
+                out[f"{alias}.{stats.result_key}"] = stats.panel.summary(self.options.values.get("min_agreement"))
+        return out
 
     def _raise_errors(self, result: EvaluationResult) -> None:
         errors = self.tally.errors

@@ -79,6 +79,15 @@ def _engine(name: str, value: Any) -> str:
     return str(value)
 
 
+def _agreement(name: str, value: Any) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= value <= 1.0:
+        raise ConfigError(f"{name} must be an agreement coefficient between -1 and 1 (e.g. 0.667, Krippendorff's "
+                          f"usual floor for tentative conclusions), got {value!r}")
+    return float(value)
+
+
 def _keep(name: str, value: Any) -> Any:
     return value
 
@@ -141,6 +150,9 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               in_summary=True, report_label="Tags", cli_flag="--tag"),
     RunOption("max_rows", None, "int", "evaluate only the first N rows of the input",
               _optional(positive_int), metavar="N", in_summary=True, report_label="Row limit"),
+    RunOption("min_agreement", None, "float", "judge panels only: a run threshold over an evaluator whose judges' "
+              "agreement (Krippendorff's alpha) is below this reports INCONCLUSIVE, not PASS/FAIL", _agreement,
+              metavar="ALPHA", in_summary=True, report_label="Min panel agreement"),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,

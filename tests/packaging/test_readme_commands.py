@@ -69,6 +69,10 @@ ADK_RUNS: Dict[str, int] = {
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"
 NOT_RUN: Dict[str, str] = {
+    "agent-eval calibrate --judge-config eval.yaml --quick": "names the user's own run config; "
+    "tests/cli/test_calibration_record.py runs it against local judges",
+    "agent-eval run --config eval.yaml": "the user's own run config (with the calibration record beside it); "
+    "tests/cli/test_calibration_record.py runs it against local judges",
     "python3 -m venv .venv": _FRESH_ENV,
     ". .venv/bin/activate": _FRESH_ENV,
     "pip install .": _FRESH_ENV,
