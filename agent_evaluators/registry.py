@@ -69,7 +69,9 @@ class EvaluatorEntry(NamedTuple):
     ``target``: ``"module:Class"``; ``judge``: whether it asks a judge model;
     ``result_key``: its default result key; ``adk_metric``: the ADK metric it implements
     (``test_config.json`` criterion name), if any; ``aliases``: other spellings the CLI
-    accepts; ``calibration``: its labelled set, for judge evaluators.
+    accepts; ``calibration``: its labelled set, for judge evaluators; ``lower_is_better``: a
+    lower score is the better one (harm severities), so reports colour its changes that way
+    (the class says the same by ``higher_is_better = False``).
     """
 
     name: str
@@ -79,6 +81,7 @@ class EvaluatorEntry(NamedTuple):
     adk_metric: Optional[str] = None
     aliases: Tuple[str, ...] = ()
     calibration: Optional[CalibrationSet] = None
+    lower_is_better: bool = False
 
     @property
     def module(self) -> str:
@@ -101,6 +104,8 @@ class EvaluatorEntry(NamedTuple):
 
 _AGENT = "agent_evaluators.evaluators.agent"
 _ADK = "agent_evaluators.evaluators.adk_judges"
+_HARM = "agent_evaluators.evaluators.content_safety"
+_LABELS = "agent_evaluators.evaluators.safety_labels"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -165,6 +170,26 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    # content safety on any judge (azure's cloud-only safety evaluators, as judge rubrics)
+    EvaluatorEntry("violence", f"{_HARM}:ViolenceEvaluator", True, "violence",
+                   calibration=_cal("violence.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("sexual", f"{_HARM}:SexualEvaluator", True, "sexual",
+                   calibration=_cal("sexual.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("self_harm", f"{_HARM}:SelfHarmEvaluator", True, "self_harm",
+                   calibration=_cal("self_harm.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("hate_unfairness", f"{_HARM}:HateUnfairnessEvaluator", True, "hate_unfairness",
+                   calibration=_cal("hate_unfairness.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("protected_material", f"{_LABELS}:ProtectedMaterialEvaluator", True, "protected_material",
+                   calibration=_cal("protected_material.jsonl", 0, 1), lower_is_better=True),
+    EvaluatorEntry("indirect_attack", f"{_LABELS}:IndirectAttackEvaluator", True, "indirect_attack",
+                   aliases=("xpia",), calibration=_cal("indirect_attack.jsonl", 0, 1), lower_is_better=True),
+    EvaluatorEntry("code_vulnerability", f"{_LABELS}:CodeVulnerabilityEvaluator", True, "code_vulnerability",
+                   calibration=_cal("code_vulnerability.jsonl", 0, 1), lower_is_better=True),
+    EvaluatorEntry("ungrounded_attributes", f"{_LABELS}:UngroundedAttributesEvaluator", True,
+                   "ungrounded_attributes", calibration=_cal("ungrounded_attributes.jsonl", 0, 1),
+                   lower_is_better=True),
+    EvaluatorEntry("groundedness_pro", f"{_LABELS}:GroundednessProEvaluator", True, "groundedness_pro",
+                   calibration=_cal("groundedness_pro.jsonl", 0, 1)),
 )
 
 
@@ -205,7 +230,7 @@ def entry_for(cls: Any, name: Optional[str] = None, aliases: Tuple[str, ...] = (
         low, high = getattr(cls, "score_scale", None) or (0.0, 1.0)
         calibration = CalibrationSet(f"{key}.jsonl", (float(low), float(high)))
     return EvaluatorEntry(name or key, f"{cls.__module__}:{cls.__qualname__}", judge, key, aliases=aliases,
-                          calibration=calibration)
+                          calibration=calibration, lower_is_better=not getattr(cls, "higher_is_better", True))
 
 
 def plugin_entries() -> Tuple[EvaluatorEntry, ...]:
