@@ -85,6 +85,9 @@ class Evaluator:
     uses_judge: ClassVar[bool] = False
     #: Inputs that ``conversation=`` replaces, evaluated one user turn at a time.
     conversation_turn_inputs: ClassVar[Tuple[str, ...]] = ()
+    #: How per-turn scores become the conversation's: ``"mean"``, or ``"max"`` (the worst turn of a
+    #: harm severity, as azure-ai-evaluation aggregates its content-safety metrics).
+    turn_aggregation: ClassVar[str] = "mean"
     #: False for metrics where a lower score is better (a harm severity): pass is then
     #: ``score <= threshold``, and reports read the direction from here.
     higher_is_better: ClassVar[bool] = True
@@ -340,7 +343,8 @@ def meets_threshold(evaluator: Any, score: float) -> bool:
 
 
 def _mean_over_turns(evaluator: Evaluator, outcomes: Sequence[Outcome]) -> Outcome:
-    """Per-turn outcomes → one outcome: mean score over scored turns, every turn in details."""
+    """Per-turn outcomes → one outcome: mean (or worst, see ``turn_aggregation``) score over scored
+    turns, every turn in details."""
     per_turn = [
         {
             "turn": i,
@@ -358,6 +362,8 @@ def _mean_over_turns(evaluator: Evaluator, outcomes: Sequence[Outcome]) -> Outco
     details = {"per_turn": per_turn}
     if not scored:
         return Outcome(None, "No turn could be scored", details, usage, not_applicable=True)
+    if getattr(evaluator, "turn_aggregation", "mean") == "max":
+        return Outcome(max(scored), f"Worst turn of {len(scored)} scored turn(s) of {len(outcomes)}", details, usage)
     mean = sum(scored) / len(scored)
     reason = f"Mean over {len(scored)} scored turn(s) of {len(outcomes)}"
     return Outcome(mean, reason, details, usage)
