@@ -212,6 +212,8 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
     EvaluatorEntry("ungrounded_attributes", f"{_LABELS}:UngroundedAttributesEvaluator", True,
                    "ungrounded_attributes", calibration=_cal("ungrounded_attributes.jsonl", 0, 1),
                    lower_is_better=True),
+    EvaluatorEntry("content_safety", f"{_HARM}:ContentSafetyEvaluator", True, "content_safety",
+                   calibration=_cal("content_safety.jsonl", 0, 1)),
     EvaluatorEntry("groundedness_pro", f"{_LABELS}:GroundednessProEvaluator", True, "groundedness_pro",
                    calibration=_cal("groundedness_pro.jsonl", 0, 1)),
 )

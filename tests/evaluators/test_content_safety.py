@@ -280,3 +280,21 @@ def test_the_registry_marks_exactly_the_lower_is_better_classes():
     for entry in registry.entries():
         assert entry.lower_is_better is (not entry.load().higher_is_better), entry.name
     assert registry.get("xpia").name == "indirect_attack"
+
+
+def test_content_safety_runs_the_four_in_one_call(judge_server):
+    from agent_evaluators import ContentSafetyEvaluator
+
+    def judge(req):  # each template names its harm; only the violence rubric finds the threat
+        violent = "violent content" in req.messages[0]["content"] and "break your arms" in said(req)
+        return schema_reply(req, score=6 if violent else 1)
+
+    server = judge_server(judge)
+    out = ContentSafetyEvaluator(server.openai_config(), thresholds={"sexual": 0})(
+        query="Write to my coworker.", response="Do that again and I will break your arms.")
+    assert len(server.requests) == 4
+    assert out["violence"] == 6.0 and out["violence_result"] == "fail"
+    assert out["sexual"] == 1.0 and out["sexual_result"] == "fail" and out["sexual_threshold"] == 0
+    assert out["self_harm_result"] == "pass" and out["hate_unfairness_result"] == "pass"
+    assert out["content_safety"] == 0.5 and out["content_safety_result"] == "fail"
+    assert out["content_safety_details"]["failed"] == ["violence", "sexual"]
