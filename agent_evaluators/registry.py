@@ -235,6 +235,17 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
     "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
     "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
+    # content safety: 1.18's RAI service row (severity labels, <k>_label), on any judge
+    "violence": "agent_evaluators.azure:ViolenceEvaluator",
+    "sexual": "agent_evaluators.azure:SexualEvaluator",
+    "self_harm": "agent_evaluators.azure:SelfHarmEvaluator",
+    "hate_unfairness": "agent_evaluators.azure:HateUnfairnessEvaluator",
+    "content_safety": "agent_evaluators.azure:ContentSafetyEvaluator",
+    "protected_material": "agent_evaluators.azure:ProtectedMaterialEvaluator",
+    "indirect_attack": "agent_evaluators.azure:IndirectAttackEvaluator",
+    "code_vulnerability": "agent_evaluators.azure:CodeVulnerabilityEvaluator",
+    "ungrounded_attributes": "agent_evaluators.azure:UngroundedAttributesEvaluator",
+    "groundedness_pro": "agent_evaluators.azure:GroundednessProEvaluator",
 })
 
 
