@@ -8,7 +8,8 @@ green when positive gets one of them wrong. Metric names are the ones ``summary.
   spread between runs (``*_std``), and cost: latency, tokens, judge calls, attempts, duration;
 * neutral: how many cells were scored (``<alias>.n``) and any other count: more rows is no verdict;
 * lower is better also: the score of a metric the registry marks ``lower_is_better`` (the harm
-  severities and safety findings: ``<alias>.violence``), but not its pass rate;
+  severities and safety findings: ``<alias>.violence``, or 1.18's ``<alias>.violence_score``), but
+  not its pass rate, and 1.18's defect rates (``<alias>.violence_defect_rate``);
 * higher is better: everything else, i.e. scores and pass rates.
 """
 
@@ -33,7 +34,8 @@ def _lower_keys() -> FrozenSet[str]:
 def metric_direction(name: str) -> Optional[str]:
     """``"higher"`` or ``"lower"`` (which way is better) for a metric name, ``None`` when neither is."""
     key = name.rsplit(".", 1)[-1]
-    if key in _lower_keys():
+    lower = _lower_keys()
+    if key in lower or key.removesuffix("_score") in lower or key.endswith("_defect_rate"):
         return LOWER
     if key.endswith(_LOWER_SUFFIXES) or any(word in key for word in _COST_WORDS):
         return LOWER

@@ -272,6 +272,7 @@ def test_reports_read_safety_scores_as_lower_is_better():
     assert metric_direction("safety.pass_rate") == HIGHER and metric_direction("g.groundedness_pro") == HIGHER
     assert change_class("v.hate_unfairness", -1.0) == "better" and change_class("v.hate_unfairness", 0.5) == "worse"
     assert change_class("i.intent_resolution", 0.5) == "better"
+    assert metric_direction("v.violence_score") == LOWER and metric_direction("v.violence_defect_rate") == LOWER
 
 
 def test_the_registry_marks_exactly_the_lower_is_better_classes():
