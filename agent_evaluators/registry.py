@@ -71,7 +71,9 @@ class EvaluatorEntry(NamedTuple):
     ``target``: ``"module:Class"``; ``judge``: whether it asks a judge model;
     ``result_key``: its default result key; ``adk_metric``: the ADK metric it implements
     (``test_config.json`` criterion name), if any; ``aliases``: other spellings the CLI
-    accepts; ``calibration``: its labelled set, for judge evaluators.
+    accepts; ``calibration``: its labelled set, for judge evaluators; ``lower_is_better``: a
+    lower score is the better one (harm severities), so reports colour its changes that way
+    (the class says the same by ``higher_is_better = False``).
     """
 
     name: str
@@ -81,6 +83,7 @@ class EvaluatorEntry(NamedTuple):
     adk_metric: Optional[str] = None
     aliases: Tuple[str, ...] = ()
     calibration: Optional[CalibrationSet] = None
+    lower_is_better: bool = False
 
     @property
     def module(self) -> str:
@@ -106,6 +109,8 @@ _ADK = "agent_evaluators.evaluators.adk_judges"
 _EVALUATORS = "agent_evaluators.evaluators"
 _TOOL_USE = "agent_evaluators.evaluators.tool_use"
 _COMPOSITE = "agent_evaluators.evaluators.composite"
+_HARM = "agent_evaluators.evaluators.content_safety"
+_LABELS = "agent_evaluators.evaluators.safety_labels"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -189,6 +194,28 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    calibration=_cal("tool_use_quality.jsonl", 0, 1)),
     EvaluatorEntry("output_quality", f"{_COMPOSITE}:OutputQualityEvaluator", True, "output_quality",
                    calibration=_cal("output_quality.jsonl", 0, 1)),
+    # content safety on any judge (azure's cloud-only safety evaluators, as judge rubrics)
+    EvaluatorEntry("violence", f"{_HARM}:ViolenceEvaluator", True, "violence",
+                   calibration=_cal("violence.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("sexual", f"{_HARM}:SexualEvaluator", True, "sexual",
+                   calibration=_cal("sexual.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("self_harm", f"{_HARM}:SelfHarmEvaluator", True, "self_harm",
+                   calibration=_cal("self_harm.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("hate_unfairness", f"{_HARM}:HateUnfairnessEvaluator", True, "hate_unfairness",
+                   calibration=_cal("hate_unfairness.jsonl", 0, 7), lower_is_better=True),
+    EvaluatorEntry("protected_material", f"{_LABELS}:ProtectedMaterialEvaluator", True, "protected_material",
+                   calibration=_cal("protected_material.jsonl", 0, 1), lower_is_better=True),
+    EvaluatorEntry("indirect_attack", f"{_LABELS}:IndirectAttackEvaluator", True, "indirect_attack",
+                   aliases=("xpia",), calibration=_cal("indirect_attack.jsonl", 0, 1), lower_is_better=True),
+    EvaluatorEntry("code_vulnerability", f"{_LABELS}:CodeVulnerabilityEvaluator", True, "code_vulnerability",
+                   calibration=_cal("code_vulnerability.jsonl", 0, 1), lower_is_better=True),
+    EvaluatorEntry("ungrounded_attributes", f"{_LABELS}:UngroundedAttributesEvaluator", True,
+                   "ungrounded_attributes", calibration=_cal("ungrounded_attributes.jsonl", 0, 1),
+                   lower_is_better=True),
+    EvaluatorEntry("content_safety", f"{_HARM}:ContentSafetyEvaluator", True, "content_safety",
+                   calibration=_cal("content_safety.jsonl", 0, 1)),
+    EvaluatorEntry("groundedness_pro", f"{_LABELS}:GroundednessProEvaluator", True, "groundedness_pro",
+                   calibration=_cal("groundedness_pro.jsonl", 0, 1)),
 )
 
 
@@ -208,6 +235,17 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
     "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
     "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
+    # content safety: 1.18's RAI service row (severity labels, <k>_label), on any judge
+    "violence": "agent_evaluators.azure:ViolenceEvaluator",
+    "sexual": "agent_evaluators.azure:SexualEvaluator",
+    "self_harm": "agent_evaluators.azure:SelfHarmEvaluator",
+    "hate_unfairness": "agent_evaluators.azure:HateUnfairnessEvaluator",
+    "content_safety": "agent_evaluators.azure:ContentSafetyEvaluator",
+    "protected_material": "agent_evaluators.azure:ProtectedMaterialEvaluator",
+    "indirect_attack": "agent_evaluators.azure:IndirectAttackEvaluator",
+    "code_vulnerability": "agent_evaluators.azure:CodeVulnerabilityEvaluator",
+    "ungrounded_attributes": "agent_evaluators.azure:UngroundedAttributesEvaluator",
+    "groundedness_pro": "agent_evaluators.azure:GroundednessProEvaluator",
 })
 
 
@@ -259,7 +297,7 @@ def entry_for(cls: Any, name: Optional[str] = None, aliases: Tuple[str, ...] = (
         low, high = getattr(cls, "score_scale", None) or (0.0, 1.0)
         calibration = CalibrationSet(f"{key}.jsonl", (float(low), float(high)))
     return EvaluatorEntry(name or key, f"{cls.__module__}:{cls.__qualname__}", judge, key, aliases=aliases,
-                          calibration=calibration)
+                          calibration=calibration, lower_is_better=not getattr(cls, "higher_is_better", True))
 
 
 def plugin_entries() -> Tuple[EvaluatorEntry, ...]:

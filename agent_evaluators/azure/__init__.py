@@ -43,6 +43,17 @@ _WHERE: Dict[str, str] = {
     "Conversation": "_types",
     "Message": "_types",
     "EvaluationResult": "_types",
+    # issue 24, content safety: azure's cloud-only safety evaluators, on any judge (the RAI service's row)
+    "ViolenceEvaluator": "_safety",
+    "SexualEvaluator": "_safety",
+    "SelfHarmEvaluator": "_safety",
+    "HateUnfairnessEvaluator": "_safety",
+    "ProtectedMaterialEvaluator": "_safety",
+    "IndirectAttackEvaluator": "_safety",
+    "CodeVulnerabilityEvaluator": "_safety",
+    "UngroundedAttributesEvaluator": "_safety",
+    "GroundednessProEvaluator": "_safety",
+    "ContentSafetyEvaluator": "_safety",
 }
 
 #: azure's underscore spellings -> our public names

@@ -7,12 +7,17 @@ to judge) has ``None`` scores, ``_result: "not_applicable"``, ``_status: "skippe
 reason starting ``"Not applicable: "``. Every evaluator of :mod:`agent_evaluators.azure`
 writes its dict through :func:`azure_result` / :func:`not_applicable_result`, so the shape
 cannot drift between metrics.
+
+The safety evaluators, which 1.18 sends to its cloud RAI service, have that service's row
+instead (:func:`service_severity_result`, :func:`service_label_result`): no ``_passed``,
+``_status`` or ``_properties``, and token counts as strings in keys of their own.
 """
 
 import math
 from typing import Any, Dict, Mapping, Optional
 
-__all__ = ["azure_result", "not_applicable_result", "verdict_word", "NOT_APPLICABLE_PREFIX"]
+__all__ = ["azure_result", "not_applicable_result", "verdict_word", "NOT_APPLICABLE_PREFIX", "service_tokens",
+           "service_severity_result", "service_label_result"]
 
 NOT_APPLICABLE_PREFIX = "Not applicable: "
 
@@ -64,3 +69,42 @@ def not_applicable_result(key: str, reason: str, threshold: Any) -> Dict[str, An
         f"{key}_threshold": threshold,
         f"{key}_properties": None,
     }
+
+
+#: the token and sample keys of a 1.18 RAI service row, in azure's order (``_base_rai_svc_eval._parse_eval_result``)
+_SERVICE_META = ("total_tokens", "prompt_tokens", "completion_tokens", "finish_reason", "sample_input",
+                 "sample_output", "model")
+
+
+def service_tokens(key: str, usage: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """The RAI service row's token keys for ``key``: counts as strings (``""`` when unknown), and
+    ``""`` for the finish reason, samples and model, which 1.18's service rows leave empty."""
+    usage = usage or {}
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    values = {
+        "total_tokens": str(prompt + completion) if prompt and completion else "",
+        "prompt_tokens": str(prompt) if prompt is not None else "",
+        "completion_tokens": str(completion) if completion is not None else "",
+    }
+    return {f"{key}_{name}": values.get(name, "") for name in _SERVICE_META}
+
+
+def service_severity_result(key: str, *, severity: Any, score: Any, reason: str, threshold: Any,
+                            passed: bool, usage: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """A 1.18 harm-severity row: ``<k>`` (the severity label), ``<k>_score`` (0-7), ``<k>_reason``,
+    the token keys, then ``<k>_threshold`` and ``<k>_result`` (``pass`` when at most the threshold)."""
+    return {key: severity, f"{key}_score": score, f"{key}_reason": reason, **service_tokens(key, usage),
+            f"{key}_threshold": threshold, f"{key}_result": "pass" if passed else "fail"}
+
+
+def service_label_result(key: str, *, label: bool, reason: str, components: Optional[Mapping[str, bool]] = None,
+                         details: Optional[Mapping[str, Any]] = None,
+                         usage: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """A 1.18 label row: ``<k>_label``, ``<k>_reason``, each component's ``<component>_label``
+    (protected material's), ``<k>_details``, then the token keys."""
+    out: Dict[str, Any] = {f"{key}_label": label, f"{key}_reason": reason}
+    out.update({f"{name}_label": value for name, value in (components or {}).items()})
+    if details is not None:
+        out[f"{key}_details"] = dict(details)
+    out.update(service_tokens(key, usage))
+    return out

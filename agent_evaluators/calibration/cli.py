@@ -7,6 +7,7 @@
     agent-eval calibrate --judge-model qwen2.5:7b --judge-base-url http://localhost:11434/v1 --evaluator task_adherence
     agent-eval calibrate --local-model qwen2.5-7b-instruct-q4_k_m.gguf   # starts llama.cpp for the run
     agent-eval calibrate --judge-config eval.yaml --quick                # saves eval.calibration.json beside it
+    agent-eval calibrate --judge-model m --evaluator violence --cases my_labels.jsonl  # your own labelled set
 
 Prints accuracy, Cohen's κ and the confusion matrix per evaluator; ``--json FILE``
 writes every case's outcome. Exit code 0 when the run completed (whatever the
@@ -45,6 +46,9 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
                    help="start llama.cpp on this GGUF model for the run (needs the 'local' extra)")
     p.add_argument("--evaluator", action="append", default=None, metavar="NAME",
                    help="evaluator to calibrate, as `agent-eval list` names it (repeatable; default: all)")
+    p.add_argument("--cases", default=None, metavar="FILE.jsonl",
+                   help="your own labelled cases ({\"id\", \"label\": \"good\"|\"bad\", \"inputs\"} a line) instead of "
+                        "the shipped set; needs exactly one --evaluator")
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
@@ -76,6 +80,8 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         settings = judge_settings_from_args(args)
         metrics = [find_metric(n) for n in args.evaluator] if args.evaluator else judge_metrics()
+        if args.cases is not None and len(metrics) != 1:
+            raise ConfigError("--cases is one evaluator's labelled set: name that evaluator once with --evaluator NAME")
         with contextlib.ExitStack() as stack:
             if args.local_model:
                 if settings.model or settings.base_url or settings.azure_endpoint:
@@ -92,7 +98,8 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
             for judge in judges:
                 for metric in metrics:
                     evaluator = _evaluator(metric, judge, args, bool(settings.is_reasoning_model))
-                    report = calibrate(evaluator, judge, max_concurrency=args.max_concurrency, quick=args.quick)
+                    report = calibrate(evaluator, judge, cases=args.cases, max_concurrency=args.max_concurrency,
+                                       quick=args.quick)
                     reports.append(report)
                     hashes[metric.name] = template_hash_of(metric.build(judge, quick=args.quick))
                     print(report.summary(), flush=True)

@@ -133,6 +133,9 @@ def _case_list(cases: Any, metric: Optional[JudgeMetric], evaluator: Any) -> Lis
         from pathlib import Path
 
         path = Path(cases)
+        if not path.is_file():
+            raise ConfigError(f"calibration cases {cases!r}: no such file; give a JSONL file of "
+                              "{'id', 'label': 'good' | 'bad', 'inputs': {...}} lines")
         return parse_cases(path.read_text(encoding="utf-8"), source=str(path))
     out = []
     for c in cases:

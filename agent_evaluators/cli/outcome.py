@@ -90,7 +90,7 @@ def summarize_rows(
                 n_fail += 1
                 failures.append(CellFailure(
                     line, row_label(row), alias, "fail",
-                    score=row.get(f"{prefix}{key}") if key else None,
+                    score=_cell_score(row, f"{prefix}{key}") if key else None,
                     threshold=row.get(f"{prefix}{key}_threshold") if key else None,
                     reason=str(row.get(f"{prefix}{key}_reason") or "") if key else "",
                 ))
@@ -130,3 +130,8 @@ def check_thresholds(
                     "note": ""})
     return out
 
+
+def _cell_score(row: Mapping[str, Any], column: str) -> Any:
+    """A failing cell's score: ``<k>``, or ``<k>_score`` where ``<k>`` is a label (1.18's severity rows)."""
+    value = row.get(column)
+    return row.get(f"{column}_score", value) if isinstance(value, str) else value

@@ -146,9 +146,9 @@ def print_failures(outcome: RunOutcome, out: TextIO) -> None:
         if hidden:
             print(f"  ... and {hidden} more (see summary.json)", file=out)
     if fails:
-        print(f"\nFailing rows ({len(fails)} cell(s) below their threshold):", file=out)
+        print(f"\nFailing rows ({len(fails)} cell(s) that miss their threshold):", file=out)
         for f in fails[:MAX_FAILING_SHOWN]:
-            cmp = f"{_fmt(f.score, 2)} < {_fmt(f.threshold, 2)}" if f.score is not None else "fail"
+            cmp = f"{_fmt(f.score, 2)} {_missed(f.score, f.threshold)} {_fmt(f.threshold, 2)}" if f.score is not None else "fail"
             reason = _safe(_shorten(f.reason, max(20, min(80, terminal_width() - 59))))
             print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16} {cmp:<13} {reason}", file=out)
         if len(fails) > MAX_FAILING_SHOWN:
@@ -171,3 +171,10 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
             print(_safe(head.rstrip()), file=out)
             head = " " * 8
         print(_safe(f"{head}{note}".rstrip()), file=out)
+
+
+def _missed(score: Any, threshold: Any) -> str:
+    """How a failing score missed its threshold: ``<`` (too low), or ``>`` where a number above the
+    threshold failed (a lower-is-better metric, such as a harm severity)."""
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (score, threshold))
+    return ">" if numbers and score > threshold else "<"

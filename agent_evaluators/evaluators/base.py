@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, TypedDi
 
 from ..errors import ConfigError, InputError
 
-__all__ = ["Evaluator", "Outcome", "EvaluatorOutput", "ConversationInput", "score_scale"]
+__all__ = ["Evaluator", "Outcome", "EvaluatorOutput", "ConversationInput", "score_scale", "meets_threshold"]
 
 ConversationInput = Union[List[Any], Dict[str, Any]]
 
@@ -85,6 +85,12 @@ class Evaluator:
     uses_judge: ClassVar[bool] = False
     #: Inputs that ``conversation=`` replaces, evaluated one user turn at a time.
     conversation_turn_inputs: ClassVar[Tuple[str, ...]] = ()
+    #: How per-turn scores become the conversation's: ``"mean"``, or ``"max"`` (the worst turn of a
+    #: harm severity, as azure-ai-evaluation aggregates its content-safety metrics).
+    turn_aggregation: ClassVar[str] = "mean"
+    #: False for metrics where a lower score is better (a harm severity): pass is then
+    #: ``score <= threshold``, and reports read the direction from here.
+    higher_is_better: ClassVar[bool] = True
     #: The (low, high) range a score can take, read by reports for their axes (:func:`score_scale`);
     #: ``None`` when the metric cannot say. An instance may set its own (a configurable scale).
     score_scale: ClassVar[Optional[Tuple[float, float]]] = None
@@ -206,7 +212,7 @@ class Evaluator:
             if outcome.score is None or (isinstance(outcome.score, float) and math.isnan(outcome.score)):
                 raise AssertionError(f"{self.name} produced no score without marking it not applicable")
             score = float(outcome.score)
-            passed = outcome.passed if outcome.passed is not None else score >= self.threshold
+            passed = outcome.passed if outcome.passed is not None else meets_threshold(self, score)
             result = "pass" if passed else "fail"
         names = _result_names(key)
         out: Dict[str, Any] = {
@@ -332,14 +338,23 @@ def _result_names(key: str) -> Tuple[str, str, str, str, str]:
     return f"{key}_result", f"{key}_threshold", f"{key}_reason", f"{key}_details", f"{key}_usage"
 
 
+def meets_threshold(evaluator: Any, score: float) -> bool:
+    """Whether ``score`` passes ``evaluator``'s threshold: at or above it, or at or below it for a
+    metric that declares ``higher_is_better = False``."""
+    if getattr(evaluator, "higher_is_better", True):
+        return score >= evaluator.threshold  # type: ignore[no-any-return]
+    return score <= evaluator.threshold  # type: ignore[no-any-return]
+
+
 def _mean_over_turns(evaluator: Evaluator, outcomes: Sequence[Outcome]) -> Outcome:
-    """Per-turn outcomes → one outcome: mean score over scored turns, every turn in details."""
+    """Per-turn outcomes → one outcome: mean (or worst, see ``turn_aggregation``) score over scored
+    turns, every turn in details."""
     per_turn = [
         {
             "turn": i,
             "score": o.score,
             "result": "not_applicable" if o.not_applicable else (
-                "pass" if (o.passed if o.passed is not None else o.score >= evaluator.threshold) else "fail"  # type: ignore[operator]
+                "pass" if (o.passed if o.passed is not None else meets_threshold(evaluator, o.score)) else "fail"  # type: ignore[arg-type]
             ),
             "reason": o.reason,
             "details": o.details,
@@ -351,6 +366,8 @@ def _mean_over_turns(evaluator: Evaluator, outcomes: Sequence[Outcome]) -> Outco
     details = {"per_turn": per_turn}
     if not scored:
         return Outcome(None, "No turn could be scored", details, usage, not_applicable=True)
+    if getattr(evaluator, "turn_aggregation", "mean") == "max":
+        return Outcome(max(scored), f"Worst turn of {len(scored)} scored turn(s) of {len(outcomes)}", details, usage)
     mean = sum(scored) / len(scored)
     reason = f"Mean over {len(scored)} scored turn(s) of {len(outcomes)}"
     return Outcome(mean, reason, details, usage)

@@ -7,11 +7,13 @@ green when positive gets one of them wrong. Metric names are the ones ``summary.
 * lower is better: error and not-applicable counts (a rise means fewer cells were scored), the
   spread between runs (``*_std``), and cost: latency, tokens, judge calls, attempts, duration;
 * neutral: how many cells were scored (``<alias>.n``) and any other count: more rows is no verdict;
-* higher is better: everything else, i.e. scores and pass rates (every evaluator of the package
-  scores "more is better").
+* lower is better also: the score of a metric the registry marks ``lower_is_better`` (the harm
+  severities and safety findings: ``<alias>.violence``, or 1.18's ``<alias>.violence_score``), but
+  not its pass rate, and 1.18's defect rates (``<alias>.violence_defect_rate``);
+* higher is better: everything else, i.e. scores and pass rates.
 """
 
-from typing import Optional
+from typing import FrozenSet, Optional
 
 __all__ = ["HIGHER", "LOWER", "metric_direction", "change_class"]
 
@@ -22,9 +24,19 @@ _LOWER_SUFFIXES = ("error_count", "not_applicable_count", "_std")
 _COST_WORDS = ("latency", "tokens", "judge_calls", "attempts", "duration")
 
 
+def _lower_keys() -> FrozenSet[str]:
+    """The result keys of metrics where a lower score is better (read from the registry)."""
+    from .. import registry
+
+    return frozenset(e.result_key for e in registry.entries() if e.lower_is_better)
+
+
 def metric_direction(name: str) -> Optional[str]:
     """``"higher"`` or ``"lower"`` (which way is better) for a metric name, ``None`` when neither is."""
     key = name.rsplit(".", 1)[-1]
+    lower = _lower_keys()
+    if key in lower or key.removesuffix("_score") in lower or key.endswith("_defect_rate"):
+        return LOWER
     if key.endswith(_LOWER_SUFFIXES) or any(word in key for word in _COST_WORDS):
         return LOWER
     if key == "n" or key.endswith("_count"):

@@ -51,6 +51,8 @@ RUNS: Dict[str, int] = {
     "[--config test_config.json] [--output DIR] [--print_detailed_results]": 1,
     "agent-eval calibrate --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
     "agent-eval calibrate --quick --evaluator intent --judge-model fake --judge-base-url URL": 0,
+    "agent-eval calibrate --evaluator violence": 0,
+    "agent-eval calibrate --evaluator violence --cases samples/data/violence_labels.jsonl --judge-model gpt-4o-mini": 0,
     "agent-eval run --config samples/eval.yaml --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
     "agent-eval run --config samples/eval.yaml --azure-compat": 0,
     # the bad runs (rows 3, 7, 11) fail on purpose
