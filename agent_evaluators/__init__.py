@@ -25,6 +25,7 @@ _LAZY: Dict[str, str] = {
     "JudgeEvaluator": "agent_evaluators.evaluators.judge_base",
     "PromptyEvaluator": "agent_evaluators.evaluators.judge_base",
     **{entry.class_name: entry.module for entry in _ENTRIES},
+    "RougeType": "agent_evaluators.evaluators.nlp.rouge",
 }
 
 __all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]

@@ -101,6 +101,7 @@ class EvaluatorEntry(NamedTuple):
 
 _AGENT = "agent_evaluators.evaluators.agent"
 _ADK = "agent_evaluators.evaluators.adk_judges"
+_NLP = "agent_evaluators.evaluators.nlp"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -165,6 +166,14 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    # the NLP scores, with azure-ai-evaluation 1.18's numbers (names = azure's result keys)
+    EvaluatorEntry("f1_score", f"{_NLP}.f1:F1ScoreEvaluator", False, "f1_score", aliases=("f1",)),
+    EvaluatorEntry("bleu_score", f"{_NLP}.ngram:BleuScoreEvaluator", False, "bleu_score", aliases=("bleu",)),
+    EvaluatorEntry("gleu_score", f"{_NLP}.ngram:GleuScoreEvaluator", False, "gleu_score", aliases=("gleu",)),
+    EvaluatorEntry("meteor_score", f"{_NLP}.meteor:MeteorScoreEvaluator", False, "meteor_score", aliases=("meteor",)),
+    EvaluatorEntry("rouge", f"{_NLP}.rouge:RougeScoreEvaluator", False, "rouge", aliases=("rouge_score",)),
+    EvaluatorEntry("document_retrieval", f"{_NLP}.document_retrieval:DocumentRetrievalEvaluator", False,
+                   "document_retrieval"),
 )
 
 
