@@ -15,23 +15,45 @@ from .pair import PairMetric
 __all__ = ["F1ScoreEvaluator", "token_f1", "f1_tokens"]
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_ARTICLE_WORDS = frozenset(("a", "an", "the"))
+_PUNCTUATION = string.punctuation.encode()
+#: ASCII characters that are neither word characters nor whitespace once punctuation is gone
+_ODD_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]")
+
+
+def _token_counts(text: str) -> Counter:
+    """How often each of azure's normalized tokens occurs in ``text`` (lowercase, punctuation
+    dropped, the articles a/an/the dropped, whitespace split).
+
+    azure deletes ``string.punctuation`` one character at a time and removes ``\\b(a|an|the)\\b``
+    with a regular expression. On ASCII text without odd control characters every word left is a
+    run of ``[a-z0-9]`` between whitespace, so counting the split words and then dropping the
+    articles is the same thing, several times faster. Any other text takes azure's steps as written."""
+    lowered = text.lower()
+    if lowered.isascii() and _ODD_CONTROLS.search(lowered) is None:
+        counts = Counter(lowered.encode().translate(None, _PUNCTUATION).decode().split())
+        for article in _ARTICLE_WORDS:
+            counts.pop(article, None)
+        return counts
+    kept = "".join(ch for ch in lowered if ch not in string.punctuation)
+    return Counter(_ARTICLES.sub(" ", kept).split())
 
 
 def f1_tokens(text: str) -> List[str]:
-    """azure's normalized tokens: lowercase, punctuation dropped, articles dropped, whitespace split."""
-    return _ARTICLES.sub(" ", text.lower().translate(_NO_PUNCTUATION)).split()
+    """azure's normalized tokens of ``text``, in order (azure's steps as written)."""
+    kept = "".join(ch for ch in text.lower() if ch not in string.punctuation)
+    return _ARTICLES.sub(" ", kept).split()
 
 
 def token_f1(response: str, ground_truth: str) -> Tuple[float, float, float]:
     """``(f1, precision, recall)`` with azure's arithmetic, in azure's order (bit-identical floats)."""
-    prediction = f1_tokens(response)
-    reference = f1_tokens(ground_truth)
-    common = sum((Counter(prediction) & Counter(reference)).values())
+    predicted, expected = _token_counts(response), _token_counts(ground_truth)
+    shared = predicted.keys() & expected.keys()
+    common = sum(map(min, map(predicted.__getitem__, shared), map(expected.__getitem__, shared)))
     if common == 0:
         return 0.0, 0.0, 0.0
-    precision = 1.0 * common / len(prediction)
-    recall = 1.0 * common / len(reference)
+    precision = 1.0 * common / sum(predicted.values())
+    recall = 1.0 * common / sum(expected.values())
     return (2.0 * precision * recall) / (precision + recall), precision, recall
 
 

@@ -27,7 +27,8 @@ def bleu(response: str, ground_truth: str) -> float:
         _SMOOTHING = SmoothingFunction().method4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return float(sentence_bleu([nltk_tokens(ground_truth)], nltk_tokens(response), smoothing_function=_SMOOTHING))
+        # as NLTK returns it: the int 0 when no n-gram is shared (azure passes that on)
+        return sentence_bleu([nltk_tokens(ground_truth)], nltk_tokens(response), smoothing_function=_SMOOTHING)
 
 
 def gleu(response: str, ground_truth: str) -> float:
