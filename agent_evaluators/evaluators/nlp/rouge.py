@@ -43,15 +43,20 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 _KEEP_ALNUM = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 
 
-def rouge_tokens(text: str) -> List[Any]:
-    """rouge-score's tokens without a stemmer: the ``[a-z0-9]`` runs of the lowercased text.
+def rouge_tokens(text: str) -> List[str]:
+    """rouge-score's tokens without a stemmer: the ``[a-z0-9]`` runs of the lowercased text."""
+    return _TOKEN.findall(text.lower())
 
-    ASCII text is cut as bytes (one C pass), other text with the regular expression; the tokens
-    are only counted and compared, so bytes and strings give the same numbers."""
-    lowered = text.lower()
-    if lowered.isascii():
-        return lowered.encode().translate(_KEEP_ALNUM).split()
-    return _TOKEN.findall(lowered)
+
+def _token_pair(response: str, ground_truth: str) -> Tuple[List[Any], List[Any]]:
+    """Both texts' tokens, as bytes when both are ASCII (one C pass each), else as strings.
+
+    The tokens are only counted and compared, so bytes and strings give the same numbers, as
+    long as both sides are of one kind."""
+    target, prediction = ground_truth.lower(), response.lower()
+    if target.isascii() and prediction.isascii():
+        return target.encode().translate(_KEEP_ALNUM).split(), prediction.encode().translate(_KEEP_ALNUM).split()
+    return _TOKEN.findall(target), _TOKEN.findall(prediction)
 
 
 def lcs_length(a: List[Any], b: List[Any]) -> int:
@@ -81,8 +86,7 @@ def _ngrams(tokens: List[Any], n: int) -> Counter:
 
 def rouge_scores(rouge_type: str, response: str, ground_truth: str) -> Tuple[float, float, float]:
     """``(precision, recall, fmeasure)`` of ``response`` against ``ground_truth``, as azure's scorer gives them."""
-    target = rouge_tokens(ground_truth)
-    prediction = rouge_tokens(response)
+    target, prediction = _token_pair(response, ground_truth)
     if rouge_type == "rougeL":
         if not target or not prediction:
             return 0.0, 0.0, 0.0
