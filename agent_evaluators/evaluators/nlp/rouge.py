@@ -127,7 +127,7 @@ class RougeScoreEvaluator(PairMetric):
 
     def __init__(
         self,
-        rouge_type: Union[RougeType, str] = RougeType.ROUGE_1,
+        rouge_type: Union[RougeType, str] = "rouge1",
         *,
         precision_threshold: float = 0.5,
         recall_threshold: float = 0.5,
