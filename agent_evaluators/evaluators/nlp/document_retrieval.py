@@ -19,7 +19,9 @@ fidelity are ordered by the label's *text*, and retrieved documents with nothing
 score integer zeros), so the numbers are the same.
 """
 
+import functools
 import math
+from collections import Counter, abc
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...errors import ConfigError, InputError
@@ -70,15 +72,18 @@ def _xdcg(labels: Sequence[int]) -> float:
     return numerator / float(denominator)
 
 
+@functools.lru_cache(maxsize=64)
+def _rating_weights(low: int, high: int) -> Tuple[Tuple[int, float], ...]:
+    """azure's fidelity weights: label counts ordered by the label's *text* ("10" before "2"), paired
+    with the gains ``2^(i+1) - 1`` in numeric order, as azure zips them."""
+    labels = sorted(range(low + 1, high + 1), key=str)
+    weights = [math.pow(2, i + 1) - 1 for i in range(low + 1, high + 1)]
+    return tuple(zip(labels, weights))
+
+
 def _weighted_by_rating(labels: Sequence[int], low: int, high: int) -> float:
-    start = low + 1
-    counts = {str(i): 0 for i in range(start, high + 1)}
-    for label in labels:
-        if label >= start:
-            counts[str(label)] += 1
-    ordered = [count for _, count in sorted(counts.items(), key=lambda item: item[0])]
-    weights = [math.pow(2, i + 1) - 1 for i in range(start, high + 1)]
-    return sum(count * weight for count, weight in zip(ordered, weights))
+    counts = Counter(label for label in labels if label >= low + 1)
+    return sum(counts[label] * weight for label, weight in _rating_weights(low, high))
 
 
 def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str, Any]],
@@ -185,22 +190,23 @@ class DocumentRetrievalEvaluator(Evaluator):
         if not qrels_in or not isinstance(qrels_in, list):
             raise self._bad("retrieval_ground_truth", "must be a non-empty list of {document_id, query_relevance_label}")
         qrels = []
+        low, high = self.ground_truth_label_min, self.ground_truth_label_max
         for item in qrels_in:
-            if not isinstance(item, Mapping) or item.get("document_id") is None \
+            if not isinstance(item, (dict, abc.Mapping)) or item.get("document_id") is None \
                     or item.get("query_relevance_label") is None:
                 raise self._bad("retrieval_ground_truth", "every item needs 'document_id' and 'query_relevance_label'")
             label = item["query_relevance_label"]
             if not isinstance(label, int):
                 raise self._bad("retrieval_ground_truth", f"query_relevance_label must be an integer, got {label!r}")
-            if not self.ground_truth_label_min <= label <= self.ground_truth_label_max:
+            if not low <= label <= high:
                 raise self._bad("retrieval_ground_truth",
-                                f"label {label} is outside [{self.ground_truth_label_min}, "
-                                f"{self.ground_truth_label_max}]; set ground_truth_label_min/max to your labels' range")
+                                f"label {label} is outside [{low}, {high}]; set ground_truth_label_min/max to your "
+                                "labels' range")
             qrels.append(item)
         results = []
         if isinstance(results_in, list):
             for item in results_in:
-                if not isinstance(item, Mapping) or item.get("document_id") is None \
+                if not isinstance(item, (dict, abc.Mapping)) or item.get("document_id") is None \
                         or item.get("relevance_score") is None:
                     raise self._bad("retrieved_documents", "every item needs 'document_id' and 'relevance_score'")
                 if not isinstance(item["relevance_score"], (int, float)):

@@ -10,7 +10,7 @@ import string
 from collections import Counter
 from typing import Any, Dict, List, Tuple
 
-from .pair import PairMetric
+from .pair import _PairMetric
 
 __all__ = ["F1ScoreEvaluator", "token_f1", "f1_tokens"]
 
@@ -57,7 +57,7 @@ def token_f1(response: str, ground_truth: str) -> Tuple[float, float, float]:
     return (2.0 * precision * recall) / (precision + recall), precision, recall
 
 
-class F1ScoreEvaluator(PairMetric):
+class F1ScoreEvaluator(_PairMetric):
     """Token F1 between the response and the ground truth (azure's ``F1ScoreEvaluator``).
 
     Key ``f1_score``; inputs ``response``, ``ground_truth`` (text, or messages: the final

@@ -8,7 +8,7 @@ the same arguments and the WordNet 3.0 of :mod:`.wordnet` (no download).
 
 from typing import Any, Dict, Tuple
 
-from .pair import PairMetric
+from .pair import _PairMetric
 from .tokenize import nltk_tokens
 from .wordnet import find_wordnet, wordnet_reader
 
@@ -23,7 +23,7 @@ def meteor(response: str, ground_truth: str, *, alpha: float, beta: float, gamma
                               alpha=alpha, beta=beta, gamma=gamma, wordnet=wordnet))
 
 
-class MeteorScoreEvaluator(PairMetric):
+class MeteorScoreEvaluator(_PairMetric):
     """METEOR of the response against the ground truth (azure's ``MeteorScoreEvaluator``).
 
     Key ``meteor_score``; inputs ``response``, ``ground_truth``; score 0–1; default threshold 0.5.

@@ -10,7 +10,7 @@ per row: a low score says the same.
 import warnings
 from typing import Any, Dict, Tuple
 
-from .pair import PairMetric
+from .pair import _PairMetric
 from .tokenize import nltk_tokens
 
 __all__ = ["BleuScoreEvaluator", "GleuScoreEvaluator", "bleu", "gleu"]
@@ -38,7 +38,7 @@ def gleu(response: str, ground_truth: str) -> float:
     return float(sentence_gleu([nltk_tokens(ground_truth)], nltk_tokens(response)))
 
 
-class BleuScoreEvaluator(PairMetric):
+class BleuScoreEvaluator(_PairMetric):
     """Sentence BLEU of the response against the ground truth (azure's ``BleuScoreEvaluator``).
 
     Key ``bleu_score``; inputs ``response``, ``ground_truth``; score 0–1; default threshold 0.5.
@@ -51,7 +51,7 @@ class BleuScoreEvaluator(PairMetric):
         return bleu(response, ground_truth), {}
 
 
-class GleuScoreEvaluator(PairMetric):
+class GleuScoreEvaluator(_PairMetric):
     """Sentence GLEU (Google-BLEU) of the response against the ground truth (azure's ``GleuScoreEvaluator``).
 
     Key ``gleu_score``; inputs ``response``, ``ground_truth``; score 0–1; default threshold 0.5.

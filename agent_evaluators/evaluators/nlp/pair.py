@@ -1,6 +1,6 @@
 """The shared base of the text-pair metrics (F1, BLEU, GLEU, METEOR): ``response`` against ``ground_truth``.
 
-A metric says how to score two texts (:meth:`PairMetric.score_texts`); this base reads the
+A metric says how to score two texts (:meth:`_PairMetric.score_texts`); this base reads the
 inputs, builds the outcome and the reason. The same scoring function serves the
 top-level class (our result dict) and the :mod:`agent_evaluators.azure` class (azure 1.18's),
 so the two cannot give different numbers.
@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Dict, List, Tuple, Union
 from ...errors import InputError
 from ..base import Evaluator, Outcome
 
-__all__ = ["PairMetric", "TextInput", "answer_text"]
+__all__ = ["TextInput", "answer_text"]
 
 TextInput = Union[str, List[Any], Dict[str, Any]]
 
@@ -32,7 +32,7 @@ def answer_text(evaluator: Any, value: Any, name: str) -> str:
     return final_text(to_messages(value, input_name=name, default_role="assistant")) or ""
 
 
-class PairMetric(Evaluator):
+class _PairMetric(Evaluator):
     """A 0–1 score of ``response`` against ``ground_truth``; pass at ``score >= threshold`` (0.5)."""
 
     score_scale = (0.0, 1.0)

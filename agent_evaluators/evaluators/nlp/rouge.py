@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any, Dict, List, Tuple, Union
 
 from ...errors import ConfigError
-from .pair import PairMetric
+from .pair import _PairMetric
 
 __all__ = ["RougeScoreEvaluator", "RougeType", "rouge_scores", "rouge_tokens", "lcs_length"]
 
@@ -113,7 +113,7 @@ def rouge_type_value(evaluator_name: str, rouge_type: Any) -> str:
     raise ConfigError(f"{evaluator_name}: rouge_type must be one of {choices} (or RougeType.*), got {rouge_type!r}")
 
 
-class RougeScoreEvaluator(PairMetric):
+class RougeScoreEvaluator(_PairMetric):
     """ROUGE precision, recall and F1 of the response against the ground truth (azure's ``RougeScoreEvaluator``).
 
     Key ``rouge`` (the F1, which decides pass/fail); beside it, flat, ``rouge_precision``,
