@@ -90,7 +90,6 @@ NOT_RUN: Dict[str, str] = {
     "python bench/bench_evaluate.py": "a benchmark of minutes against azure-ai-evaluation; figures in README",
     "python bench/bench_deterministic.py": "a benchmark; figures in README",
     "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures in README",
-    "apt-get install wordnet-base": "installs a Debian package as root; .ci/run installs it",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
     "agent-eval run": "names the subcommand in prose",
     "agent-eval adk": "names the subcommand in prose",
