@@ -91,16 +91,20 @@ class RougeScoreEvaluator(rouge.RougeScoreEvaluator):
 
     def _finish(self, outcome: Outcome) -> Dict[str, Any]:
         details = outcome.details
-        values = {part: float(details[part]) for part in ("precision", "recall", "f1_score")}
-        thresholds = {"precision": self.precision_threshold, "recall": self.recall_threshold,
-                      "f1_score": self.f1_score_threshold}
-        passed = {part: not math.isnan(v) and v >= thresholds[part] for part, v in values.items()}
-        properties: Dict[str, Any] = {f"rouge_{part}": v for part, v in values.items()}
-        properties.update({f"rouge_{part}_result": "pass" if ok else "fail" for part, ok in passed.items()})
-        properties.update({f"rouge_{part}_passed": ok for part, ok in passed.items()})
-        properties.update({f"rouge_{part}_threshold": t for part, t in thresholds.items()})
-        return azure_result("rouge", score=values["f1_score"], passed=passed["f1_score"], reason=None,
-                            threshold=self.f1_score_threshold, properties=properties)
+        precision, recall, f1_score = float(details["precision"]), float(details["recall"]), float(details["f1_score"])
+        p_ok = not math.isnan(precision) and precision >= self.precision_threshold
+        r_ok = not math.isnan(recall) and recall >= self.recall_threshold
+        f_ok = not math.isnan(f1_score) and f1_score >= self.f1_score_threshold
+        properties = {
+            "rouge_precision": precision, "rouge_recall": recall, "rouge_f1_score": f1_score,
+            "rouge_precision_result": "pass" if p_ok else "fail", "rouge_recall_result": "pass" if r_ok else "fail",
+            "rouge_f1_score_result": "pass" if f_ok else "fail",
+            "rouge_precision_passed": p_ok, "rouge_recall_passed": r_ok, "rouge_f1_score_passed": f_ok,
+            "rouge_precision_threshold": self.precision_threshold, "rouge_recall_threshold": self.recall_threshold,
+            "rouge_f1_score_threshold": self.f1_score_threshold,
+        }
+        return azure_result("rouge", score=f1_score, passed=f_ok, reason=None, threshold=self.f1_score_threshold,
+                            properties=properties)
 
 
 class DocumentRetrievalEvaluator(document_retrieval.DocumentRetrievalEvaluator):
