@@ -21,7 +21,8 @@ score integer zeros), so the numbers are the same.
 
 import functools
 import math
-from collections import Counter, abc
+from collections import _count_elements, abc  # type: ignore[attr-defined]
+from operator import itemgetter
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...errors import ConfigError, InputError
@@ -46,30 +47,40 @@ class RetrievalThresholds:
             "total_ground_truth_documents": total_ground_truth_documents,
         }
         self.lower: Dict[str, Any] = {"holes": 0, "holes_ratio": 0}
+        # (metric, its four verdict keys, threshold, higher is better), in the order azure's metrics come in
+        order = (f"ndcg@{K}", f"xdcg@{K}", "fidelity", "top1_relevance", "top3_max_relevance", "holes", "holes_ratio",
+                 "total_retrieved_documents", "total_ground_truth_documents")
+        self._rules = tuple(
+            (name, f"{name}_result", f"{name}_passed", f"{name}_threshold", f"{name}_higher_is_better",
+             self.higher[name] if name in self.higher else self.lower[name], name in self.higher)
+            for name in order)
 
     def verdicts(self, metrics: Mapping[str, Any]) -> Dict[str, Any]:
         """``<m>_result``, ``<m>_passed``, ``<m>_threshold``, ``<m>_higher_is_better`` per metric, as azure adds them."""
         out: Dict[str, Any] = {}
-        for name, value in metrics.items():
-            if name in self.higher:
-                threshold, passed, higher = self.higher[name], value >= self.higher[name], True
-            else:
-                threshold, passed, higher = self.lower[name], value <= self.lower[name], False
-            out[f"{name}_result"] = "pass" if passed else "fail"
-            out[f"{name}_passed"] = passed
-            out[f"{name}_threshold"] = threshold
-            out[f"{name}_higher_is_better"] = higher
+        for name, result_key, passed_key, threshold_key, higher_key, threshold, higher in self._rules:
+            value = metrics[name]
+            passed = value >= threshold if higher else value <= threshold
+            out[result_key] = "pass" if passed else "fail"
+            out[passed_key] = passed
+            out[threshold_key] = threshold
+            out[higher_key] = higher
         return out
 
 
+_SECOND = itemgetter(1)
+# azure's per-rank factors, computed once with azure's own expressions (so the floats are the same)
+_DCG_DISCOUNTS = tuple(math.log2(rank + 1) for rank in range(1, K + 1))
+_XDCG_DISCOUNTS = tuple(math.pow(XDCG_DISCOUNT, rank - 1) for rank in range(1, K + 1))
+_XDCG_NORM = float(sum(_XDCG_DISCOUNTS))
+
+
 def _dcg(labels: Sequence[int]) -> float:
-    return sum((math.pow(2, label) - 1) / math.log2(rank + 1) for label, rank in zip(labels, range(1, K + 1)))
+    return sum([(math.pow(2, label) - 1) / discount for label, discount in zip(labels, _DCG_DISCOUNTS)])
 
 
 def _xdcg(labels: Sequence[int]) -> float:
-    numerator = sum(25 * label * math.pow(XDCG_DISCOUNT, rank - 1) for label, rank in zip(labels, range(1, K + 1)))
-    denominator = sum(math.pow(XDCG_DISCOUNT, rank - 1) for rank in range(1, K + 1))
-    return numerator / float(denominator)
+    return sum([25 * label * discount for label, discount in zip(labels, _XDCG_DISCOUNTS)]) / _XDCG_NORM
 
 
 @functools.lru_cache(maxsize=64)
@@ -82,8 +93,9 @@ def _rating_weights(low: int, high: int) -> Tuple[Tuple[int, float], ...]:
 
 
 def _weighted_by_rating(labels: Sequence[int], low: int, high: int) -> float:
-    counts = Counter(label for label in labels if label >= low + 1)
-    return sum(counts[label] * weight for label, weight in _rating_weights(low, high))
+    counts: Dict[int, int] = {}
+    _count_elements(counts, labels)
+    return sum([counts.get(label, 0) * weight for label, weight in _rating_weights(low, high)])
 
 
 def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str, Any]],
@@ -95,8 +107,8 @@ def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str,
                 "top3_max_relevance": 0.0, "holes": 0, "holes_ratio": 0, **totals}
     labels_by_id = {q["document_id"]: q["query_relevance_label"] for q in qrels}
     scores_by_id = {r["document_id"]: r["relevance_score"] for r in results}
-    ideal = sorted(labels_by_id.items(), key=lambda item: item[1], reverse=True)
-    ranked = sorted(scores_by_id.items(), key=lambda item: item[1], reverse=True)
+    ideal = sorted(labels_by_id.items(), key=_SECOND, reverse=True)
+    ranked = sorted(scores_by_id.items(), key=_SECOND, reverse=True)
     ranked_labels = [labels_by_id[doc] if doc in labels_by_id else 0 for doc, _ in ranked]
     ideal_labels = [label for _, label in ideal]
     holes = len({doc for doc, _ in ranked}.difference({doc for doc, _ in ideal}))
