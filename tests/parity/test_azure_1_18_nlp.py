@@ -185,3 +185,33 @@ def test_the_drawn_texts_cover_every_kind_the_issue_names() -> None:
     cases = retrieval_cases(FULL)
     assert any(not c["retrieved_documents"] for c in cases)
     assert any(c["options"]["ground_truth_label_max"] > 9 for c in cases)
+
+
+def test_evaluate_gives_azures_metrics_and_rows(tmp_path, monkeypatch):
+    """Through ``evaluate()`` too: azure's and ours on the same file give the same metrics (``binary_aggregate``
+    included; means equal to 1e-12) and the same row cells."""
+    import json
+
+    import agent_evaluators.azure as ours
+
+    monkeypatch.setenv("PF_DISABLE_TRACING", "true")
+    pairs = text_pairs(12, seed=3, long_every=1000)
+    rows = [{"response": r, "ground_truth": g, "retrieval_ground_truth": c["retrieval_ground_truth"],
+             "retrieved_documents": c["retrieved_documents"]}
+            for (r, g), c in zip(pairs, [c for c in retrieval_cases(200, seed=4)
+                                          if c["options"] == {"ground_truth_label_min": 0, "ground_truth_label_max": 4}])]
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    from azure.ai.evaluation._evaluators._document_retrieval import DocumentRetrievalEvaluator as TheirDocs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = az.evaluate(data=str(data), evaluators={
+            "f1": az.F1ScoreEvaluator(), "rouge": az.RougeScoreEvaluator(az.RougeType.ROUGE_L), "docs": TheirDocs()})
+    mine = ours.evaluate(data=str(data), evaluators={
+        "f1": ours.F1ScoreEvaluator(), "rouge": ours.RougeScoreEvaluator(ours.RougeType.ROUGE_L),
+        "docs": ours.DocumentRetrievalEvaluator()})
+    # means to 1e-12: our engine sums exactly and rounds once, azure's pandas adds in row order
+    assert mine["metrics"] == pytest.approx(theirs["metrics"], rel=0, abs=1e-12)
+    outputs = [{k: v for k, v in row.items() if k.startswith("outputs.")} for row in theirs["rows"]]
+    assert [{k: v for k, v in row.items() if k.startswith("outputs.")} for row in mine["rows"]] == outputs
