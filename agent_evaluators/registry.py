@@ -217,6 +217,13 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
     "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
     "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
+    # issue 24, NLP scores
+    "f1_score": "agent_evaluators.azure:F1ScoreEvaluator",
+    "bleu_score": "agent_evaluators.azure:BleuScoreEvaluator",
+    "gleu_score": "agent_evaluators.azure:GleuScoreEvaluator",
+    "meteor_score": "agent_evaluators.azure:MeteorScoreEvaluator",
+    "rouge": "agent_evaluators.azure:RougeScoreEvaluator",
+    "document_retrieval": "agent_evaluators.azure:DocumentRetrievalEvaluator",
 })
 
 
