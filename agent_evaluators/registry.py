@@ -111,6 +111,7 @@ _TOOL_USE = "agent_evaluators.evaluators.tool_use"
 _COMPOSITE = "agent_evaluators.evaluators.composite"
 _HARM = "agent_evaluators.evaluators.content_safety"
 _LABELS = "agent_evaluators.evaluators.safety_labels"
+_NLP = "agent_evaluators.evaluators.nlp"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -216,6 +217,14 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    calibration=_cal("content_safety.jsonl", 0, 1)),
     EvaluatorEntry("groundedness_pro", f"{_LABELS}:GroundednessProEvaluator", True, "groundedness_pro",
                    calibration=_cal("groundedness_pro.jsonl", 0, 1)),
+    # the NLP scores, with azure-ai-evaluation 1.18's numbers (names = azure's result keys)
+    EvaluatorEntry("f1_score", f"{_NLP}.f1:F1ScoreEvaluator", False, "f1_score", aliases=("f1",)),
+    EvaluatorEntry("bleu_score", f"{_NLP}.ngram:BleuScoreEvaluator", False, "bleu_score", aliases=("bleu",)),
+    EvaluatorEntry("gleu_score", f"{_NLP}.ngram:GleuScoreEvaluator", False, "gleu_score", aliases=("gleu",)),
+    EvaluatorEntry("meteor_score", f"{_NLP}.meteor:MeteorScoreEvaluator", False, "meteor_score", aliases=("meteor",)),
+    EvaluatorEntry("rouge", f"{_NLP}.rouge:RougeScoreEvaluator", False, "rouge", aliases=("rouge_score",)),
+    EvaluatorEntry("document_retrieval", f"{_NLP}.document_retrieval:DocumentRetrievalEvaluator", False,
+                   "document_retrieval"),
 )
 
 
@@ -246,6 +255,13 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "code_vulnerability": "agent_evaluators.azure:CodeVulnerabilityEvaluator",
     "ungrounded_attributes": "agent_evaluators.azure:UngroundedAttributesEvaluator",
     "groundedness_pro": "agent_evaluators.azure:GroundednessProEvaluator",
+    # issue 24, NLP scores
+    "f1_score": "agent_evaluators.azure:F1ScoreEvaluator",
+    "bleu_score": "agent_evaluators.azure:BleuScoreEvaluator",
+    "gleu_score": "agent_evaluators.azure:GleuScoreEvaluator",
+    "meteor_score": "agent_evaluators.azure:MeteorScoreEvaluator",
+    "rouge": "agent_evaluators.azure:RougeScoreEvaluator",
+    "document_retrieval": "agent_evaluators.azure:DocumentRetrievalEvaluator",
 })
 
 

@@ -103,6 +103,7 @@ NOT_RUN: Dict[str, str] = {
     "ray start --address=HEAD_IP:6379": "joins a Ray cluster (HEAD_IP is a placeholder)",
     "python bench/bench_evaluate.py": "a benchmark of minutes against azure-ai-evaluation; figures in README",
     "python bench/bench_deterministic.py": "a benchmark; figures in README",
+    "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures in README",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
     "python bench/bench_compare.py --check": "a simulation of minutes; tests/stats/test_simulation.py (heavy) runs it",
     "agent-eval compare RUN_A RUN_B [--metric ALIAS.METRIC] [--fail-on-regression] [--json]":
