@@ -6,6 +6,7 @@
     agent-eval calibrate --judge-model m --judge-api-key-env MY_KEY_VAR  # the key from another variable
     agent-eval calibrate --judge-model qwen2.5:7b --judge-base-url http://localhost:11434/v1 --evaluator task_adherence
     agent-eval calibrate --local-model qwen2.5-7b-instruct-q4_k_m.gguf   # starts llama.cpp for the run
+    agent-eval calibrate --judge-model gpt-4o-mini --azure-compat        # the azure-ai-evaluation 1.18 meanings
 
 Prints accuracy, Cohen's κ and the confusion matrix per evaluator; ``--json FILE``
 writes every case's outcome. Exit code 0 when the run completed (whatever the
@@ -41,6 +42,9 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
                    help="start llama.cpp on this GGUF model for the run (needs the 'local' extra)")
     p.add_argument("--evaluator", action="append", default=None, metavar="NAME",
                    help="evaluator to calibrate, as `agent-eval list` names it (repeatable; default: all)")
+    p.add_argument("--azure-compat", action="store_true",
+                   help="calibrate the azure-ai-evaluation 1.18 meanings an `agent-eval run --azure-compat` uses "
+                        "(default: every name whose meaning changes there; see `agent-eval list --azure-compat`)")
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
@@ -48,12 +52,13 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
 
 
 def _evaluator(metric: Any, model_config: Optional[Dict[str, Any]], args: argparse.Namespace, reasoning: bool) -> Any:
-    """What :func:`calibrate` gets: the name, or (``--judge-reasoning``) an instance built for a reasoning judge."""
+    """What :func:`calibrate` gets: the catalog metric, or (``--judge-reasoning``) an instance built for a
+    reasoning judge."""
     import inspect
 
     if reasoning and "is_reasoning_model" in inspect.signature(metric.evaluator_class).parameters:
         return metric.build(model_config, quick=args.quick, is_reasoning_model=True)
-    return metric.name
+    return metric
 
 
 def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
@@ -67,7 +72,9 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_calibrate_parser().parse_args(list(argv) if argv is not None else None)
     try:
         settings = judge_settings_from_args(args)
-        metrics = [find_metric(n) for n in args.evaluator] if args.evaluator else judge_metrics()
+        azure = bool(args.azure_compat)
+        metrics = ([find_metric(n, azure_compat=azure) for n in args.evaluator] if args.evaluator
+                   else judge_metrics(azure_compat=azure))
         with contextlib.ExitStack() as stack:
             if args.local_model:
                 if settings.model or settings.base_url or settings.azure_endpoint:
@@ -82,7 +89,9 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
             reports = []
             for metric in metrics:
                 evaluator = _evaluator(metric, model_config, args, bool(settings.is_reasoning_model))
-                report = calibrate(evaluator, model_config, max_concurrency=args.max_concurrency, quick=args.quick)
+                cases = None if evaluator is metric else metric.cases()  # an instance: its own metric's set
+                report = calibrate(evaluator, model_config, cases=cases, max_concurrency=args.max_concurrency,
+                                   quick=args.quick)
                 reports.append(report)
                 print(report.summary(), flush=True)
     except ConfigError as exc:
