@@ -99,6 +99,17 @@ def conversation(case_ids: List[str]) -> Dict[str, Any]:
     return {"messages": messages}
 
 
+def graded_conversation(case_ids: List[str]) -> Dict[str, Any]:
+    """A conversation whose assistant messages carry their ``ground_truth`` (ResponseCompleteness's
+    per-turn input in 1.18); the marker is in each turn's ground truth."""
+    messages: List[Dict[str, Any]] = []
+    for i, cid in enumerate(case_ids):
+        messages.append({"role": "user", "content": f"Question {i} about the weather"})
+        messages.append({"role": "assistant", "content": f"Answer {i}: sunny, 18 C.",
+                         "ground_truth": f"Sunny and 18 C [case:{cid}]"})
+    return {"messages": messages}
+
+
 def tca_properties(made: int, correct: int, tool: str = "get_weather", missing: int = 0) -> Dict[str, Any]:
     return {
         "tool_calls_made_by_agent": made,
@@ -161,6 +172,11 @@ CASES: List[Case] = [
             ctor={"threshold": 2}),
     _single("rc_messages", "ResponseCompletenessEvaluator",
             {"response": WEATHER_RUN, "ground_truth": "18 C in Paris [case:rc_messages]"}, v(4)),
+    Case("rc_conversation", "ResponseCompletenessEvaluator",
+         {"conversation": graded_conversation(["rc_c1", "rc_c2", "rc_c3"])},
+         {"rc_c1": v(5), "rc_c2": v(2), "rc_c3": v(4)}),
+    Case("rc_conversation_one_turn", "ResponseCompletenessEvaluator",
+         {"conversation": graded_conversation(["rc_c4"])}, {"rc_c4": v(1)}),
     # ------------------------------------------------------------------ TaskAdherence (0/1)
     _single("ta_text_pass", "TaskAdherenceEvaluator",
             {"query": "Weather in Paris? [case:ta_text_pass]", "response": "18 C."}, v(1)),
@@ -368,4 +384,13 @@ UNSUPPORTED_TOOL: List[Case] = [
             {"query": query("tou_bing"), "response": [call("b1", "bing_grounding", query="Paris weather"),
                                                      result("b1", "18 C"), said("18 C.")],
              "tool_definitions": [WEATHER_DEF]}, v(1)),
+]
+
+
+#: a conversation turn without its ground truth: azure 1.18 judges it against "" ; ours refuses it
+NO_GROUND_TRUTH: List[Case] = [
+    Case("rc_conversation_no_truth", "ResponseCompletenessEvaluator",
+         {"conversation": {"messages": [{"role": "user", "content": "Weather?"},
+                                        {"role": "assistant", "content": "Sunny [case:rc_no_truth]"}]}},
+         {"rc_no_truth": v(1)}),
 ]

@@ -23,7 +23,7 @@ import pytest
 from agent_evaluators.testing import ChatRequest, Reply, schema_reply
 
 from ..conftest import optional_import
-from .azure_cases import CASES, OUT_OF_SCALE, REFUSED, SKIPPED_BY_JUDGE, UNSUPPORTED_TOOL, Case
+from .azure_cases import CASES, NO_GROUND_TRUTH, OUT_OF_SCALE, REFUSED, SKIPPED_BY_JUDGE, UNSUPPORTED_TOOL, Case
 
 azure_evaluation = optional_import("azure.ai.evaluation")
 
@@ -73,13 +73,16 @@ DIFFERENCES = {
                           "computer or openapi calls; azure 1.18 refuses them (its formatter cannot render them)"),
     "fixed_threshold": ("threshold= on ToolInputAccuracy/ToolOutputUtilization/ToolCallSuccess is a ConfigError "
                         "saying why; azure raises a bare TypeError"),
+    "conversation_ground_truth": ("ResponseCompleteness conversation=: an assistant message without its "
+                                  "'ground_truth' is an InputError naming the turn; azure 1.18 judges it against an "
+                                  "empty ground truth (a score against nothing)"),
     "conversation_history": ("conversation=: each turn's query is the whole history up to that turn (azure sends "
                              "the turn's user text alone); the per-turn rows and their aggregation are azure's"),
 }
 
 _MARKER = re.compile(r"\[case:(\w+)\]")
 _VERDICTS: Dict[str, Dict[str, Any]] = {
-    c_id: verdict for case in CASES + SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL
+    c_id: verdict for case in CASES + SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL + NO_GROUND_TRUTH
     for c_id, verdict in case.verdicts.items()}
 COMPARED: Counter = Counter()
 
@@ -248,6 +251,21 @@ def test_a_tool_azure_refuses_is_judged(case: Case, server) -> None:
         _azure(case, config)
     ours = _ours(case, config)
     assert ours[f"{_result_key(ours)}_result"] == "pass"
+    COMPARED[case.evaluator] += 1
+
+
+@pytest.mark.parametrize("case", NO_GROUND_TRUTH, ids=[c.id for c in NO_GROUND_TRUTH])
+def test_a_turn_without_ground_truth_is_refused(case: Case, server) -> None:
+    """DIFFERENCES["conversation_ground_truth"]: azure judges the turn against ""; ours an InputError."""
+    from agent_evaluators.errors import InputError
+
+    config = server.openai_config()
+    theirs = _azure(case, config)
+    assert theirs[_result_key(theirs)] == 1.0 and theirs[f"{_result_key(theirs)}_result"] == "fail"
+    before = server.stats()["requests"]
+    with pytest.raises(InputError, match="turn 1: the assistant message has no 'ground_truth'") as ours:
+        _ours(case, config)
+    assert ours.value.input_name == "conversation" and server.stats()["requests"] == before
     COMPARED[case.evaluator] += 1
 
 
