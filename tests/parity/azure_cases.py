@@ -7,7 +7,7 @@ its own marker, though our judge also sees the earlier turns), and answers each 
 format that side asks for. ``verdict=None``: the row must be not applicable with no judge call.
 """
 
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 
 class Case(NamedTuple):
@@ -393,4 +393,64 @@ NO_GROUND_TRUTH: List[Case] = [
          {"conversation": {"messages": [{"role": "user", "content": "Weather?"},
                                         {"role": "assistant", "content": "Sunny [case:rc_no_truth]"}]}},
          {"rc_no_truth": v(1)}),
+]
+
+
+# ---------------------------------------------------------------------------- input validation
+CALL_ITEM = {"type": "tool_call", "tool_call_id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}
+NO_PARAMETERS_DEF = {"name": "get_weather", "description": "Current weather for a city."}
+
+#: 1.18's input validation (``_evaluators/_common/_validators``): rows both sides refuse, each with
+#: the words of azure's ``EvaluationException`` (ours is an ``InputError`` naming the evaluator and input)
+BOTH_REFUSE: List[Tuple[Case, str]] = [
+    (_single("ir_no_query", "IntentResolutionEvaluator", {"response": "Sunny."}, None),
+     "Query is a required input and cannot be None"),
+    (_single("ir_empty_response", "IntentResolutionEvaluator", {"query": "Weather?", "response": ""}, None),
+     "Response string cannot be empty"),
+    (_single("ir_empty_query_list", "IntentResolutionEvaluator", {"query": [], "response": "Sunny."}, None),
+     "Query list cannot be empty"),
+    (_single("ir_message_without_role", "IntentResolutionEvaluator",
+             {"query": [{"content": "Weather?"}], "response": "Sunny."}, None),
+     "Each message must contain a 'role' field"),
+    (_single("ir_query_not_text", "IntentResolutionEvaluator", {"query": 5, "response": "Sunny."}, None),
+     "Query must be a string or a list of messages"),
+    (_single("ir_image_only_query", "IntentResolutionEvaluator",
+             {"query": [{"role": "user", "content": [{"type": "image", "url": "x"}]}], "response": "Sunny."}, None),
+     "Invalid content type 'image'"),
+    (_single("ta_conversation_not_a_dict", "TaskAdherenceEvaluator", {"conversation": "hi"}, None),
+     "Conversation must be a dictionary"),
+    (_single("ta_no_response", "TaskAdherenceEvaluator", {"query": "Weather?"}, None),
+     "Response is a required input and cannot be None"),
+    (_single("tc_no_query", "TaskCompletionEvaluator", {"response": "Done."}, None),
+     "Query is a required input and cannot be None"),
+    (_single("tca_no_query", "ToolCallAccuracyEvaluator", {"tool_calls": [CALL_ITEM], "tool_definitions": [WEATHER_DEF]},
+             None), "Query is a required input and cannot be None"),
+    (_single("tca_arguments_not_a_dict", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [{**CALL_ITEM, "arguments": "city=Paris"}],
+              "tool_definitions": [WEATHER_DEF]}, None),
+     "The 'arguments' field must be a dictionary"),
+    (_single("tca_definition_not_a_dict", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [CALL_ITEM], "tool_definitions": ["get_weather"]}, None),
+     "Each tool definition must be a dictionary"),
+    (_single("tca_call_without_name", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [{"type": "tool_call", "arguments": {"city": "Paris"}}],
+              "tool_definitions": [WEATHER_DEF]}, None),
+     "must contain a 'name' field"),
+    (_single("ts_arguments_not_a_dict", "ToolSelectionEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [{**CALL_ITEM, "arguments": "city=Paris"}],
+              "tool_definitions": [WEATHER_DEF]}, None),
+     "The 'arguments' field must be a dictionary"),
+]
+
+#: rows azure 1.18 refuses and ours judges on purpose (``DIFFERENCES["definition_without_parameters"]``)
+ACCEPTED_INVALID: List[Tuple[Case, str]] = [
+    (_single("tca_definition_without_parameters", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris? [case:tca_definition_without_parameters]", "tool_calls": [CALL_ITEM],
+              "tool_definitions": [NO_PARAMETERS_DEF]}, v(5, properties=tca_properties(1, 1))),
+     "Each tool definitions must contain a 'parameters' field"),
+    (_single("tia_definition_without_parameters", "ToolInputAccuracyEvaluator",
+             {"query": "Weather in Paris? [case:tia_definition_without_parameters]",
+              "response": [{"role": "assistant", "content": [CALL_ITEM]}], "tool_definitions": [NO_PARAMETERS_DEF]},
+             v(1)),
+     "Each tool definitions must contain a 'parameters' field"),
 ]

@@ -23,7 +23,17 @@ import pytest
 from agent_evaluators.testing import ChatRequest, Reply, schema_reply
 
 from ..conftest import optional_import
-from .azure_cases import CASES, NO_GROUND_TRUTH, OUT_OF_SCALE, REFUSED, SKIPPED_BY_JUDGE, UNSUPPORTED_TOOL, Case
+from .azure_cases import (
+    ACCEPTED_INVALID,
+    BOTH_REFUSE,
+    CASES,
+    NO_GROUND_TRUTH,
+    OUT_OF_SCALE,
+    REFUSED,
+    SKIPPED_BY_JUDGE,
+    UNSUPPORTED_TOOL,
+    Case,
+)
 
 azure_evaluation = optional_import("azure.ai.evaluation")
 
@@ -76,6 +86,8 @@ DIFFERENCES = {
     "conversation_ground_truth": ("ResponseCompleteness conversation=: an assistant message without its "
                                   "'ground_truth' is an InputError naming the turn; azure 1.18 judges it against an "
                                   "empty ground truth (a score against nothing)"),
+    "definition_without_parameters": ("a tool definition without 'parameters' is judged (a tool that takes no "
+                                      "arguments needs none in OpenAI's format); azure 1.18 refuses the row"),
     "conversation_history": ("conversation=: each turn's query is the whole history up to that turn (azure sends "
                              "the turn's user text alone); the per-turn rows and their aggregation are azure's"),
 }
@@ -83,6 +95,7 @@ DIFFERENCES = {
 _MARKER = re.compile(r"\[case:(\w+)\]")
 _VERDICTS: Dict[str, Dict[str, Any]] = {
     c_id: verdict for case in CASES + SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL + NO_GROUND_TRUTH
+    + [c for c, _ in ACCEPTED_INVALID]
     for c_id, verdict in case.verdicts.items()}
 COMPARED: Counter = Counter()
 
@@ -266,6 +279,41 @@ def test_a_turn_without_ground_truth_is_refused(case: Case, server) -> None:
     with pytest.raises(InputError, match="turn 1: the assistant message has no 'ground_truth'") as ours:
         _ours(case, config)
     assert ours.value.input_name == "conversation" and server.stats()["requests"] == before
+    COMPARED[case.evaluator] += 1
+
+
+@pytest.mark.parametrize("case,azure_says", BOTH_REFUSE, ids=[c.id for c, _ in BOTH_REFUSE])
+def test_invalid_input_refused_like_azure(case: Case, azure_says: str, server) -> None:
+    """1.18's input validation: where azure raises a UserError, ours raises an InputError naming the
+    evaluator, before any judge call."""
+    from azure.ai.evaluation._exceptions import ErrorBlame, EvaluationException
+
+    from agent_evaluators.errors import InputError
+
+    config = server.openai_config()
+    before = server.stats()["requests"]
+    with pytest.raises(EvaluationException) as theirs:
+        _azure(case, config)
+    assert azure_says in str(theirs.value) and theirs.value.blame == ErrorBlame.USER_ERROR, str(theirs.value)
+    with pytest.raises(InputError) as ours:
+        _ours(case, config)
+    assert ours.value.evaluator == case.evaluator and str(ours.value).startswith(case.evaluator), str(ours.value)
+    assert ours.value.input_name and ours.value.input_name in str(ours.value), (ours.value.input_name, case.id)
+    assert server.stats()["requests"] == before
+    COMPARED[case.evaluator] += 1
+
+
+@pytest.mark.parametrize("case,azure_says", ACCEPTED_INVALID, ids=[c.id for c, _ in ACCEPTED_INVALID])
+def test_invalid_for_azure_judged_here(case: Case, azure_says: str, server) -> None:
+    """DIFFERENCES["definition_without_parameters"]: azure refuses the row; ours judges it."""
+    from azure.ai.evaluation._exceptions import EvaluationException
+
+    config = server.openai_config()
+    with pytest.raises(EvaluationException, match=re.escape(azure_says)):
+        _azure(case, config)
+    ours = _ours(case, config)
+    verdict = next(iter(case.verdicts.values()))
+    assert ours[_result_key(ours)] == verdict["score"] and ours[f"{_result_key(ours)}_result"] == "pass"
     COMPARED[case.evaluator] += 1
 
 
