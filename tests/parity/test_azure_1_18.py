@@ -12,6 +12,27 @@ are equal; the rest is a marked difference (:data:`PROPERTIES_DIFFERENCE`).
 
 Deliberate differences are marked where they apply (``DIFFERENCES``) and listed in
 ``test_differences_are_listed``; cases that show azure's own quirk are marked ``azure_behaviour``.
+
+Compared cases per evaluator (``test_the_counts_table_is_current`` recounts the judge rows from
+:mod:`.azure_cases`; TaskNavigationEfficiency's are in ``test_azure_1_18_navigation.py``, no judge):
+
+==============================  =========  ======================  ===========  ======================
+evaluator                       identical  azure quirk reproduced  both refuse  deliberate difference
+==============================  =========  ======================  ===========  ======================
+IntentResolutionEvaluator       11         0                       6            0
+ResponseCompletenessEvaluator   6          0                       0            2
+TaskAdherenceEvaluator          6          3                       2            0
+ToolCallAccuracyEvaluator       10         0                       6            1
+TaskCompletionEvaluator         1          8                       1            0
+ToolSelectionEvaluator          8          1                       1            0
+ToolInputAccuracyEvaluator      8          0                       0            2
+ToolOutputUtilizationEvaluator  6          0                       0            3
+ToolCallSuccessEvaluator        8          0                       0            3
+TaskNavigationEfficiency        483        0                       58           16
+==============================  =========  ======================  ===========  ======================
+
+TaskNavigationEfficiency: 160 generated action lists x 3 matching modes plus 3 empty runs identical;
+50 invalid inputs, 7 matching modes and ``threshold=`` refused by both; 16 deliberate differences.
 """
 
 import re
@@ -338,3 +359,29 @@ def test_threshold_is_refused_where_azure_takes_none(name: str, server) -> None:
 def test_differences_are_listed() -> None:
     """Every deliberate difference has its reason here (the closing note's table reads this)."""
     assert all(len(reason) > 40 for reason in DIFFERENCES.values())
+
+
+def _counts_from_cases() -> Dict[str, Counter]:
+    """Each judge evaluator's compared cases by kind, from the case lists (the docstring's table)."""
+    table: Dict[str, Counter] = {name: Counter() for name in AZURE_CLASS}
+    for case in CASES:
+        table[case.evaluator]["quirk" if case.azure_behaviour else "identical"] += 1
+    for case in REFUSED + [c for c, _ in BOTH_REFUSE]:
+        table[case.evaluator]["refuse"] += 1
+    for case in SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL + NO_GROUND_TRUTH + [c for c, _ in ACCEPTED_INVALID]:
+        table[case.evaluator]["difference"] += 1
+    for name in ("ToolInputAccuracyEvaluator", "ToolOutputUtilizationEvaluator", "ToolCallSuccessEvaluator"):
+        table[name]["difference"] += 1  # test_threshold_is_refused_where_azure_takes_none
+    return table
+
+
+def test_the_counts_table_is_current() -> None:
+    """The module docstring's table (the lead copies it into README) matches the case lists."""
+    rows = {}
+    for line in (__doc__ or "").splitlines():
+        cells = line.split()
+        if len(cells) == 5 and cells[0] in AZURE_CLASS:
+            rows[cells[0]] = tuple(int(c) for c in cells[1:])
+    assert set(rows) == set(AZURE_CLASS)
+    for name, counts in _counts_from_cases().items():
+        assert rows[name] == (counts["identical"], counts["quirk"], counts["refuse"], counts["difference"]), name
