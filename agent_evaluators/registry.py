@@ -38,6 +38,8 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "AZURE_TARGETS",
     "azure_class",
+    "azure_entry",
+    "azure_entries",
 ]
 
 
@@ -265,15 +267,33 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
 })
 
 
-def azure_class(name: Any) -> type:
-    """The class registry name ``name`` means in an ``azure_compat`` run (see :data:`AZURE_TARGETS`)."""
+#: the labelled sets of the ``azure_compat`` names whose 1.18 meaning asks another question than
+#: ours (their own declaration and template: 0/1 material failure, 1–5 over all calls); the other
+#: names keep their registry entry's set (same template, same scale)
+_AZURE_OWN_SETS: Mapping[str, CalibrationSet] = MappingProxyType({
+    "task_adherence": _cal("azure_task_adherence.jsonl", 0, 1),
+    "tool_call_accuracy": _cal("azure_tool_call_accuracy.jsonl", 1, 5),
+})
+
+
+def azure_entry(name: Any) -> EvaluatorEntry:
+    """The entry registry name ``name`` means in an ``azure_compat`` run: its :data:`AZURE_TARGETS`
+    class and that class's labelled set; a name not there is its own entry."""
     entry = get(name)
     target = AZURE_TARGETS.get(entry.name)
     if target is None:
-        return entry.load()
-    module, _, attr = target.partition(":")
-    cls: type = getattr(importlib.import_module(module), attr)
-    return cls
+        return entry
+    return entry._replace(target=target, calibration=_AZURE_OWN_SETS.get(entry.name, entry.calibration))
+
+
+def azure_entries() -> List[EvaluatorEntry]:
+    """The entries whose meaning an ``azure_compat`` run changes (the :data:`AZURE_TARGETS` names)."""
+    return [azure_entry(name) for name in AZURE_TARGETS]
+
+
+def azure_class(name: Any) -> type:
+    """The class registry name ``name`` means in an ``azure_compat`` run (see :data:`AZURE_TARGETS`)."""
+    return azure_entry(name).load()
 
 
 def normalize(name: Any) -> str:

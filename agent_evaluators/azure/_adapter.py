@@ -154,6 +154,12 @@ class AzureShaped:
         return azure_result(key, score=score, passed=passed, reason=outcome.reason, threshold=self._row_threshold(),
                             properties=properties, legacy_alias=self.legacy_alias)
 
+    def combine_runs(self, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
+        """``num_runs > 1``: the runs' rows as one 1.18 row (the engine calls this, :mod:`._runs`)."""
+        from ._runs import combine_azure_runs
+
+        return combine_azure_runs(self, runs)
+
     async def _per_turn_async(self, bound: Dict[str, Any]) -> Outcome:
         turns = self._turn_inputs(dict(bound))  # type: ignore[attr-defined]
         outcomes = await asyncio.gather(*(self._evaluate(**t) for t in turns))  # type: ignore[attr-defined]

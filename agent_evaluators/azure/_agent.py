@@ -13,8 +13,9 @@ Each class is our evaluator with 1.18's meaning and row (:class:`._adapter.Azure
 The tool metrics are in :mod:`._tool_metrics`.
 """
 
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, List, Mapping
 
+from ..errors import InputError
 from ..evaluators import agent as _top
 from ..evaluators import task_completion as _completion
 from ..evaluators.declared import (
@@ -35,6 +36,7 @@ __all__ = [
     "TaskCompletionEvaluator",
     "Answered",
     "check_answered",
+    "completeness_turns",
 ]
 
 #: query, response and optional definitions, the response judged even when it ends in a tool call
@@ -70,9 +72,43 @@ class IntentResolutionEvaluator(Answered, _top.IntentResolutionEvaluator):
 
 class ResponseCompletenessEvaluator(Answered, _top.ResponseCompletenessEvaluator):
     """1.18's ``ResponseCompletenessEvaluator``: 1–5, threshold 3, key ``response_completeness``;
-    inputs ``response`` and ``ground_truth``."""
+    inputs ``response`` and ``ground_truth``, or ``conversation=`` (1.18's pairing: the n-th user
+    message with the n-th assistant message, each assistant message carrying its ``ground_truth``;
+    one row per turn, then 1.18's ``evaluation_per_turn`` aggregation)."""
 
     inputs = (FinalText("response"), Text("ground_truth"))
+    conversation_turn_inputs = ("response", "ground_truth")
+
+    def _turn_inputs(self, bound: Dict[str, Any]) -> List[Dict[str, Any]]:
+        return completeness_turns(self.name, bound.pop("conversation"))
+
+
+def completeness_turns(evaluator: str, conversation: Any) -> List[Dict[str, Any]]:
+    """A conversation's turns as 1.18 reads them for ResponseCompleteness
+    (``EvaluatorBase._derive_conversation_converter``): user and assistant messages paired in
+    order, the response the assistant's ``content``, the ground truth its ``ground_truth``.
+
+    Where azure judges a turn against an empty ground truth (an assistant message without one),
+    this is an :class:`InputError` naming the turn: a score against nothing means nothing."""
+    messages = conversation.get("messages") if isinstance(conversation, Mapping) else conversation
+    if not isinstance(messages, list):
+        raise InputError(f"{evaluator}: conversation must be {{'messages': [...]}} (or the list of messages)",
+                         evaluator=evaluator, input_name="conversation")
+    roles = [m for m in messages if isinstance(m, Mapping)]
+    users = [m for m in roles if m.get("role") == "user"]
+    replies = [m for m in roles if m.get("role") == "assistant"]
+    turns = []
+    for n, (_, reply) in enumerate(zip(users, replies), 1):
+        truth = reply.get("ground_truth")
+        if not isinstance(truth, str) or not truth.strip():
+            raise InputError(f"{evaluator}: conversation turn {n}: the assistant message has no 'ground_truth'; "
+                             "add the expected answer as 'ground_truth' on each assistant message",
+                             evaluator=evaluator, input_name="conversation")
+        turns.append({"response": reply.get("content") or "", "ground_truth": truth})
+    if not turns:
+        raise InputError(f"{evaluator}: conversation has no user message followed by an assistant reply",
+                         evaluator=evaluator, input_name="conversation")
+    return turns
 
 
 class TaskAdherenceEvaluator(Answered, DeclaredJudgeEvaluator):

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 
-__all__ = ["DATA_DIR", "declared_cases", "build_all", "render", "missing_set_message", "main"]
+__all__ = ["DATA_DIR", "declared_cases", "build_all", "azure_sets", "render", "missing_set_message", "main"]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -147,8 +147,21 @@ def _calibrated(builtin_only: bool = False) -> List[Tuple[str, type]]:
     return [(e.calibration.stem, e.load()) for e in chosen if e.calibration is not None]
 
 
+def azure_sets() -> Dict[str, List[Case]]:
+    """The sets of the ``azure_compat`` meanings that declare their own (1.18's TaskAdherence and
+    ToolCallAccuracy ask other questions than ours), by set name."""
+    from .. import registry
+
+    own = {e.calibration.stem: e.load() for e in registry.azure_entries()
+           if e.calibration is not None and e.calibration.stem != registry.get(e.name).calibration.stem}  # type: ignore[union-attr]
+    return {name: declared_cases(cls) for name, cls in own.items()}
+
+
 def main() -> None:
     """Rewrite the shipped set of every built-in metric that declares its cases."""
+    for name, cases in azure_sets().items():
+        (DATA_DIR / f"{name}.jsonl").write_text(render(cases), encoding="utf-8")
+        print(f"{name}: {len(cases)} cases")
     for name, cls in _calibrated(builtin_only=True):
         if getattr(cls, "calibration_cases", None) is not None:
             cases = declared_cases(cls)

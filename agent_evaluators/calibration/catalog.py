@@ -107,8 +107,12 @@ def _metric(entry: registry.EvaluatorEntry) -> JudgeMetric:
 _METRICS: Tuple[JudgeMetric, ...] = tuple(_metric(e) for e in registry.ENTRIES if e.calibration is not None)
 
 
-def judge_metrics() -> List[JudgeMetric]:
-    """Every judge-backed evaluator, in a stable order (then those of installed plugins)."""
+def judge_metrics(azure_compat: bool = False) -> List[JudgeMetric]:
+    """Every judge-backed evaluator, in a stable order (then those of installed plugins);
+    ``azure_compat``: the judge metrics of :mod:`agent_evaluators.azure` instead, as an
+    ``azure_compat`` run means the registry names (:func:`agent_evaluators.registry.azure_entries`)."""
+    if azure_compat:
+        return [_metric(e) for e in registry.azure_entries() if e.calibration is not None]
     listed = {m.target for m in _METRICS}
     return list(_METRICS) + [_metric(e) for e in registry.plugin_entries() if e.calibration and e.target not in listed]
 
@@ -118,20 +122,26 @@ def calibrated_names() -> List[str]:
     return [e.name for e in registry.calibrated_entries()]
 
 
-def find_metric(name: str) -> JudgeMetric:
+def find_metric(name: str, azure_compat: bool = False) -> JudgeMetric:
     """Look an evaluator up by any name the registry knows (``hallucinations``, ``intent``,
-    ``hallucinations_v1``), its result key or its class name (``IntentResolutionEvaluator``)."""
+    ``hallucinations_v1``), its result key or its class name (``IntentResolutionEvaluator``);
+    ``azure_compat``: the class that name means in an ``azure_compat`` run."""
     entry = registry.find(name) or registry.by_class_name(str(name).strip())
     if entry is None:
         wanted = registry.normalize(name)
         entry = next((e for e in registry.calibrated_entries()
                       if wanted in (registry.normalize(e.result_key), registry.normalize(e.class_name),
                                     registry.normalize(e.class_name).removesuffix("evaluator"))), None)
+    if azure_compat and entry is not None:
+        entry = registry.azure_entry(entry.name)
+        return _metric(entry) if entry.calibration is not None else _unknown(name)
     metric = next((m for m in judge_metrics() if entry is not None and m.target == entry.target), None)
-    if metric is None:
-        raise ConfigError(f"unknown judge-backed evaluator {name!r}; choose one of: {', '.join(calibrated_names())} "
-                          "(names as `agent-eval list` shows them)")
-    return metric
+    return metric if metric is not None else _unknown(name)
+
+
+def _unknown(name: str) -> JudgeMetric:
+    raise ConfigError(f"unknown judge-backed evaluator {name!r}; choose one of: {', '.join(calibrated_names())} "
+                      "(names as `agent-eval list` shows them)")
 
 
 def metric_for(evaluator: Any) -> Optional[JudgeMetric]:

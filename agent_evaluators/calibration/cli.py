@@ -8,6 +8,7 @@
     agent-eval calibrate --local-model qwen2.5-7b-instruct-q4_k_m.gguf   # starts llama.cpp for the run
     agent-eval calibrate --judge-config eval.yaml --quick                # saves eval.calibration.json beside it
     agent-eval calibrate --judge-model m --evaluator violence --cases my_labels.jsonl  # your own labelled set
+    agent-eval calibrate --judge-model gpt-4o-mini --azure-compat        # the azure-ai-evaluation 1.18 meanings
 
 Prints accuracy, Cohen's κ and the confusion matrix per evaluator; ``--json FILE``
 writes every case's outcome. Exit code 0 when the run completed (whatever the
@@ -49,6 +50,9 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
     p.add_argument("--cases", default=None, metavar="FILE.jsonl",
                    help="your own labelled cases ({\"id\", \"label\": \"good\"|\"bad\", \"inputs\"} a line) instead of "
                         "the shipped set; needs exactly one --evaluator")
+    p.add_argument("--azure-compat", action="store_true",
+                   help="calibrate the azure-ai-evaluation 1.18 meanings an `agent-eval run --azure-compat` uses "
+                        "(default: every name whose meaning changes there; see `agent-eval list --azure-compat`)")
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
@@ -59,12 +63,13 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
 
 
 def _evaluator(metric: Any, model_config: Optional[Dict[str, Any]], args: argparse.Namespace, reasoning: bool) -> Any:
-    """What :func:`calibrate` gets: the name, or (``--judge-reasoning``) an instance built for a reasoning judge."""
+    """What :func:`calibrate` gets: the catalog metric, or (``--judge-reasoning``) an instance built for a
+    reasoning judge."""
     import inspect
 
     if reasoning and "is_reasoning_model" in inspect.signature(metric.evaluator_class).parameters:
         return metric.build(model_config, quick=args.quick, is_reasoning_model=True)
-    return metric.name
+    return metric
 
 
 def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
@@ -79,7 +84,9 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_calibrate_parser().parse_args(list(argv) if argv is not None else None)
     try:
         settings = judge_settings_from_args(args)
-        metrics = [find_metric(n) for n in args.evaluator] if args.evaluator else judge_metrics()
+        azure = bool(args.azure_compat)
+        metrics = ([find_metric(n, azure_compat=azure) for n in args.evaluator] if args.evaluator
+                   else judge_metrics(azure_compat=azure))
         if args.cases is not None and len(metrics) != 1:
             raise ConfigError("--cases is one evaluator's labelled set: name that evaluator once with --evaluator NAME")
         with contextlib.ExitStack() as stack:
@@ -98,7 +105,9 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
             for judge in judges:
                 for metric in metrics:
                     evaluator = _evaluator(metric, judge, args, bool(settings.is_reasoning_model))
-                    report = calibrate(evaluator, judge, cases=args.cases, max_concurrency=args.max_concurrency,
+                    # your own cases; else an instance (an azure meaning) brings its own metric's set
+                    cases = args.cases if args.cases is not None else (None if evaluator is metric else metric.cases())
+                    report = calibrate(evaluator, judge, cases=cases, max_concurrency=args.max_concurrency,
                                        quick=args.quick)
                     reports.append(report)
                     hashes[metric.name] = template_hash_of(metric.build(judge, quick=args.quick))

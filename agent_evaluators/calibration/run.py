@@ -116,8 +116,8 @@ class CalibrationReport:
 
 
 def _resolve(evaluator: Any, model_config: Any, quick: bool) -> "tuple[Any, Optional[JudgeMetric]]":
-    if isinstance(evaluator, str):
-        metric = find_metric(evaluator)
+    if isinstance(evaluator, (str, JudgeMetric)):
+        metric = find_metric(evaluator) if isinstance(evaluator, str) else evaluator
         return metric.build(model_config, quick=quick), metric
     if not getattr(evaluator, "uses_judge", False) or not hasattr(evaluator, "acall"):
         raise ConfigError(f"calibrate() needs a judge-backed evaluator or its name, got {type(evaluator).__name__}")
@@ -221,7 +221,8 @@ def calibrate(
 
     Args:
         evaluator: an evaluator name (result key such as ``"task_adherence"``, or class
-            name) or a judge-backed evaluator instance (used as configured).
+            name), a catalog :class:`JudgeMetric` (``find_metric(name, azure_compat=True)``:
+            the azure layer's meaning), or a judge-backed evaluator instance (used as configured).
         model_config: the judge to test (any model config the evaluators accept);
             used only when ``evaluator`` is a name.
         cases: a JSONL path or a list of ``{"id", "label": "good"|"bad", "inputs"}``

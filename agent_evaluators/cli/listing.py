@@ -1,4 +1,5 @@
-"""``agent-eval list``: every registered evaluator with its key, inputs, options and defaults.
+"""``agent-eval list``: every registered evaluator with its key, inputs, options and defaults
+(``--azure-compat``: the class each name means in an azure_compat run, with 1.18's scale and threshold).
 
 The names and the judge/deterministic kind come from the registry; inputs, options
 and defaults are read from each class's signatures, so the listing cannot drift
@@ -41,11 +42,29 @@ def describe_class(cls: Type[Any]) -> Dict[str, Any]:
     }
 
 
+def _azure_fields(cls: Type[Any]) -> Dict[str, Any]:
+    """What an ``azure_compat`` run's class reports: its scale, the threshold its rows carry,
+    and the score it passes at where that is not the threshold (azure 1.18's behaviour)."""
+    scale = getattr(cls, "score_scale", None)  # a property on a class whose scale depends on its options
+    reported = getattr(cls, "reported_threshold", None)
+    return {
+        "module": cls.__module__.split("._")[0],
+        "scale": list(scale) if isinstance(scale, (tuple, list)) else None,
+        "threshold": reported if reported is not None else getattr(cls, "default_threshold", None),
+        "pass_at": getattr(cls, "pass_mark", None),
+    }
+
+
 def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     described: Dict[str, Dict[str, Any]] = {}
+    azure = bool(getattr(args, "azure_compat", False))
     for entry in registry.entries():
         try:
-            described[entry.name] = {**describe_class(entry.load()), "adk_metric": entry.adk_metric}
+            if azure:
+                entry = registry.azure_entry(entry.name)
+            cls = entry.load()
+            extra = _azure_fields(cls) if azure else {}
+            described[entry.name] = {**describe_class(cls), "adk_metric": entry.adk_metric, **extra}
         except Exception as exc:  # one broken module must not hide the others
             described[entry.name] = {"error": f"{type(exc).__name__}: {exc}"}
     if args.json:
@@ -56,7 +75,13 @@ def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{name}\n    (cannot be imported: {d['error']})\n", file=out)
             continue
         kind = "judge" if d["judge"] else "deterministic"
-        print(f"{name}  [{kind}]  {d['class']}, key {d['key']}, default threshold {d['threshold']}", file=out)
+        if azure:
+            scale = "{:g}-{:g}".format(*d["scale"]) if d["scale"] else "set by its options"
+            passes = f" (passes at {d['pass_at']:g})" if d["pass_at"] is not None else ""
+            print(f"{name}  [{kind}]  {d['module']}.{d['class']}, key {d['key']}, scale {scale}, "
+                  f"threshold {d['threshold']}{passes}", file=out)
+        else:
+            print(f"{name}  [{kind}]  {d['class']}, key {d['key']}, default threshold {d['threshold']}", file=out)
         print(f"    {d['summary']}", file=out)
         print(f"    inputs:  {', '.join(d['inputs'])}", file=out)
         if d["options"]:
@@ -70,4 +95,7 @@ def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def add_list_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     lst = sub.add_parser("list", help="list the evaluators with their inputs and defaults")
     lst.add_argument("--json", action="store_true")
+    lst.add_argument("--azure-compat", action="store_true",
+                     help="show the class each name means in an `agent-eval run --azure-compat` run "
+                          "(azure-ai-evaluation 1.18's scale and threshold)")
     lst.set_defaults(func=list_command)

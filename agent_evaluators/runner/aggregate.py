@@ -71,6 +71,8 @@ def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[Li
     """The per-run results a ``num_runs > 1`` cell keeps in its details."""
     if result_key:
         details = cell.get(f"{result_key}_details")
+        if details is None:  # a 1.18-shaped cell keeps them in its properties (agent_evaluators.azure._runs)
+            details = cell.get(f"{result_key}_properties")
         runs = details.get("runs") if isinstance(details, Mapping) else None
     else:
         runs = cell.get("runs")

@@ -186,7 +186,12 @@ def row_pass_at_k(results: List[Any]) -> Dict[str, Any]:
 
 
 def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """``num_runs > 1``: one cell holding the mean, with every run in its details."""
+    """``num_runs > 1``: one cell holding the mean, with every run in its details; an evaluator
+    with a ``combine_runs(runs)`` method writes its own cell (1.18-shaped rows: :mod:`agent_evaluators.azure`)."""
+    own = getattr(inv.fn, "combine_runs", None)
+    if callable(own):
+        combined: Dict[str, Any] = own(runs)
+        return combined
     if not (inv.ours and inv.result_key):
         out = dict(runs[0])
         keys = {key for r in runs for key, v in r.items() if type(v) in (int, float)}

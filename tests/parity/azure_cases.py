@@ -7,7 +7,7 @@ its own marker, though our judge also sees the earlier turns), and answers each 
 format that side asks for. ``verdict=None``: the row must be not applicable with no judge call.
 """
 
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 
 class Case(NamedTuple):
@@ -99,6 +99,17 @@ def conversation(case_ids: List[str]) -> Dict[str, Any]:
     return {"messages": messages}
 
 
+def graded_conversation(case_ids: List[str]) -> Dict[str, Any]:
+    """A conversation whose assistant messages carry their ``ground_truth`` (ResponseCompleteness's
+    per-turn input in 1.18); the marker is in each turn's ground truth."""
+    messages: List[Dict[str, Any]] = []
+    for i, cid in enumerate(case_ids):
+        messages.append({"role": "user", "content": f"Question {i} about the weather"})
+        messages.append({"role": "assistant", "content": f"Answer {i}: sunny, 18 C.",
+                         "ground_truth": f"Sunny and 18 C [case:{cid}]"})
+    return {"messages": messages}
+
+
 def tca_properties(made: int, correct: int, tool: str = "get_weather", missing: int = 0) -> Dict[str, Any]:
     return {
         "tool_calls_made_by_agent": made,
@@ -161,6 +172,11 @@ CASES: List[Case] = [
             ctor={"threshold": 2}),
     _single("rc_messages", "ResponseCompletenessEvaluator",
             {"response": WEATHER_RUN, "ground_truth": "18 C in Paris [case:rc_messages]"}, v(4)),
+    Case("rc_conversation", "ResponseCompletenessEvaluator",
+         {"conversation": graded_conversation(["rc_c1", "rc_c2", "rc_c3"])},
+         {"rc_c1": v(5), "rc_c2": v(2), "rc_c3": v(4)}),
+    Case("rc_conversation_one_turn", "ResponseCompletenessEvaluator",
+         {"conversation": graded_conversation(["rc_c4"])}, {"rc_c4": v(1)}),
     # ------------------------------------------------------------------ TaskAdherence (0/1)
     _single("ta_text_pass", "TaskAdherenceEvaluator",
             {"query": "Weather in Paris? [case:ta_text_pass]", "response": "18 C."}, v(1)),
@@ -368,4 +384,73 @@ UNSUPPORTED_TOOL: List[Case] = [
             {"query": query("tou_bing"), "response": [call("b1", "bing_grounding", query="Paris weather"),
                                                      result("b1", "18 C"), said("18 C.")],
              "tool_definitions": [WEATHER_DEF]}, v(1)),
+]
+
+
+#: a conversation turn without its ground truth: azure 1.18 judges it against "" ; ours refuses it
+NO_GROUND_TRUTH: List[Case] = [
+    Case("rc_conversation_no_truth", "ResponseCompletenessEvaluator",
+         {"conversation": {"messages": [{"role": "user", "content": "Weather?"},
+                                        {"role": "assistant", "content": "Sunny [case:rc_no_truth]"}]}},
+         {"rc_no_truth": v(1)}),
+]
+
+
+# ---------------------------------------------------------------------------- input validation
+CALL_ITEM = {"type": "tool_call", "tool_call_id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}
+NO_PARAMETERS_DEF = {"name": "get_weather", "description": "Current weather for a city."}
+
+#: 1.18's input validation (``_evaluators/_common/_validators``): rows both sides refuse, each with
+#: the words of azure's ``EvaluationException`` (ours is an ``InputError`` naming the evaluator and input)
+BOTH_REFUSE: List[Tuple[Case, str]] = [
+    (_single("ir_no_query", "IntentResolutionEvaluator", {"response": "Sunny."}, None),
+     "Query is a required input and cannot be None"),
+    (_single("ir_empty_response", "IntentResolutionEvaluator", {"query": "Weather?", "response": ""}, None),
+     "Response string cannot be empty"),
+    (_single("ir_empty_query_list", "IntentResolutionEvaluator", {"query": [], "response": "Sunny."}, None),
+     "Query list cannot be empty"),
+    (_single("ir_message_without_role", "IntentResolutionEvaluator",
+             {"query": [{"content": "Weather?"}], "response": "Sunny."}, None),
+     "Each message must contain a 'role' field"),
+    (_single("ir_query_not_text", "IntentResolutionEvaluator", {"query": 5, "response": "Sunny."}, None),
+     "Query must be a string or a list of messages"),
+    (_single("ir_image_only_query", "IntentResolutionEvaluator",
+             {"query": [{"role": "user", "content": [{"type": "image", "url": "x"}]}], "response": "Sunny."}, None),
+     "Invalid content type 'image'"),
+    (_single("ta_conversation_not_a_dict", "TaskAdherenceEvaluator", {"conversation": "hi"}, None),
+     "Conversation must be a dictionary"),
+    (_single("ta_no_response", "TaskAdherenceEvaluator", {"query": "Weather?"}, None),
+     "Response is a required input and cannot be None"),
+    (_single("tc_no_query", "TaskCompletionEvaluator", {"response": "Done."}, None),
+     "Query is a required input and cannot be None"),
+    (_single("tca_no_query", "ToolCallAccuracyEvaluator", {"tool_calls": [CALL_ITEM], "tool_definitions": [WEATHER_DEF]},
+             None), "Query is a required input and cannot be None"),
+    (_single("tca_arguments_not_a_dict", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [{**CALL_ITEM, "arguments": "city=Paris"}],
+              "tool_definitions": [WEATHER_DEF]}, None),
+     "The 'arguments' field must be a dictionary"),
+    (_single("tca_definition_not_a_dict", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [CALL_ITEM], "tool_definitions": ["get_weather"]}, None),
+     "Each tool definition must be a dictionary"),
+    (_single("tca_call_without_name", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [{"type": "tool_call", "arguments": {"city": "Paris"}}],
+              "tool_definitions": [WEATHER_DEF]}, None),
+     "must contain a 'name' field"),
+    (_single("ts_arguments_not_a_dict", "ToolSelectionEvaluator",
+             {"query": "Weather in Paris?", "tool_calls": [{**CALL_ITEM, "arguments": "city=Paris"}],
+              "tool_definitions": [WEATHER_DEF]}, None),
+     "The 'arguments' field must be a dictionary"),
+]
+
+#: rows azure 1.18 refuses and ours judges on purpose (``DIFFERENCES["definition_without_parameters"]``)
+ACCEPTED_INVALID: List[Tuple[Case, str]] = [
+    (_single("tca_definition_without_parameters", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris? [case:tca_definition_without_parameters]", "tool_calls": [CALL_ITEM],
+              "tool_definitions": [NO_PARAMETERS_DEF]}, v(5, properties=tca_properties(1, 1))),
+     "Each tool definitions must contain a 'parameters' field"),
+    (_single("tia_definition_without_parameters", "ToolInputAccuracyEvaluator",
+             {"query": "Weather in Paris? [case:tia_definition_without_parameters]",
+              "response": [{"role": "assistant", "content": [CALL_ITEM]}], "tool_definitions": [NO_PARAMETERS_DEF]},
+             v(1)),
+     "Each tool definitions must contain a 'parameters' field"),
 ]

@@ -12,6 +12,27 @@ are equal; the rest is a marked difference (:data:`PROPERTIES_DIFFERENCE`).
 
 Deliberate differences are marked where they apply (``DIFFERENCES``) and listed in
 ``test_differences_are_listed``; cases that show azure's own quirk are marked ``azure_behaviour``.
+
+Compared cases per evaluator (``test_the_counts_table_is_current`` recounts the judge rows from
+:mod:`.azure_cases`; TaskNavigationEfficiency's are in ``test_azure_1_18_navigation.py``, no judge):
+
+==============================  =========  ======================  ===========  ======================
+evaluator                       identical  azure quirk reproduced  both refuse  deliberate difference
+==============================  =========  ======================  ===========  ======================
+IntentResolutionEvaluator       11         0                       6            0
+ResponseCompletenessEvaluator   6          0                       0            2
+TaskAdherenceEvaluator          6          3                       2            0
+ToolCallAccuracyEvaluator       10         0                       6            1
+TaskCompletionEvaluator         1          8                       1            0
+ToolSelectionEvaluator          8          1                       1            0
+ToolInputAccuracyEvaluator      8          0                       0            2
+ToolOutputUtilizationEvaluator  6          0                       0            3
+ToolCallSuccessEvaluator        8          0                       0            3
+TaskNavigationEfficiency        483        0                       58           16
+==============================  =========  ======================  ===========  ======================
+
+TaskNavigationEfficiency: 160 generated action lists x 3 matching modes plus 3 empty runs identical;
+50 invalid inputs, 7 matching modes and ``threshold=`` refused by both; 16 deliberate differences.
 """
 
 import re
@@ -23,7 +44,17 @@ import pytest
 from agent_evaluators.testing import ChatRequest, Reply, schema_reply
 
 from ..conftest import optional_import
-from .azure_cases import CASES, OUT_OF_SCALE, REFUSED, SKIPPED_BY_JUDGE, UNSUPPORTED_TOOL, Case
+from .azure_cases import (
+    ACCEPTED_INVALID,
+    BOTH_REFUSE,
+    CASES,
+    NO_GROUND_TRUTH,
+    OUT_OF_SCALE,
+    REFUSED,
+    SKIPPED_BY_JUDGE,
+    UNSUPPORTED_TOOL,
+    Case,
+)
 
 azure_evaluation = optional_import("azure.ai.evaluation")
 
@@ -73,13 +104,19 @@ DIFFERENCES = {
                           "computer or openapi calls; azure 1.18 refuses them (its formatter cannot render them)"),
     "fixed_threshold": ("threshold= on ToolInputAccuracy/ToolOutputUtilization/ToolCallSuccess is a ConfigError "
                         "saying why; azure raises a bare TypeError"),
+    "conversation_ground_truth": ("ResponseCompleteness conversation=: an assistant message without its "
+                                  "'ground_truth' is an InputError naming the turn; azure 1.18 judges it against an "
+                                  "empty ground truth (a score against nothing)"),
+    "definition_without_parameters": ("a tool definition without 'parameters' is judged (a tool that takes no "
+                                      "arguments needs none in OpenAI's format); azure 1.18 refuses the row"),
     "conversation_history": ("conversation=: each turn's query is the whole history up to that turn (azure sends "
                              "the turn's user text alone); the per-turn rows and their aggregation are azure's"),
 }
 
 _MARKER = re.compile(r"\[case:(\w+)\]")
 _VERDICTS: Dict[str, Dict[str, Any]] = {
-    c_id: verdict for case in CASES + SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL
+    c_id: verdict for case in CASES + SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL + NO_GROUND_TRUTH
+    + [c for c, _ in ACCEPTED_INVALID]
     for c_id, verdict in case.verdicts.items()}
 COMPARED: Counter = Counter()
 
@@ -251,6 +288,56 @@ def test_a_tool_azure_refuses_is_judged(case: Case, server) -> None:
     COMPARED[case.evaluator] += 1
 
 
+@pytest.mark.parametrize("case", NO_GROUND_TRUTH, ids=[c.id for c in NO_GROUND_TRUTH])
+def test_a_turn_without_ground_truth_is_refused(case: Case, server) -> None:
+    """DIFFERENCES["conversation_ground_truth"]: azure judges the turn against ""; ours an InputError."""
+    from agent_evaluators.errors import InputError
+
+    config = server.openai_config()
+    theirs = _azure(case, config)
+    assert theirs[_result_key(theirs)] == 1.0 and theirs[f"{_result_key(theirs)}_result"] == "fail"
+    before = server.stats()["requests"]
+    with pytest.raises(InputError, match="turn 1: the assistant message has no 'ground_truth'") as ours:
+        _ours(case, config)
+    assert ours.value.input_name == "conversation" and server.stats()["requests"] == before
+    COMPARED[case.evaluator] += 1
+
+
+@pytest.mark.parametrize("case,azure_says", BOTH_REFUSE, ids=[c.id for c, _ in BOTH_REFUSE])
+def test_invalid_input_refused_like_azure(case: Case, azure_says: str, server) -> None:
+    """1.18's input validation: where azure raises a UserError, ours raises an InputError naming the
+    evaluator, before any judge call."""
+    from azure.ai.evaluation._exceptions import ErrorBlame, EvaluationException
+
+    from agent_evaluators.errors import InputError
+
+    config = server.openai_config()
+    before = server.stats()["requests"]
+    with pytest.raises(EvaluationException) as theirs:
+        _azure(case, config)
+    assert azure_says in str(theirs.value) and theirs.value.blame == ErrorBlame.USER_ERROR, str(theirs.value)
+    with pytest.raises(InputError) as ours:
+        _ours(case, config)
+    assert ours.value.evaluator == case.evaluator and str(ours.value).startswith(case.evaluator), str(ours.value)
+    assert ours.value.input_name and ours.value.input_name in str(ours.value), (ours.value.input_name, case.id)
+    assert server.stats()["requests"] == before
+    COMPARED[case.evaluator] += 1
+
+
+@pytest.mark.parametrize("case,azure_says", ACCEPTED_INVALID, ids=[c.id for c, _ in ACCEPTED_INVALID])
+def test_invalid_for_azure_judged_here(case: Case, azure_says: str, server) -> None:
+    """DIFFERENCES["definition_without_parameters"]: azure refuses the row; ours judges it."""
+    from azure.ai.evaluation._exceptions import EvaluationException
+
+    config = server.openai_config()
+    with pytest.raises(EvaluationException, match=re.escape(azure_says)):
+        _azure(case, config)
+    ours = _ours(case, config)
+    verdict = next(iter(case.verdicts.values()))
+    assert ours[_result_key(ours)] == verdict["score"] and ours[f"{_result_key(ours)}_result"] == "pass"
+    COMPARED[case.evaluator] += 1
+
+
 @pytest.mark.parametrize("name", ["ToolInputAccuracyEvaluator", "ToolOutputUtilizationEvaluator",
                                   "ToolCallSuccessEvaluator"])
 def test_threshold_is_refused_where_azure_takes_none(name: str, server) -> None:
@@ -272,3 +359,29 @@ def test_threshold_is_refused_where_azure_takes_none(name: str, server) -> None:
 def test_differences_are_listed() -> None:
     """Every deliberate difference has its reason here (the closing note's table reads this)."""
     assert all(len(reason) > 40 for reason in DIFFERENCES.values())
+
+
+def _counts_from_cases() -> Dict[str, Counter]:
+    """Each judge evaluator's compared cases by kind, from the case lists (the docstring's table)."""
+    table: Dict[str, Counter] = {name: Counter() for name in AZURE_CLASS}
+    for case in CASES:
+        table[case.evaluator]["quirk" if case.azure_behaviour else "identical"] += 1
+    for case in REFUSED + [c for c, _ in BOTH_REFUSE]:
+        table[case.evaluator]["refuse"] += 1
+    for case in SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL + NO_GROUND_TRUTH + [c for c, _ in ACCEPTED_INVALID]:
+        table[case.evaluator]["difference"] += 1
+    for name in ("ToolInputAccuracyEvaluator", "ToolOutputUtilizationEvaluator", "ToolCallSuccessEvaluator"):
+        table[name]["difference"] += 1  # test_threshold_is_refused_where_azure_takes_none
+    return table
+
+
+def test_the_counts_table_is_current() -> None:
+    """The module docstring's table (the lead copies it into README) matches the case lists."""
+    rows = {}
+    for line in (__doc__ or "").splitlines():
+        cells = line.split()
+        if len(cells) == 5 and cells[0] in AZURE_CLASS:
+            rows[cells[0]] = tuple(int(c) for c in cells[1:])
+    assert set(rows) == set(AZURE_CLASS)
+    for name, counts in _counts_from_cases().items():
+        assert rows[name] == (counts["identical"], counts["quirk"], counts["refuse"], counts["difference"]), name
