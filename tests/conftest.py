@@ -32,6 +32,20 @@ def optional_import(name: str) -> ModuleType:
         raise
 
 
+@pytest.fixture(autouse=True)
+def _fresh_judge_circuits() -> Iterator[None]:
+    """Each test starts with no endpoint marked unreachable or its key rejected.
+
+    The judge client keeps one circuit per endpoint for the whole process (a run's memory
+    of a dead or refusing server). In a test session the OS hands a closed server's port to a
+    later server, which then met the earlier test's open circuit and failed at once (a flaky
+    'judged' vs 'error' seen under load)."""
+    from agent_evaluators.judge.circuit import reset_circuits
+
+    reset_circuits()
+    yield
+
+
 @pytest.fixture
 def judge_server() -> Iterator[Callable[..., Any]]:
     """A real local judge server over HTTP (``agent_evaluators.testing``).

@@ -40,7 +40,11 @@ def test_every_azure_layer_judge_metric_has_a_set() -> None:
     assert AZURE_JUDGE["tool_call_accuracy"] == "azure_tool_call_accuracy"
     for name, stem in AZURE_JUDGE.items():
         metric = find_metric(name, azure_compat=True)
-        assert metric.name == stem and metric.evaluator_class is registry.azure_class(name), name
+        # a 1.18 class that asks its own question is calibrated itself; one that renders our template
+        # on our scale is measured through our class (same prompt, same agreement)
+        own_question = stem.startswith("azure_")
+        expected = registry.azure_class(name) if own_question else registry.get(name).load()
+        assert metric.name == stem and metric.evaluator_class is expected, name
     assert [m.name for m in judge_metrics(azure_compat=True)] == list(AZURE_JUDGE.values())
 
 
@@ -61,7 +65,7 @@ def test_calibrate_quick_azure_compat_scores_every_azure_judge_metric(fake_judge
     cal = json.loads(report.read_text())
     assert [c["evaluator"] for c in cal] == list(AZURE_JUDGE.values())
     for c in cal:
-        assert c["scored"] == c["total"] == 24, c
+        assert c["scored"] == c["total"] >= 20, c  # every case of the set scored
         assert not c["errors"] and not c["not_applicable"], c
     # 1.18's scales reached the report: 0/1 material failure, 1-5 tool-call accuracy
     scores = {c["evaluator"]: {case["score"] for case in c["cases"]} for c in cal}
