@@ -101,6 +101,7 @@ class EvaluatorEntry(NamedTuple):
 
 _AGENT = "agent_evaluators.evaluators.agent"
 _ADK = "agent_evaluators.evaluators.adk_judges"
+_QUALITY = "agent_evaluators.evaluators.quality"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -165,6 +166,19 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    # azure-ai-evaluation's response-quality judges (1-5)
+    EvaluatorEntry("groundedness", "agent_evaluators.evaluators.groundedness:GroundednessEvaluator", True,
+                   "groundedness", calibration=_cal("groundedness.jsonl", 1, 5)),
+    EvaluatorEntry("relevance", f"{_QUALITY}:RelevanceEvaluator", True, "relevance",
+                   calibration=_cal("relevance.jsonl", 1, 5)),
+    EvaluatorEntry("coherence", f"{_QUALITY}:CoherenceEvaluator", True, "coherence",
+                   calibration=_cal("coherence.jsonl", 1, 5)),
+    EvaluatorEntry("fluency", f"{_QUALITY}:FluencyEvaluator", True, "fluency",
+                   calibration=_cal("fluency.jsonl", 1, 5)),
+    EvaluatorEntry("similarity", f"{_QUALITY}:SimilarityEvaluator", True, "similarity",
+                   calibration=_cal("similarity.jsonl", 1, 5)),
+    EvaluatorEntry("retrieval", f"{_QUALITY}:RetrievalEvaluator", True, "retrieval",
+                   calibration=_cal("retrieval.jsonl", 1, 5)),
 )
 
 
