@@ -95,9 +95,9 @@ def retrieved_passages(result: Any) -> List[Dict[str, Any]]:
         return retrieved_passages(result["results"])
     source = result.get("file_name") or result.get("filename") or result.get("source")
     content = result.get("content")
-    texts = [c.get("text") for c in content if isinstance(c, dict)] if isinstance(content, list) else [
+    raw = [c.get("text") for c in content if isinstance(c, dict)] if isinstance(content, list) else [
         content if isinstance(content, str) else result.get("text")]
-    texts = [t for t in texts if isinstance(t, str) and t.strip()]
+    texts = [t for t in raw if isinstance(t, str) and t.strip()]
     if not texts:
         return [{"text": json.dumps(result, ensure_ascii=False, default=str)}]
     return [{**({"source": source} if source else {}), "text": t} for t in texts]
