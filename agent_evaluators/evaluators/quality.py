@@ -99,6 +99,7 @@ class SimilarityEvaluator(DeclaredJudgeEvaluator):
     score_scale = (1.0, 5.0)
     template_name = "similarity.prompty"
     inputs = (SaidText("query", "user"), FinalText("response"), Text("ground_truth"))
+    verdict_name = "GroundTruthSimilarityVerdict"  # "SimilarityVerdict" is AnswerSimilarityEvaluator's
     verdict_fields = {"differences": (List[str], "Points where the response's meaning differs from the ground truth")}
     calibration_cases = CalibrationCases(
         good={"query": "query", "response": "answer", "ground_truth": "ground_truth"},
