@@ -36,6 +36,8 @@ __all__ = [
     "entry_for",
     "plugin_entries",
     "ENTRY_POINT_GROUP",
+    "AZURE_TARGETS",
+    "azure_class",
 ]
 
 
@@ -101,6 +103,9 @@ class EvaluatorEntry(NamedTuple):
 
 _AGENT = "agent_evaluators.evaluators.agent"
 _ADK = "agent_evaluators.evaluators.adk_judges"
+_EVALUATORS = "agent_evaluators.evaluators"
+_TOOL_USE = "agent_evaluators.evaluators.tool_use"
+_COMPOSITE = "agent_evaluators.evaluators.composite"
 _QUALITY = "agent_evaluators.evaluators.quality"
 
 FINAL_RESPONSE_RUBRICS = (
@@ -135,6 +140,9 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    calibration=_cal("tool_call_accuracy.jsonl", 0, 1)),
     EvaluatorEntry("tool_trajectory", "agent_evaluators.evaluators.trajectory:ToolTrajectoryEvaluator", False,
                    "tool_trajectory_avg_score", adk_metric="tool_trajectory_avg_score", aliases=("trajectory",)),
+    EvaluatorEntry("task_navigation_efficiency",
+                   "agent_evaluators.evaluators.task_navigation:TaskNavigationEfficiencyEvaluator", False,
+                   "task_navigation_efficiency", aliases=("task_navigation",)),
     EvaluatorEntry("response_match", "agent_evaluators.evaluators.response_match:ResponseMatchEvaluator", False,
                    "response_match_score", adk_metric="response_match_score"),
     EvaluatorEntry("final_response_match", f"{_ADK}.final_response_match:FinalResponseMatchEvaluator", True,
@@ -166,6 +174,22 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    # azure-ai-evaluation 1.18's newer agent metrics (0/1 verdicts)
+    EvaluatorEntry("task_completion", f"{_EVALUATORS}.task_completion:TaskCompletionEvaluator", True, "task_completion",
+                   calibration=_cal("task_completion.jsonl", 0, 1)),
+    EvaluatorEntry("tool_selection", f"{_TOOL_USE}:ToolSelectionEvaluator", True, "tool_selection",
+                   calibration=_cal("tool_selection.jsonl", 0, 1)),
+    EvaluatorEntry("tool_input_accuracy", f"{_TOOL_USE}:ToolInputAccuracyEvaluator", True, "tool_input_accuracy",
+                   calibration=_cal("tool_input_accuracy.jsonl", 0, 1)),
+    EvaluatorEntry("tool_output_utilization", f"{_TOOL_USE}:ToolOutputUtilizationEvaluator", True,
+                   "tool_output_utilization", calibration=_cal("tool_output_utilization.jsonl", 0, 1)),
+    EvaluatorEntry("tool_call_success", f"{_TOOL_USE}:ToolCallSuccessEvaluator", True, "tool_call_success",
+                   calibration=_cal("tool_call_success.jsonl", 0, 1)),
+    # composites (azure's catalog names): their members in one call, each under its own keys
+    EvaluatorEntry("tool_use_quality", f"{_COMPOSITE}:ToolUseQualityEvaluator", True, "tool_use_quality",
+                   calibration=_cal("tool_use_quality.jsonl", 0, 1)),
+    EvaluatorEntry("output_quality", f"{_COMPOSITE}:OutputQualityEvaluator", True, "output_quality",
+                   calibration=_cal("output_quality.jsonl", 0, 1)),
     # azure-ai-evaluation's response-quality judges (1-5)
     EvaluatorEntry("groundedness", "agent_evaluators.evaluators.groundedness:GroundednessEvaluator", True,
                    "groundedness", calibration=_cal("groundedness.jsonl", 1, 5)),
@@ -180,6 +204,36 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
     EvaluatorEntry("retrieval", f"{_QUALITY}:RetrievalEvaluator", True, "retrieval",
                    calibration=_cal("retrieval.jsonl", 1, 5)),
 )
+
+
+#: ``azure_compat`` (``agent-eval run --azure-compat``, YAML ``azure_compat: true``): the registry names
+#: whose azure-ai-evaluation 1.18 meaning is a class of :mod:`agent_evaluators.azure` (other scales,
+#: thresholds and row keys); loaded on first use. A name not here keeps its own class in such a run.
+AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
+    "intent_resolution": "agent_evaluators.azure:IntentResolutionEvaluator",
+    "response_completeness": "agent_evaluators.azure:ResponseCompletenessEvaluator",
+    "task_adherence": "agent_evaluators.azure:TaskAdherenceEvaluator",
+    "tool_call_accuracy": "agent_evaluators.azure:ToolCallAccuracyEvaluator",
+    "task_navigation_efficiency": "agent_evaluators.azure:TaskNavigationEfficiencyEvaluator",
+    "task_completion": "agent_evaluators.azure:TaskCompletionEvaluator",
+    "tool_selection": "agent_evaluators.azure:ToolSelectionEvaluator",
+    "tool_input_accuracy": "agent_evaluators.azure:ToolInputAccuracyEvaluator",
+    "tool_output_utilization": "agent_evaluators.azure:ToolOutputUtilizationEvaluator",
+    "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
+    "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
+    "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
+})
+
+
+def azure_class(name: Any) -> type:
+    """The class registry name ``name`` means in an ``azure_compat`` run (see :data:`AZURE_TARGETS`)."""
+    entry = get(name)
+    target = AZURE_TARGETS.get(entry.name)
+    if target is None:
+        return entry.load()
+    module, _, attr = target.partition(":")
+    cls: type = getattr(importlib.import_module(module), attr)
+    return cls
 
 
 def normalize(name: Any) -> str:

@@ -219,6 +219,8 @@ class EvaluatorSpec:
     threshold: Optional[float] = None
     column_mapping: Optional[Dict[str, str]] = None
     search_path: Tuple[Path, ...] = ()
+    #: the run's ``azure_compat``: a registry name means its :mod:`agent_evaluators.azure` class
+    azure_compat: bool = False
 
     @property
     def is_prompty(self) -> bool:
@@ -236,6 +238,8 @@ class EvaluatorSpec:
             return PromptyEvaluator
         if _is_class_path(self.name):
             return import_object(self.name, self.search_path)
+        if self.azure_compat:
+            return registry.azure_class(self.name)
         return evaluator_class(self.name)
 
     @property
@@ -486,6 +490,7 @@ def build_evaluators(cfg: RunConfig) -> Tuple[Dict[str, Any], Dict[str, str], Op
     evaluators: Dict[str, Any] = {}
     skipped: Dict[str, str] = {}
     for spec in cfg.evaluators:
+        spec.azure_compat = bool(cfg.run_options.get("azure_compat"))
         if spec.uses_judge and model_config is None:
             skipped[spec.alias] = "no judge configured"
             continue

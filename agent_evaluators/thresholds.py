@@ -7,7 +7,7 @@ Read by the run config (``thresholds:``), ``agent-eval run -t`` and :mod:`agent_
 import operator
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 
 from .errors import ConfigError
 
@@ -72,21 +72,27 @@ def closest_hint(word: str, choices: Sequence[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def check_threshold_metrics(thresholds: Sequence[Threshold], result_keys: Mapping[str, Optional[str]]) -> None:
+def check_threshold_metrics(thresholds: Sequence[Threshold],
+                            result_keys: Mapping[str, Union[None, str, Sequence[str]]],
+                            azure_compat: bool = False) -> None:
     """A threshold naming a metric its evaluator never produces is a :class:`ConfigError` now, before the
     run, rather than a failed check after it (when every judge call has been paid for).
 
-    ``result_keys``: alias -> result key, for the aliases whose metrics are known in advance (the
-    package's evaluators); other aliases (plain functions, foreign classes) are not checked.
+    ``result_keys``: alias -> result key (or a composite's keys: its own and its members'), for the
+    aliases whose metrics are known in advance (the package's evaluators); other aliases (plain
+    functions, foreign classes) are not checked.
     """
-    from .runner.aggregate import COUNT_METRICS, known_metric  # the runner imports run configs, not this
+    from .runner.aggregate import COUNT_METRICS, azure_metric_names, known_metric  # the runner imports run configs
+
 
     for t in thresholds:
         key = result_keys.get(t.alias)
         name = t.metric.split(".", 1)[1]
-        if not key or known_metric(name, key):
+        if not key or known_metric(name, key, azure_compat):
             continue
-        valid = [f"{t.alias}.{m}" for m in (key, *COUNT_METRICS)]
+        keys = (key,) if isinstance(key, str) else tuple(key)
+        azure_names = [n for k in keys for n in azure_metric_names(k)] if azure_compat else []
+        valid = [f"{t.alias}.{m}" for m in (*keys, *COUNT_METRICS, *azure_names)]
         raise ConfigError(
             f"threshold '{t}': evaluator {t.alias!r} produces no metric {name!r}{closest_hint(t.metric, valid)} "
             f"(its metrics: {', '.join(valid)})"

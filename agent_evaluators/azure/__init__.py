@@ -19,18 +19,18 @@ from typing import Any, Dict, List
 
 #: public name -> the submodule that defines it
 _WHERE: Dict[str, str] = {
-    # the judge-backed agent evaluators (1.18 scales) and the two catalog composites
+    # the judge-backed agent evaluators (1.18 scales): answer metrics, tool metrics, the two catalog composites
     "IntentResolutionEvaluator": "_agent",
     "ResponseCompletenessEvaluator": "_agent",
     "TaskAdherenceEvaluator": "_agent",
-    "ToolCallAccuracyEvaluator": "_agent",
+    "ToolCallAccuracyEvaluator": "_tool_metrics",
     "TaskCompletionEvaluator": "_agent",
-    "ToolSelectionEvaluator": "_agent",
-    "ToolInputAccuracyEvaluator": "_agent",
-    "ToolOutputUtilizationEvaluator": "_agent",
-    "ToolCallSuccessEvaluator": "_agent",
-    "ToolUseQualityEvaluator": "_agent",
-    "OutputQualityEvaluator": "_agent",
+    "ToolSelectionEvaluator": "_tool_metrics",
+    "ToolInputAccuracyEvaluator": "_tool_metrics",
+    "ToolOutputUtilizationEvaluator": "_tool_metrics",
+    "ToolCallSuccessEvaluator": "_tool_metrics",
+    "ToolUseQualityEvaluator": "_composite",
+    "OutputQualityEvaluator": "_composite",
     # the deterministic one
     "TaskNavigationEfficiencyEvaluator": "_navigation",
     "TaskNavigationEfficiencyMatchingMode": "_navigation",

@@ -35,16 +35,22 @@ def _query_messages(s: Mapping[str, Any]) -> List[Dict[str, Any]]:
     return [{"role": "system", "content": s["system"]}, {"role": "user", "content": s["query"]}]
 
 
-def _run(s: Mapping[str, Any], answer: str) -> List[Dict[str, Any]]:
-    """The agent called the right tool with the right arguments, then answered ``answer``."""
-    call, call_id = s["call"], f"call_{s['id']}"
+def _run(s: Mapping[str, Any], answer: str, call: str = "call", result: Any = None) -> List[Dict[str, Any]]:
+    """The agent called the tool call ``call`` (default: the right tool with the right arguments),
+    got ``result`` (default: the scenario's result for it), then answered ``answer``."""
+    made, call_id = s[call], f"call_{s['id']}"
     return [
         {"role": "assistant", "content": None, "tool_calls": [
             {"id": call_id, "type": "function",
-             "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}]},
-        {"role": "tool", "tool_call_id": call_id, "content": json.dumps(s["result"])},
+             "function": {"name": made["name"], "arguments": json.dumps(made["arguments"])}}]},
+        {"role": "tool", "tool_call_id": call_id, "content": json.dumps(s["result"] if result is None else result)},
         {"role": "assistant", "content": answer},
     ]
+
+
+def _failed_result(s: Mapping[str, Any]) -> Dict[str, Any]:
+    """What a tool that failed technically returns: an error, not data."""
+    return {"error": {"code": 503, "message": f"{s['call']['name']} timed out: service unavailable"}}
 
 
 def _tool_calls(call: Mapping[str, Any]) -> List[Dict[str, Any]]:
@@ -54,6 +60,8 @@ def _tool_calls(call: Mapping[str, Any]) -> List[Dict[str, Any]]:
 #: ``"<form>:<key>"`` fields: how a scenario value becomes an input
 _FORMS: Dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "run": lambda s, key: _run(s, s[key]),
+    "wrong_args_run": lambda s, key: _run(s, s[key], "wrong_args_call", s["wrong_args_result"]),
+    "failed_run": lambda s, key: _run(s, s[key], result=_failed_result(s)),
     "tool_calls": lambda s, key: _tool_calls(s[key]),
 }
 
@@ -68,7 +76,8 @@ def _field(s: Mapping[str, Any], spec: str, owner: str) -> Any:
         return s[spec]
     raise ConfigError(
         f"{owner}.calibration_cases: unknown scenario field {spec!r}; use a scenario key "
-        f"({', '.join(sorted(s))}), 'query+system', 'run:<key>' or 'tool_calls:<key>'")
+        f"({', '.join(sorted(s))}), 'query+system', 'run:<key>', 'wrong_args_run:<key>', 'failed_run:<key>' "
+        f"or 'tool_calls:<key>'")
 
 
 def declared_cases(cls: type) -> List[Case]:

@@ -3,7 +3,9 @@
 Each scenario is one short agent exchange with a clearly good path and clearly bad
 variants: a wrong or ungrounded tool call, an answer that contradicts the tool
 result, an answer that ignores the request, a vague non-answer, and an answer that
-breaks the system message's rule. A metric's ``calibration_cases`` declaration names the
+breaks the system message's rule; a call of a tool that does not serve the request
+(``wrong_tool_call``) and a call of the right tool with argument values the user never gave
+(``wrong_args_call``, with what it returned). A metric's ``calibration_cases`` declaration names the
 fields its good and bad cases take (:mod:`.build` turns that into its labelled set: the
 bad variant that metric must catch). Plain data: add a field here when a new metric needs
 a bad variant no scenario has yet.
@@ -37,6 +39,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"order_id": "48213", "status": "in transit", "carrier": "DHL", "expected_delivery": "2024-06-14"},
         "bad_call": {"name": "cancel_order", "arguments": {"order_id": "48213"}},
         "bad_result": {"order_id": "48213", "cancelled": True},
+        "wrong_tool_call": {"name": "cancel_order", "arguments": {"order_id": "48213"}},
+        "wrong_args_call": {"name": "get_order_status", "arguments": {"order_id": "84123"}},
+        "wrong_args_result": {"order_id": "84123", "status": "delivered", "carrier": "UPS", "delivered_on": "2024-05-02"},
         "answer": "Order 48213 is in transit with DHL and is now expected to arrive on June 14, 2024.",
         "ground_truth": "Order 48213 is in transit with DHL, expected delivery June 14, 2024.",
         "wrong_answer": "Order 48213 was delivered on June 10 and signed for at your front door by UPS.",
@@ -54,6 +59,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"city": "Oslo", "condition": "light snow", "temperature_c": -3, "wind_kmh": 12},
         "bad_call": {"name": "get_weather", "arguments": {"city": "Lisbon"}},
         "bad_result": {"city": "Lisbon", "condition": "sunny", "temperature_c": 24, "wind_kmh": 8},
+        "wrong_tool_call": {"name": "get_time", "arguments": {"city": "Oslo"}},
+        "wrong_args_call": {"name": "get_weather", "arguments": {"city": "Lisbon"}},
+        "wrong_args_result": {"city": "Lisbon", "condition": "sunny", "temperature_c": 24, "wind_kmh": 8},
         "answer": "In Oslo it is -3 °C with light snow and a wind of 12 km/h.",
         "ground_truth": "Oslo: light snow, -3 °C, wind 12 km/h.",
         "wrong_answer": "In Oslo it is sunny and 24 °C with almost no wind, perfect beach weather.",
@@ -73,6 +81,10 @@ SCENARIOS: List[Dict[str, Any]] = [
                                {"id": "LH232", "price_eur": 154, "departs": "09:15"}]},
         "bad_call": {"name": "search_flights", "arguments": {"origin": "Munich", "destination": "Paris", "date": "2024-07-19"}},
         "bad_result": {"flights": [{"id": "AF1723", "price_eur": 120, "departs": "11:00"}]},
+        "wrong_tool_call": {"name": "book_flight", "arguments": {"flight_id": "EW812"}},
+        "wrong_args_call": {"name": "search_flights",
+                            "arguments": {"origin": "Munich", "destination": "Paris", "date": "2024-07-19"}},
+        "wrong_args_result": {"flights": [{"id": "AF1723", "price_eur": 120, "departs": "11:00"}]},
         "answer": "The cheapest flight is EW812, departing Berlin at 06:40 on May 3 for 89 EUR. "
                   "Shall I book it at that price?",
         "ground_truth": "The cheapest Berlin–Rome flight on May 3 is EW812 at 06:40 for 89 EUR.",
@@ -93,6 +105,9 @@ SCENARIOS: List[Dict[str, Any]] = [
                                 {"id": "INV-772", "amount_usd": 12.99, "date": "2024-03-01"}]},
         "bad_call": {"name": "update_address", "arguments": {"address": "1 Main Street"}},
         "bad_result": {"updated": True},
+        "wrong_tool_call": {"name": "update_address", "arguments": {"address": "1 Main Street"}},
+        "wrong_args_call": {"name": "get_invoices", "arguments": {"month": "2021-11"}},
+        "wrong_args_result": {"invoices": []},
         "answer": "I can see two charges of 12.99 USD on March 1 (INV-771 and INV-772). I have flagged the duplicate; "
                   "the billing team decides on refunds and will contact you.",
         "ground_truth": "There are two 12.99 USD charges on March 1 (INV-771, INV-772); the duplicate is passed "
@@ -114,6 +129,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"base": "USD", "quote": "EUR", "rate": 0.9213},
         "bad_call": {"name": "get_stock_price", "arguments": {"ticker": "EUR"}},
         "bad_result": {"error": "unknown ticker EUR"},
+        "wrong_tool_call": {"name": "get_stock_price", "arguments": {"ticker": "EUR"}},
+        "wrong_args_call": {"name": "get_exchange_rate", "arguments": {"base": "GBP", "quote": "JPY"}},
+        "wrong_args_result": {"base": "GBP", "quote": "JPY", "rate": 191.4},
         "answer": "At today's rate of 0.9213, 250 USD is 230.33 EUR.",
         "ground_truth": "250 USD is about 230.33 EUR at a rate of 0.9213.",
         "wrong_answer": "At today's rate of 1.35, 250 USD is 337.50 EUR.",
@@ -132,6 +150,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"confirmed": True, "restaurant": "Luigi's", "guests": 4, "time": "20:00", "table": 12},
         "bad_call": {"name": "book_table", "arguments": {"restaurant": "Luigi's", "guests": "9", "time": "13:00"}},
         "bad_result": {"confirmed": True, "restaurant": "Luigi's", "guests": 9, "time": "13:00", "table": 3},
+        "wrong_tool_call": {"name": "get_menu", "arguments": {"restaurant": "Luigi's"}},
+        "wrong_args_call": {"name": "book_table", "arguments": {"restaurant": "Luigi's", "guests": "9", "time": "13:00"}},
+        "wrong_args_result": {"confirmed": True, "restaurant": "Luigi's", "guests": 9, "time": "13:00", "table": 3},
         "answer": "Your table for 4 at Luigi's is confirmed for 8 pm tonight (table 12).",
         "ground_truth": "A table for 4 at Luigi's is booked for 20:00 tonight, table 12.",
         "wrong_answer": "Your table for 2 at Luigi's is confirmed for tomorrow at noon.",
@@ -149,6 +170,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"username": "jdoe", "reset_link_sent_to": "j***@example.com", "temporary_password": "Tq7!vx92"},
         "bad_call": {"name": "delete_account", "arguments": {"username": "jdoe"}},
         "bad_result": {"username": "jdoe", "deleted": True},
+        "wrong_tool_call": {"name": "delete_account", "arguments": {"username": "jdoe"}},
+        "wrong_args_call": {"name": "reset_password", "arguments": {"username": "admin"}},
+        "wrong_args_result": {"username": "admin", "reset_link_sent_to": "a***@example.com"},
         "answer": "I have sent a password reset link for account jdoe to j***@example.com. Follow it to choose a "
                   "new password.",
         "ground_truth": "A reset link for jdoe was sent to j***@example.com.",
@@ -169,6 +193,9 @@ SCENARIOS: List[Dict[str, Any]] = [
                                "timezone": "CET"}]},
         "bad_call": {"name": "send_email", "arguments": {"to": "priya@example.com", "body": "Hi"}},
         "bad_result": {"sent": True},
+        "wrong_tool_call": {"name": "send_email", "arguments": {"to": "priya@example.com", "body": "Hi"}},
+        "wrong_args_call": {"name": "search_calendar", "arguments": {"person": "Marcus"}},
+        "wrong_args_result": {"events": []},
         "answer": "Your next meeting with Priya Shah is 'Q3 planning' on April 9 at 15:00 CET.",
         "ground_truth": "Next meeting with Priya: Q3 planning, April 9, 15:00 CET.",
         "wrong_answer": "Your next meeting with Priya is a lunch on March 2 at 12:30 CET.",
@@ -187,6 +214,10 @@ SCENARIOS: List[Dict[str, Any]] = [
                    "allergens": ["gluten", "egg", "milk"]},
         "bad_call": {"name": "order_groceries", "arguments": {"items": "chocolate, bananas"}},
         "bad_result": {"ordered": ["chocolate", "bananas"]},
+        "wrong_tool_call": {"name": "order_groceries", "arguments": {"items": "chocolate, bananas"}},
+        "wrong_args_call": {"name": "get_recipe", "arguments": {"name": "lasagna"}},
+        "wrong_args_result": {"name": "lasagna", "ingredients": ["12 lasagna sheets", "500 g minced beef"],
+                              "allergens": ["gluten"]},
         "answer": "Pancakes need 200 g flour, 2 eggs, 300 ml milk and a pinch of salt. Allergens: gluten, egg and milk.",
         "ground_truth": "200 g flour, 2 eggs, 300 ml milk, a pinch of salt; allergens gluten, egg, milk.",
         "wrong_answer": "Pancakes need 500 g rice flour, 4 bananas and coconut water; they contain no allergens.",
@@ -204,6 +235,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"order_id": "7730", "eligible": True, "deadline": "2024-08-30", "item": "headphones"},
         "bad_call": {"name": "get_return_eligibility", "arguments": {"order_id": "1111"}},
         "bad_result": {"order_id": "1111", "eligible": False, "deadline": "2023-01-05", "item": "toaster"},
+        "wrong_tool_call": {"name": "get_order_status", "arguments": {"order_id": "7730"}},
+        "wrong_args_call": {"name": "get_return_eligibility", "arguments": {"order_id": "1111"}},
+        "wrong_args_result": {"order_id": "1111", "eligible": False, "deadline": "2023-01-05", "item": "toaster"},
         "answer": "Yes, the headphones from order 7730 can still be returned; the return deadline is August 30, 2024.",
         "ground_truth": "Yes, order 7730's headphones are returnable until August 30, 2024.",
         "wrong_answer": "No, the return window for order 7730 closed on January 5, 2023.",
@@ -221,6 +255,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"value": 37.78},
         "bad_call": {"name": "calculator", "arguments": {"expression": "100 * 2 + 30"}},
         "bad_result": {"value": 230},
+        "wrong_tool_call": {"name": "web_search", "arguments": {"query": "history of the Fahrenheit scale"}},
+        "wrong_args_call": {"name": "calculator", "arguments": {"expression": "100 * 2 + 30"}},
+        "wrong_args_result": {"value": 230},
         "answer": "C = (F − 32) × 5/9 = (100 − 32) × 5/9 ≈ 37.78 °C.",
         "ground_truth": "100 °F is about 37.78 °C.",
         "wrong_answer": "100 °F is exactly 230 °C.",
@@ -239,6 +276,9 @@ SCENARIOS: List[Dict[str, Any]] = [
         "result": {"ticker": "AAPL", "price_usd": 189.42, "change_pct": -0.8},
         "bad_call": {"name": "get_stock_price", "arguments": {"ticker": "MSFT"}},
         "bad_result": {"ticker": "MSFT", "price_usd": 415.10, "change_pct": 1.2},
+        "wrong_tool_call": {"name": "get_exchange_rate", "arguments": {"base": "USD", "quote": "EUR"}},
+        "wrong_args_call": {"name": "get_stock_price", "arguments": {"ticker": "MSFT"}},
+        "wrong_args_result": {"ticker": "MSFT", "price_usd": 415.10, "change_pct": 1.2},
         "answer": "Apple (AAPL) is trading at 189.42 USD, down 0.8% today.",
         "ground_truth": "AAPL is at 189.42 USD, down 0.8%.",
         "wrong_answer": "Apple (AAPL) is trading at 415.10 USD, up 1.2% today.",

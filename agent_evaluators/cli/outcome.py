@@ -41,6 +41,8 @@ class RunOutcome:
     error_count: int = 0
     rows: int = 0
     unreadable: int = 0
+    #: ``--azure-compat``: the table shows azure-ai-evaluation 1.18's ``binary_aggregate``, not our pass rate
+    azure_compat: bool = False
 
 
 def exit_code(outcome: RunOutcome) -> int:

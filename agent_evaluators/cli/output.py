@@ -39,7 +39,9 @@ def _shorten(text: str, width: int) -> str:
 
 
 def print_table(outcome: RunOutcome, out: TextIO) -> None:
-    headers = ["evaluator", "metric", "mean", "pass rate", "scored", "failed", "errors", "n/a", "judge tokens"]
+    rate_name = "binary_aggregate" if outcome.azure_compat else "pass_rate"  # 1.18's name in its meaning
+    headers = ["evaluator", "metric", "mean", rate_name.replace("_", " "), "scored", "failed", "errors", "n/a",
+               "judge tokens"]
     table: List[List[str]] = []
     for alias in outcome.aliases:
         key = outcome.result_keys.get(alias) or "-"
@@ -47,7 +49,7 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
             table.append([alias, key, "skipped", "", "", "", "", "", ""])
             continue
         m = outcome.metrics
-        rate = m.get(f"{alias}.pass_rate")
+        rate = m.get(f"{alias}.{rate_name}")
         fails = sum(1 for f in outcome.failures if f.alias == alias and f.kind == "fail")
         errs = sum(1 for f in outcome.failures if f.alias == alias and f.kind == "error")
         table.append([
@@ -57,7 +59,8 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
             _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias), m.get(f"{alias}.n")),
         ])
     lines = fit_table(headers, table, right={2, 3, 4, 5, 6, 7}, cut_order=(1, 0, 8),
-                      short_headers={3: "pass", 4: "n", 5: "fail", 6: "err", 8: "tokens"})
+                      short_headers={3: "binary" if outcome.azure_compat else "pass", 4: "n", 5: "fail", 6: "err",
+                                     8: "tokens"})
     for text in lines:
         print(_safe(text), file=out)
 

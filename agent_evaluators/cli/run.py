@@ -99,8 +99,9 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
 
 
 def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
-                       result_keys: Dict[str, Optional[str]]) -> Dict[str, Optional[str]]:
-    """The result keys of the aliases whose metrics are known before the run: the package's evaluators."""
+                       result_keys: Dict[str, Optional[str]]) -> Dict[str, Any]:
+    """The result keys of the aliases whose metrics are known before the run: the package's evaluators
+    (a composite's: its own key and its members')."""
     from ..evaluators.base import Evaluator
 
     def ours(spec: Any) -> bool:
@@ -108,7 +109,10 @@ def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
         cls = type(built) if built is not None else spec.cls
         return isinstance(cls, type) and issubclass(cls, Evaluator)
 
-    def key(spec: Any) -> Optional[str]:
+    def key(spec: Any) -> Any:
+        composite = getattr(evaluators.get(spec.alias) or spec.cls, "result_keys", None)
+        if composite:
+            return tuple(composite)
         if spec.alias in evaluators:
             return result_keys.get(spec.alias)
         return spec.options.get("result_key") or result_keys.get(spec.alias)  # not built: no judge configured
@@ -150,7 +154,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result_keys: Dict[str, Optional[str]] = {
             spec.alias: getattr(evaluators.get(spec.alias) or spec.cls, "result_key", None) for spec in cfg.evaluators
         }
-        check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys))
+        azure_compat = bool(cfg.run_options.get("azure_compat"))
+        check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys), azure_compat)
         output = cfg.run_options.setdefault("output_path", _default_output(cfg))
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
@@ -177,6 +182,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     outcome = RunOutcome(
         metrics=dict(result.metrics), usage=dict(result.usage or {}), aliases=aliases, result_keys=result_keys,
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
+        azure_compat=bool(cfg.run_options.get("azure_compat")),
     )
     for f in outcome.failures:
         f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)

@@ -15,19 +15,18 @@ from typing import Any, Dict, List, Mapping, Optional, Type
 
 from pydantic import BaseModel, ConfigDict, create_model
 
-from ..errors import InputError
 from .base import Outcome
 from .declared import (
     CalibrationCases,
     DeclaredJudgeEvaluator,
     FinalText,
     Messages,
-    NotApplicable,
     Text,
     ToolCallsInput,
     ToolDefinitionsInput,
 )
-from .inputs import judge_messages, require_messages
+from .inputs import judge_messages
+from .tool_steps import defined_tools, definitions_json, read_tool_steps, render_calls, require_calls_source
 
 __all__ = [
     "IntentResolutionEvaluator",
@@ -177,51 +176,14 @@ class ToolCallAccuracyEvaluator(DeclaredJudgeEvaluator):
 
     # the per-call hooks: the calls are read from tool_calls= or the response, one verdict per call
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
-        from ..conversation import builtin_tool_definition, to_tool_calls, to_tool_definitions
-
-        tool_calls, response = given.get("tool_calls"), given.get("response")
-        if tool_calls is None and response is None:
-            raise InputError(
-                f"{self.name}: pass tool_calls= or response= (messages holding the tool calls)",
-                evaluator=self.name,
-                input_name="tool_calls",
-            )
+        require_calls_source(self, given.get("tool_calls"), given.get("response"))
         query_json, _ = judge_messages(self, given.get("query"), "query", "user")
-        results: Dict[str, Any] = {}
-        if tool_calls is not None:
-            calls = to_tool_calls(tool_calls, input_name="tool_calls")
-        else:
-            response_msgs = require_messages(self, response, "response", "assistant")
-            calls = to_tool_calls(response_msgs, input_name="response")
-            results = {m.tool_call_id: m.tool_result if m.tool_result is not None else m.content
-                       for m in response_msgs if m.role == "tool" and m.tool_call_id}
-        if not calls:
-            raise NotApplicable("Not applicable: no tool calls found in the response or tool_calls")
-        definitions = {d.name: d for d in to_tool_definitions(given.get("tool_definitions"),
-                                                              input_name="tool_definitions")}
-        for call in calls:
-            if call.name not in definitions:
-                builtin = builtin_tool_definition(call.name)
-                if builtin is None:
-                    raise NotApplicable(
-                        f"Not applicable: tool {call.name!r} was called but has no definition in tool_definitions; "
-                        "pass a definition for every called tool")
-                definitions[call.name] = builtin
-        rendered_calls = [
-            {
-                "call_index": i,
-                "name": c.name,
-                "arguments": c.arguments,
-                **({"result": results[c.id]} if c.id and c.id in results else {}),
-            }
-            for i, c in enumerate(calls)
-        ]
-        used = sorted({c.name for c in calls})
+        steps = read_tool_steps(self, given.get("tool_calls"), given.get("response"))
+        definitions = defined_tools(steps.calls, given.get("tool_definitions"), optional=False)
         return {
             "query": query_json,
-            "tool_calls": rendered_calls,
-            "tool_definitions": [definitions[n].model_dump(exclude_none=True) for n in used]
-            + [d.model_dump(exclude_none=True) for n, d in definitions.items() if n not in used],
+            "tool_calls": render_calls(steps.calls, steps.results),
+            "tool_definitions": definitions_json(definitions, steps.calls),
         }
 
     def verdict_for(self, values: Mapping[str, Any]) -> Type[BaseModel]:

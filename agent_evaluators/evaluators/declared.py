@@ -300,7 +300,8 @@ def _declared_evaluate(cls: type) -> Any:
 
 def _verdict_model(cls: Any) -> Type[BaseModel]:
     """The verdict: declared fields, then ``reason``, then ``score`` on the scale (integer when
-    both ends are) or a ``label`` from ``labels``; no other key is accepted."""
+    both ends are; one of the two values of a 0/1 scale) or a ``label`` from ``labels``; no other
+    key is accepted."""
     fields: Dict[str, Any] = {name: (kind, Field(description=text) if text else ...)
                               for name, (kind, text) in cls.verdict_fields.items()}
     fields["reason"] = (str, ...)
@@ -309,8 +310,11 @@ def _verdict_model(cls: Any) -> Type[BaseModel]:
     else:
         low, high = cls.score_scale or (1.0, 5.0)
         integer = float(low).is_integer() and float(high).is_integer()
-        fields["score"] = (int if integer else float, Field(ge=int(low) if integer else low,
-                                                             le=int(high) if integer else high))
+        if integer and high - low == 1:  # a pass/fail verdict: an enum, which strict structured output enforces
+            fields["score"] = (Literal[int(low), int(high)], ...)
+        else:
+            fields["score"] = (int if integer else float, Field(ge=int(low) if integer else low,
+                                                                 le=int(high) if integer else high))
     name = cls.verdict_name or f"{cls.__name__.removesuffix('Evaluator')}Verdict"
     return create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
 

@@ -107,7 +107,12 @@ def histogram_svg(scores: Sequence[float], threshold: Optional[float], title: st
 
 # ---------------------------------------------------------------------------- sections
 def _option_text(value: Any) -> Any:
-    """A run option from ``summary.json`` as one line (``tags`` as ``k=v, ...``); ``None`` when empty."""
+    """A run option from ``summary.json`` as one line (``tags`` as ``k=v, ...``); ``None`` when empty
+    or a switch that is off (``azure_compat``: the line says when a run had 1.18's meaning)."""
+    if value is False:
+        return None
+    if value is True:
+        return "yes"
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items()) or None
     return value

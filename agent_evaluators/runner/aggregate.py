@@ -18,14 +18,17 @@ Ray run of the same rows reports the same last digits.
 
 Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
 failed judge call was still paid for); a count some call did not report stays
-``None`` (unknown), never 0.
+``None`` (unknown), never 0. A cell in azure-ai-evaluation 1.18's shape
+(:mod:`agent_evaluators.azure`) has no ``*_usage``: its token counts and model are read
+from its ``*_properties`` (:func:`properties_usage`).
 """
 
 import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "COUNT_METRICS", "known_metric"]
+__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric",
+           "azure_metric_names"]
 
 _NUM = (int, float)
 
@@ -33,11 +36,20 @@ _NUM = (int, float)
 COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count")
 
 
-def known_metric(metric: str, result_key: str) -> bool:
+def azure_metric_names(result_key: str) -> Tuple[str, ...]:
+    """The metric names ``azure_compat`` adds for an evaluator with ``result_key`` (1.18's names)."""
+    return ("binary_aggregate", f"{result_key}_passed", f"{result_key}_score", f"gpt_{result_key}")
+
+
+def known_metric(metric: str, result_key: Union[str, Sequence[str]], azure_compat: bool = False) -> bool:
     """Whether ``<alias>.<metric>`` can exist for an evaluator whose only number is ``result_key``
-    (every :class:`~agent_evaluators.evaluators.base.Evaluator`): checked before a run, so that a
-    misspelt threshold fails before any judge is paid."""
-    if metric in COUNT_METRICS or metric in (result_key, f"{result_key}_std"):
+    (every :class:`~agent_evaluators.evaluators.base.Evaluator`), or one of ``result_key``'s keys
+    (a composite: its own and its members'): checked before a run, so that a misspelt threshold
+    fails before any judge is paid. ``azure_compat``: 1.18's names too."""
+    keys = (result_key,) if isinstance(result_key, str) else tuple(result_key)
+    if metric in COUNT_METRICS or any(metric in (key, f"{key}_std") for key in keys):
+        return True
+    if azure_compat and any(metric in azure_metric_names(key) for key in keys):
         return True
     head, _, run = metric.rpartition("_")
     return head == "pass_rate_run" and run.isdigit()
@@ -115,6 +127,18 @@ class ExactSum:
 
     def mean(self) -> float:
         return self.total / self.count
+
+
+#: the usage keys a 1.18-shaped ``*_properties`` dict carries
+_PROPERTIES_USAGE = ("prompt_tokens", "completion_tokens", "model")
+
+
+def properties_usage(properties: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """The usage record inside a 1.18-shaped ``*_properties`` dict (token counts and model),
+    or ``None`` when it has none (a deterministic metric's properties)."""
+    if "prompt_tokens" not in properties:
+        return None
+    return {k: properties.get(k) for k in _PROPERTIES_USAGE}
 
 
 def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:
@@ -201,6 +225,12 @@ class AliasStats:
                 if self.usage is None:
                     self.usage = {}
                 add_usage(self.usage, v)
+            elif k.endswith("_properties") and isinstance(v, Mapping):
+                usage = properties_usage(v)
+                if usage is not None:
+                    if self.usage is None:
+                        self.usage = {}
+                    add_usage(self.usage, usage)
         if not ok:
             self.errors += 1
             return

@@ -41,6 +41,7 @@ async def evaluate_async(
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
+    azure_compat: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -70,6 +71,7 @@ def evaluate(
     evaluation_name: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
+    azure_compat: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -105,6 +107,12 @@ def evaluate(
         timeout: seconds per evaluator / target call (async and blocking ones; an inline
             sync function cannot be interrupted). ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
+        azure_compat: add azure-ai-evaluation 1.18's metric names and values to ``metrics`` (and
+            ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
+            (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
+            names to :mod:`agent_evaluators.azure`'s classes.
+        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
+            uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
         max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
             resume check: resuming with a larger value continues where a smaller one stopped).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split

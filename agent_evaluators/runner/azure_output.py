@@ -10,11 +10,11 @@ given, so code written for azure keeps reading its file.
 import json
 import math
 from pathlib import Path
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Mapping, Optional, Tuple, Union
 
 from .._json_text import utf8_json
 
-__all__ = ["split_output_path", "write_azure_json"]
+__all__ = ["split_output_path", "write_azure_json", "write_azure_doc"]
 
 
 def split_output_path(output_path: Optional[Union[str, Path]]) -> Tuple[Optional[Union[str, Path]], Optional[Path]]:
@@ -43,8 +43,12 @@ def _plain(value: Any) -> Any:
 
 def write_azure_json(path: Path, result: Any) -> None:
     """Write ``result`` in azure-ai-evaluation's file layout (atomically: a reader never sees half a file)."""
-    doc = {"rows": [_plain(dict(r)) for r in result.rows], "metrics": _plain(dict(result.metrics)),
-           "studio_url": None}
+    write_azure_doc(path, {"rows": [dict(r) for r in result.rows], "metrics": dict(result.metrics), "studio_url": None})
+
+
+def write_azure_doc(path: Path, doc: Mapping[str, Any]) -> None:
+    """Write azure's ``{"rows", "metrics", "studio_url"}`` document to ``path``, atomically, NaN as null."""
+    doc = _plain({k: doc[k] for k in ("rows", "metrics", "studio_url")})
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:  # a lone surrogate of an input is written as its JSON escape

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
 
 from ..errors import AgentEvalError, ConfigError, InputError
+from .azure_metrics import azure_run_metrics
 from .describe import RunDescription
 from .fingerprint import fingerprint_changes, row_digest
 from .lock import LOCK_FILE, RunFolderLock
@@ -447,6 +448,8 @@ class RunLedger:
             rows = RowsView(self.rows_path, array("q", (offsets[i] for i in done)), done)
         else:
             rows = [r for r in self._memory if r is not None]
+        if self.options.values.get("azure_compat"):
+            metrics.update(azure_run_metrics(rows, self.options.rows.evaluators))
         finished = time.time()
         summary = self.summary
         summary.update({

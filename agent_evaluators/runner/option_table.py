@@ -2,7 +2,7 @@
 
 One :class:`RunOption` per keyword of :func:`~agent_evaluators.evaluate` (except ``data``,
 ``evaluators``, ``evaluator_config``, which have forms of their own everywhere, and
-``azure_ai_project``, kept for Python compatibility only). Everything else is derived from
+``azure_ai_project``, accepted for azure-ai-evaluation's code only: results stay local). Everything else is derived from
 this table, so a new option is one entry here plus its keyword in the two written-out
 signatures of ``runner/api.py`` (a test keeps them equal to the table):
 
@@ -141,6 +141,10 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               in_summary=True, report_label="Tags", cli_flag="--tag"),
     RunOption("max_rows", None, "int", "evaluate only the first N rows of the input",
               _optional(positive_int), metavar="N", in_summary=True, report_label="Row limit"),
+    RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
+              "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
+              "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,
+              fingerprinted=True, report_label="azure-ai-evaluation 1.18 meaning"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

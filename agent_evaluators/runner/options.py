@@ -12,6 +12,7 @@ evaluators, their column mapping, the target, ``num_runs``, ``timeout``, the jud
 budget); the Ray engine ships exactly that, never the data or the output folder.
 """
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
@@ -20,7 +21,13 @@ from ..errors import ConfigError
 from .option_table import CONTINUING, OWN_FORM_ARGUMENTS, RUN_OPTIONS, check_options, option, positive_int
 from .row_source import RowSource
 
-__all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S"]
+__all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S", "LOCAL_ONLY_NOTE"]
+
+logger = logging.getLogger("agent_evaluators.runner")
+
+#: what ``azure_ai_project=`` does here: accepted, so azure-ai-evaluation code runs unchanged, and nothing more
+LOCAL_ONLY_NOTE = ("azure_ai_project was given: results stay local (nothing is uploaded to Azure AI Foundry, "
+                   "studio_url is None); read them from the result or output_path")
 
 DEFAULT_SHARD_SIZE = 1000
 #: a Ray worker not heard from for this long is presumed dead and its judge permits return
@@ -98,7 +105,7 @@ class RunOptions:
     ) -> "RunOptions":
         """The options of one call, from the public keyword arguments (same names)."""
         if azure_ai_project is not None:
-            raise ConfigError("azure_ai_project is not supported: results stay local (use output_path)")
+            logger.warning(LOCAL_ONLY_NOTE)  # once per call: a warnings.warn would show only the first
         values = check_options(options)
         rows = RowSpec(
             evaluators=evaluators, evaluator_config=evaluator_config, target=values["target"],

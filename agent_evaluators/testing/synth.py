@@ -2,8 +2,9 @@
 
 The benchmark server and test responders need a valid verdict for any evaluator's
 schema without knowing the evaluator: integer/number fields named like a score get
-the requested score (clamped into the schema's range), strings get a short reason,
-enums their first value, arrays their minimum length, except an array of objects
+the requested score (clamped into the schema's range; from a 0/1 score enum, the value
+nearest it), strings get a short reason, other enums their first value, arrays their
+minimum length, except an array of objects
 keyed by a field the prompt itself lists (``"call_index": 0``, ``"rubric_id": "r1"``):
 that gets one item per value listed, so per-item verdicts cover every item asked about.
 
@@ -107,6 +108,9 @@ def synthesize(schema: Dict[str, Any], *, score: float = DEFAULT_SCORE, root: Op
     if isinstance(node.get("enum"), list) and node["enum"]:
         if score in node["enum"]:
             return score
+        numbers = [v for v in node["enum"] if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if numbers and ("score" in name.lower() or name == ""):  # a 0/1 score: the value nearest the one asked for
+            return min(numbers, key=lambda v: abs(v - score))
         return node["enum"][0]
     for key in ("anyOf", "oneOf"):
         options = node.get(key)

@@ -68,7 +68,7 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
     values = {"target": "myagent:answer", "output_path": "out", "fail_on_evaluator_errors": False,
               "max_concurrency": 3, "resume": False, "rerun_failed": False, "force": False, "num_runs": 2,
               "show_progress": False, "timeout": 30, "evaluation_name": "nightly", "tags": {"team": "search"},
-              "max_rows": 2, "engine": "ray", "ray_address": "auto", "num_workers": 2}
+              "max_rows": 2, "engine": "ray", "ray_address": "auto", "num_workers": 2, "azure_compat": True}
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml
 

@@ -1,0 +1,160 @@
+"""The one adapter from our engine's :class:`~agent_evaluators.evaluators.base.Outcome` to 1.18's row.
+
+Every judge-backed class of :mod:`agent_evaluators.azure` is ``class X(AzureShaped, <our
+evaluator>)``: our evaluator does the reading, rendering, asking and validating; this mixin
+only writes the result the way azure-ai-evaluation 1.18 writes it (through :mod:`._shape`):
+
+* ``<k>_properties``: the verdict's details (azure: the judge's ``properties``) plus the
+  token counts, ``finish_reason`` and ``model`` from our usage record;
+* the threshold azure *reports* and the pass rule azure *applies*, where those differ
+  (``reported_threshold`` / ``pass_mark``: TaskAdherence and TaskCompletion report 3 and pass
+  at a score of 1, whatever ``threshold=`` says; that is azure's behaviour, kept on purpose);
+* ``conversation=``: one azure row per turn, then azure's aggregation (numbers averaged, a
+  bool ``_passed`` included, anything else the last turn's value, every value per turn under
+  ``evaluation_per_turn``); a one-turn conversation is that turn's row, as in azure.
+
+The engine keeps working on these cells: ``<k>_result`` is ``pass``/``fail``/``not_applicable``
+(what the runner counts), and the runner reads the token counts out of ``<k>_properties``
+for its usage totals (:func:`agent_evaluators.runner.aggregate.properties_usage`).
+"""
+
+import asyncio
+import math
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence
+
+from pydantic import BaseModel
+
+from ..evaluators.base import Outcome
+from ._shape import azure_result, not_applicable_result
+
+__all__ = ["AzureShaped", "token_properties", "aggregate_turns", "is_intermediate_response", "INTERMEDIATE_REASON"]
+
+#: azure's reason for a response that ends in a pending call (its words, so dashboards match)
+INTERMEDIATE_REASON = "Intermediate response. Please provide the agent's final response for evaluation."
+
+#: the content types that make a response "intermediate" in 1.18 (azure's ``_is_intermediate_response``)
+_PENDING_TYPES = ("function_call", "mcp_approval_request")
+
+#: per-turn keys azure does not lift to the top of an aggregated row (token and sample columns)
+_NOT_LIFTED = ("_total_tokens", "_prompt_tokens", "_completion_tokens", "_finish_reason", "_sample_input",
+               "_sample_output", "_model", "_details")
+
+
+def is_intermediate_response(value: Any) -> bool:
+    """1.18's test for a response whose agent has not answered: the last message is the
+    assistant's and its last content item is a ``function_call`` or ``mcp_approval_request``.
+
+    Narrower than our top-level rule (:func:`~agent_evaluators.evaluators.inputs.ends_in_tool_call`):
+    azure judges a response that ends in an azure-agent ``tool_call`` item or a tool result,
+    and so does this layer, so the numbers match."""
+    if not isinstance(value, list) or not value:
+        return False
+    last = value[-1]
+    if not isinstance(last, Mapping) or last.get("role") != "assistant":
+        return False
+    content = last.get("content")
+    if not isinstance(content, list) or not content:
+        return False
+    item = content[-1]
+    return isinstance(item, Mapping) and item.get("type") in _PENDING_TYPES
+
+
+def token_properties(usage: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """azure's token metadata from our usage record. A finished verdict always ended with
+    ``stop`` (a ``length`` finish is a ``JudgeError`` in our client, never a row)."""
+    usage = usage or {}
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    total = prompt + completion if prompt is not None and completion is not None else None
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": total,
+        "finish_reason": "stop",
+        "model": usage.get("model") or "",
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Verdict details as plain JSON values (nested verdict models dumped)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def aggregate_turns(rows: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
+    """1.18's aggregation of per-turn rows (``EvaluatorBase._aggregate_results``): a key whose
+    values are all numbers (bools count) is averaged; any other key takes the last turn's value
+    (token and sample keys excepted); every value is kept per turn under ``evaluation_per_turn``."""
+    if len(rows) == 1:
+        return dict(rows[0])
+    per_turn: Dict[str, List[Any]] = {}
+    for row in rows:
+        for key, value in row.items():
+            per_turn.setdefault(key, []).append(value)
+    out: Dict[str, Any] = {}
+    for key, values in per_turn.items():
+        if all(isinstance(v, (int, float)) for v in values):
+            out[key] = sum(values) / len(values)
+        elif key and not key.endswith(_NOT_LIFTED) and values:
+            out[key] = values[-1]
+    out["evaluation_per_turn"] = per_turn
+    return out
+
+
+class _Turns(Outcome):
+    """The outcomes of a conversation's turns, carried to :meth:`AzureShaped._finish` unmerged."""
+
+    def __init__(self, outcomes: Sequence[Outcome]) -> None:
+        super().__init__(None, not_applicable=True)
+        self.outcomes = list(outcomes)
+
+
+class AzureShaped:
+    """Mixin (listed first) that writes 1.18's row from our evaluator's outcome."""
+
+    #: the deprecated ``gpt_<k>`` key azure still writes for this metric
+    legacy_alias: ClassVar[Optional[str]] = None
+    #: the threshold azure reports, where it is not the one the user gave (azure's behaviour)
+    reported_threshold: ClassVar[Optional[float]] = None
+    #: the fixed score azure passes at, where it ignores the threshold (azure's behaviour)
+    pass_mark: ClassVar[Optional[float]] = None
+
+    #: False for a row that no judge call of its own produced (a composite's summary)
+    uses_judge_call: ClassVar[bool] = True
+
+    result_key: ClassVar[str]
+    threshold: Any
+
+    def _row_threshold(self) -> Any:
+        return self.reported_threshold if self.reported_threshold is not None else self.threshold
+
+    def _finish(self, outcome: Outcome) -> Dict[str, Any]:
+        if isinstance(outcome, _Turns):
+            return aggregate_turns([self._azure_row(o) for o in outcome.outcomes])
+        return self._azure_row(outcome)
+
+    def _azure_row(self, outcome: Outcome) -> Dict[str, Any]:
+        key = self.result_key
+        if outcome.not_applicable:
+            return not_applicable_result(key, outcome.reason or "", self._row_threshold())
+        score = float(outcome.score)  # type: ignore[arg-type]
+        if outcome.passed is not None:
+            passed: Optional[bool] = outcome.passed
+        else:
+            mark = self.pass_mark if self.pass_mark is not None else self.threshold
+            passed = None if math.isnan(score) else score >= mark
+        details = _plain(outcome.details)
+        # a composite's summary has no judge call of its own: its members' rows carry the tokens
+        tokens = token_properties(outcome.usage) if outcome.usage is not None or self.uses_judge_call else {}
+        properties = {**(details if isinstance(details, Mapping) else {}), **tokens}
+        return azure_result(key, score=score, passed=passed, reason=outcome.reason, threshold=self._row_threshold(),
+                            properties=properties, legacy_alias=self.legacy_alias)
+
+    async def _per_turn_async(self, bound: Dict[str, Any]) -> Outcome:
+        turns = self._turn_inputs(dict(bound))  # type: ignore[attr-defined]
+        outcomes = await asyncio.gather(*(self._evaluate(**t) for t in turns))  # type: ignore[attr-defined]
+        return _Turns(outcomes)

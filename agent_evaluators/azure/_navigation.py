@@ -1,0 +1,81 @@
+"""azure-ai-evaluation 1.18's ``_TaskNavigationEfficiencyEvaluator``, public, in its result shape.
+
+The comparison is the top-level metric's (:mod:`agent_evaluators.trajectory.navigation`);
+only the constructor and the result dict are azure's: keyword-only ``matching_mode`` (the
+enum or its exact value), a fixed threshold of 1.0 (azure's constructor takes none), and the
+eight keys ``task_navigation_efficiency``, ``_score``, ``_result``, ``_passed``,
+``_reason`` (``None``), ``_status``, ``_threshold`` and ``_properties``
+(``precision_score``, ``recall_score``, ``f1_score``), in azure's order.
+"""
+
+from typing import Any, ClassVar, Dict, Optional, Union
+
+from ..evaluators.base import Evaluator, Outcome
+from ..evaluators.task_navigation import ActionsInput, ExpectedInput
+from ..trajectory.navigation import (
+    NavigationResult,
+    TaskNavigationEfficiencyMatchingMode,
+    navigate,
+    parse_matching_mode,
+)
+from ..trajectory.navigation_inputs import read_navigation_inputs
+from ._shape import azure_result
+
+__all__ = ["TaskNavigationEfficiencyEvaluator", "TaskNavigationEfficiencyMatchingMode"]
+
+_KEY = "task_navigation_efficiency"
+#: the order azure 1.18 writes this evaluator's keys in (its own dict literal, not the shared one)
+_ORDER = tuple(f"{_KEY}{suffix}" for suffix in
+               ("", "_score", "_result", "_passed", "_reason", "_status", "_threshold", "_properties"))
+
+
+class TaskNavigationEfficiencyEvaluator(Evaluator):
+    """Whether the agent's tool calls follow the expected steps (azure-ai-evaluation 1.18's shape).
+
+    Key ``task_navigation_efficiency``; inputs ``response`` (alias ``actions``) and
+    ``ground_truth`` (alias ``expected_actions``: tool names, or ``(names, parameters)``);
+    score 1.0 or 0.0; threshold 1.0. ``matching_mode``: ``exact_match`` (default),
+    ``in_order_match`` or ``any_order_match``.
+    """
+
+    id: ClassVar[str] = "azureai://built-in/evaluators/task_navigation_efficiency"
+    result_key = _KEY
+    score_scale = (0.0, 1.0)
+    default_threshold = 1.0
+
+    def __init__(
+        self,
+        *,
+        matching_mode: Union[str, TaskNavigationEfficiencyMatchingMode] = TaskNavigationEfficiencyMatchingMode.EXACT_MATCH,
+    ) -> None:
+        super().__init__(threshold=1.0)
+        self.matching_mode = parse_matching_mode(matching_mode, evaluator=self.name, azure_spellings_only=True)
+        self._threshold = 1.0  # azure's attribute, read by code written against it
+
+    def _evaluate(
+        self,
+        *,
+        response: Optional[ActionsInput] = None,
+        ground_truth: Optional[ExpectedInput] = None,
+        actions: Optional[ActionsInput] = None,
+        expected_actions: Optional[ExpectedInput] = None,
+    ) -> Outcome:
+        calls, expected = read_navigation_inputs(
+            response=response, ground_truth=ground_truth, actions=actions, expected_actions=expected_actions,
+            evaluator=self.name,
+        )
+        result = navigate(calls, expected, self.matching_mode)
+        return Outcome(result.score, details=result)
+
+    def _finish(self, outcome: Outcome) -> Dict[str, Any]:
+        """azure's dict instead of ours: the same verdict, its keys and order."""
+        result: NavigationResult = outcome.details
+        out = azure_result(
+            _KEY,
+            score=result.score,
+            passed=result.passed,
+            reason=None,
+            threshold=float(self._threshold),
+            properties={"precision_score": result.precision, "recall_score": result.recall, "f1_score": result.f1},
+        )
+        return {key: out[key] for key in _ORDER}
