@@ -26,7 +26,12 @@ _LAZY: Dict[str, str] = {
     "PromptyEvaluator": "agent_evaluators.evaluators.judge_base",
     **{entry.class_name: entry.module for entry in _ENTRIES},
 }
+# importable names that are not evaluators, the run API or a base: kept out of ``__all__``, which is
+# exactly those (tests/test_registry.py)
+_ALSO: Dict[str, str] = {
+    "RougeType": "agent_evaluators.evaluators.nlp.rouge",  # RougeScoreEvaluator's argument, as in azure
+}
 
 __all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]
 
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
+__getattr__, __dir__ = lazy_exports(__name__, {**_LAZY, **_ALSO}, globals())

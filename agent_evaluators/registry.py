@@ -107,6 +107,7 @@ _EVALUATORS = "agent_evaluators.evaluators"
 _TOOL_USE = "agent_evaluators.evaluators.tool_use"
 _COMPOSITE = "agent_evaluators.evaluators.composite"
 _QUALITY = "agent_evaluators.evaluators.quality"
+_NLP = "agent_evaluators.evaluators.nlp"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -203,6 +204,14 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    calibration=_cal("similarity.jsonl", 1, 5)),
     EvaluatorEntry("retrieval", f"{_QUALITY}:RetrievalEvaluator", True, "retrieval",
                    calibration=_cal("retrieval.jsonl", 1, 5)),
+    # the NLP scores, with azure-ai-evaluation 1.18's numbers (names = azure's result keys)
+    EvaluatorEntry("f1_score", f"{_NLP}.f1:F1ScoreEvaluator", False, "f1_score", aliases=("f1",)),
+    EvaluatorEntry("bleu_score", f"{_NLP}.ngram:BleuScoreEvaluator", False, "bleu_score", aliases=("bleu",)),
+    EvaluatorEntry("gleu_score", f"{_NLP}.ngram:GleuScoreEvaluator", False, "gleu_score", aliases=("gleu",)),
+    EvaluatorEntry("meteor_score", f"{_NLP}.meteor:MeteorScoreEvaluator", False, "meteor_score", aliases=("meteor",)),
+    EvaluatorEntry("rouge", f"{_NLP}.rouge:RougeScoreEvaluator", False, "rouge", aliases=("rouge_score",)),
+    EvaluatorEntry("document_retrieval", f"{_NLP}.document_retrieval:DocumentRetrievalEvaluator", False,
+                   "document_retrieval"),
 )
 
 

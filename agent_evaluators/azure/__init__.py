@@ -43,6 +43,14 @@ _WHERE: Dict[str, str] = {
     "Conversation": "_types",
     "Message": "_types",
     "EvaluationResult": "_types",
+    # issue 24, NLP scores: F1, BLEU, GLEU, METEOR, ROUGE, DocumentRetrieval (azure's numbers)
+    "F1ScoreEvaluator": "_nlp",
+    "BleuScoreEvaluator": "_nlp",
+    "GleuScoreEvaluator": "_nlp",
+    "MeteorScoreEvaluator": "_nlp",
+    "RougeScoreEvaluator": "_nlp",
+    "RougeType": "_nlp",
+    "DocumentRetrievalEvaluator": "_nlp",
 }
 
 #: azure's underscore spellings -> our public names

@@ -90,6 +90,7 @@ NOT_RUN: Dict[str, str] = {
     "ray start --address=HEAD_IP:6379": "joins a Ray cluster (HEAD_IP is a placeholder)",
     "python bench/bench_evaluate.py": "a benchmark of minutes against azure-ai-evaluation; figures in README",
     "python bench/bench_deterministic.py": "a benchmark; figures in README",
+    "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures in README",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
     "agent-eval run": "names the subcommand in prose",
     "agent-eval adk": "names the subcommand in prose",

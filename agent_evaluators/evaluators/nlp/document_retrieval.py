@@ -1,0 +1,222 @@
+"""``DocumentRetrievalEvaluator``: azure-ai-evaluation 1.18's search-quality metrics for one query.
+
+Inputs: ``retrieval_ground_truth`` (``[{"document_id", "query_relevance_label"}]``, integer
+labels in ``[ground_truth_label_min, ground_truth_label_max]``) and ``retrieved_documents``
+(``[{"document_id", "relevance_score"}]``, as the search engine ranked them). The retrieved
+documents are ranked by their score; each gets its ground-truth label (0 when unlabelled):
+
+* ``ndcg@3``: DCG of the top 3 labels (gain ``2^label - 1``, discount ``log2(rank + 1)``) over
+  the DCG of the 3 best labels;
+* ``xdcg@3``: ``25 × label`` discounted by ``0.6^(rank-1)``, over the top 3, normalized by the discounts;
+* ``fidelity``: the gain-weighted count of labelled-relevant documents retrieved over that of all
+  labelled documents (NaN when no document is labelled above the minimum);
+* ``top1_relevance``, ``top3_max_relevance``; ``holes`` (retrieved documents with no label) and
+  ``holes_ratio``; ``total_retrieved_documents``, ``total_ground_truth_documents``.
+
+Each has a threshold (azure's defaults; holes pass at 0); the score is ``ndcg@3``. The
+arithmetic follows azure's step for step (including its quirks: the label counts of
+fidelity are ordered by the label's *text*, and retrieved documents with nothing labelled
+score integer zeros), so the numbers are the same.
+"""
+
+import functools
+import math
+from collections import Counter, abc
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ...errors import ConfigError, InputError
+from ..base import Evaluator, Outcome
+
+__all__ = ["DocumentRetrievalEvaluator", "retrieval_metrics", "RetrievalThresholds"]
+
+K = 3
+XDCG_DISCOUNT = 0.6
+MAX_DOCUMENTS = 10000
+
+
+class RetrievalThresholds:
+    """The per-metric thresholds (azure's defaults) and how each is compared."""
+
+    def __init__(self, *, ndcg: Optional[float], xdcg: Optional[float], fidelity: Optional[float],
+                 top1_relevance: Optional[float], top3_max_relevance: Optional[float],
+                 total_retrieved_documents: Optional[int], total_ground_truth_documents: Optional[int]) -> None:
+        self.higher: Dict[str, Any] = {
+            f"ndcg@{K}": ndcg, f"xdcg@{K}": xdcg, "fidelity": fidelity, "top1_relevance": top1_relevance,
+            "top3_max_relevance": top3_max_relevance, "total_retrieved_documents": total_retrieved_documents,
+            "total_ground_truth_documents": total_ground_truth_documents,
+        }
+        self.lower: Dict[str, Any] = {"holes": 0, "holes_ratio": 0}
+
+    def verdicts(self, metrics: Mapping[str, Any]) -> Dict[str, Any]:
+        """``<m>_result``, ``<m>_passed``, ``<m>_threshold``, ``<m>_higher_is_better`` per metric, as azure adds them."""
+        out: Dict[str, Any] = {}
+        for name, value in metrics.items():
+            if name in self.higher:
+                threshold, passed, higher = self.higher[name], value >= self.higher[name], True
+            else:
+                threshold, passed, higher = self.lower[name], value <= self.lower[name], False
+            out[f"{name}_result"] = "pass" if passed else "fail"
+            out[f"{name}_passed"] = passed
+            out[f"{name}_threshold"] = threshold
+            out[f"{name}_higher_is_better"] = higher
+        return out
+
+
+def _dcg(labels: Sequence[int]) -> float:
+    return sum((math.pow(2, label) - 1) / math.log2(rank + 1) for label, rank in zip(labels, range(1, K + 1)))
+
+
+def _xdcg(labels: Sequence[int]) -> float:
+    numerator = sum(25 * label * math.pow(XDCG_DISCOUNT, rank - 1) for label, rank in zip(labels, range(1, K + 1)))
+    denominator = sum(math.pow(XDCG_DISCOUNT, rank - 1) for rank in range(1, K + 1))
+    return numerator / float(denominator)
+
+
+@functools.lru_cache(maxsize=64)
+def _rating_weights(low: int, high: int) -> Tuple[Tuple[int, float], ...]:
+    """azure's fidelity weights: label counts ordered by the label's *text* ("10" before "2"), paired
+    with the gains ``2^(i+1) - 1`` in numeric order, as azure zips them."""
+    labels = sorted(range(low + 1, high + 1), key=str)
+    weights = [math.pow(2, i + 1) - 1 for i in range(low + 1, high + 1)]
+    return tuple(zip(labels, weights))
+
+
+def _weighted_by_rating(labels: Sequence[int], low: int, high: int) -> float:
+    counts = Counter(label for label in labels if label >= low + 1)
+    return sum(counts[label] * weight for label, weight in _rating_weights(low, high))
+
+
+def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str, Any]],
+                      low: int, high: int) -> Dict[str, Any]:
+    """The metrics of one query (no verdicts), in azure's order and with azure's number types."""
+    totals = {"total_retrieved_documents": len(results), "total_ground_truth_documents": len(qrels)}
+    if not results:
+        return {f"ndcg@{K}": 0.0, f"xdcg@{K}": 0.0, "fidelity": 0.0, "top1_relevance": 0.0,
+                "top3_max_relevance": 0.0, "holes": 0, "holes_ratio": 0, **totals}
+    labels_by_id = {q["document_id"]: q["query_relevance_label"] for q in qrels}
+    scores_by_id = {r["document_id"]: r["relevance_score"] for r in results}
+    ideal = sorted(labels_by_id.items(), key=lambda item: item[1], reverse=True)
+    ranked = sorted(scores_by_id.items(), key=lambda item: item[1], reverse=True)
+    ranked_labels = [labels_by_id[doc] if doc in labels_by_id else 0 for doc, _ in ranked]
+    ideal_labels = [label for _, label in ideal]
+    holes = len({doc for doc, _ in ranked}.difference({doc for doc, _ in ideal}))
+    holes_ratio = holes / float(len(results))
+    if not any(ranked_labels):
+        return {f"ndcg@{K}": 0, f"xdcg@{K}": 0, "fidelity": 0, "top1_relevance": 0, "top3_max_relevance": 0,
+                "holes": holes, "holes_ratio": holes_ratio, **totals}
+    ideal_weight = _weighted_by_rating(ideal_labels, low, high)
+    fidelity = math.nan if ideal_weight == 0 else _weighted_by_rating(ranked_labels, low, high) / float(ideal_weight)
+    return {
+        f"ndcg@{K}": _dcg(ranked_labels[:K]) / float(_dcg(ideal_labels[:K])),
+        f"xdcg@{K}": _xdcg(ranked_labels[:K]),
+        "fidelity": fidelity,
+        "top1_relevance": ranked_labels[0],
+        "top3_max_relevance": max(ranked_labels[:K]),
+        "holes": holes,
+        "holes_ratio": holes_ratio,
+        **totals,
+    }
+
+
+def _int_option(evaluator: str, name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{evaluator}: {name} must be an integer, got {value!r}")
+    return value
+
+
+class DocumentRetrievalEvaluator(Evaluator):
+    """Search quality of one query's retrieved documents against labelled ones (azure's ``DocumentRetrievalEvaluator``).
+
+    Key ``document_retrieval`` (= ``ndcg@3``, pass at ``ndcg_threshold``, 0.5); every metric
+    (``ndcg@3``, ``xdcg@3``, ``fidelity``, ``top1_relevance``, ``top3_max_relevance``, ``holes``,
+    ``holes_ratio``, ``total_retrieved_documents``, ``total_ground_truth_documents``) with its own
+    ``_result`` / ``_threshold`` in details. Inputs ``retrieval_ground_truth``, ``retrieved_documents``.
+    """
+
+    result_key = "document_retrieval"
+    score_scale = (0.0, 1.0)
+    default_threshold = 0.5
+
+    def __init__(
+        self,
+        *,
+        ground_truth_label_min: int = 0,
+        ground_truth_label_max: int = 4,
+        ndcg_threshold: Optional[float] = 0.5,
+        xdcg_threshold: Optional[float] = 50.0,
+        fidelity_threshold: Optional[float] = 0.5,
+        top1_relevance_threshold: Optional[float] = 50.0,
+        top3_max_relevance_threshold: Optional[float] = 50.0,
+        total_retrieved_documents_threshold: Optional[int] = 50,
+        total_ground_truth_documents_threshold: Optional[int] = 50,
+    ) -> None:
+        super().__init__(threshold=ndcg_threshold if ndcg_threshold is not None else 0.5)
+        low = _int_option(self.name, "ground_truth_label_min", ground_truth_label_min)
+        high = _int_option(self.name, "ground_truth_label_max", ground_truth_label_max)
+        if low >= high:
+            raise ConfigError(f"{self.name}: ground_truth_label_max ({high}) must be greater than "
+                              f"ground_truth_label_min ({low})")
+        self.ground_truth_label_min, self.ground_truth_label_max = low, high
+        self.ndcg_threshold = ndcg_threshold
+        self.xdcg_threshold = xdcg_threshold
+        self.fidelity_threshold = fidelity_threshold
+        self.top1_relevance_threshold = top1_relevance_threshold
+        self.top3_max_relevance_threshold = top3_max_relevance_threshold
+        self.total_retrieved_documents_threshold = total_retrieved_documents_threshold
+        self.total_ground_truth_documents_threshold = total_ground_truth_documents_threshold
+        self.thresholds = RetrievalThresholds(
+            ndcg=ndcg_threshold, xdcg=xdcg_threshold, fidelity=fidelity_threshold,
+            top1_relevance=top1_relevance_threshold, top3_max_relevance=top3_max_relevance_threshold,
+            total_retrieved_documents=total_retrieved_documents_threshold,
+            total_ground_truth_documents=total_ground_truth_documents_threshold)
+
+    def metrics_with_verdicts(self, retrieval_ground_truth: Any, retrieved_documents: Any) -> Dict[str, Any]:
+        """azure's ``document_retrieval_properties``: every metric, then its verdict keys."""
+        qrels, results = self._checked(retrieval_ground_truth, retrieved_documents)
+        metrics = retrieval_metrics(qrels, results, self.ground_truth_label_min, self.ground_truth_label_max)
+        metrics.update(self.thresholds.verdicts(dict(metrics)))
+        return metrics
+
+    def _evaluate(self, *, retrieval_ground_truth: List[Dict[str, Any]],
+                  retrieved_documents: List[Dict[str, Any]]) -> Outcome:
+        metrics = self.metrics_with_verdicts(retrieval_ground_truth, retrieved_documents)
+        ndcg = float(metrics[f"ndcg@{K}"])
+        reason = (f"NDCG@3 {ndcg:.3f} over {metrics['total_retrieved_documents']} retrieved and "
+                  f"{metrics['total_ground_truth_documents']} labelled document(s); {metrics['holes']} unlabelled")
+        return Outcome(ndcg, reason, metrics)
+
+    def _checked(self, qrels_in: Any, results_in: Any) -> Tuple[List[Mapping[str, Any]], List[Mapping[str, Any]]]:
+        """azure's input checks, as ``InputError`` naming the input and what to fix."""
+        if not qrels_in or not isinstance(qrels_in, list):
+            raise self._bad("retrieval_ground_truth", "must be a non-empty list of {document_id, query_relevance_label}")
+        qrels = []
+        low, high = self.ground_truth_label_min, self.ground_truth_label_max
+        for item in qrels_in:
+            if not isinstance(item, (dict, abc.Mapping)) or item.get("document_id") is None \
+                    or item.get("query_relevance_label") is None:
+                raise self._bad("retrieval_ground_truth", "every item needs 'document_id' and 'query_relevance_label'")
+            label = item["query_relevance_label"]
+            if not isinstance(label, int):
+                raise self._bad("retrieval_ground_truth", f"query_relevance_label must be an integer, got {label!r}")
+            if not low <= label <= high:
+                raise self._bad("retrieval_ground_truth",
+                                f"label {label} is outside [{low}, {high}]; set ground_truth_label_min/max to your "
+                                "labels' range")
+            qrels.append(item)
+        results = []
+        if isinstance(results_in, list):
+            for item in results_in:
+                if not isinstance(item, (dict, abc.Mapping)) or item.get("document_id") is None \
+                        or item.get("relevance_score") is None:
+                    raise self._bad("retrieved_documents", "every item needs 'document_id' and 'relevance_score'")
+                if not isinstance(item["relevance_score"], (int, float)):
+                    raise self._bad("retrieved_documents",
+                                    f"relevance_score must be a number, got {item['relevance_score']!r}")
+                results.append(item)
+        if len(qrels) > MAX_DOCUMENTS or len(results) > MAX_DOCUMENTS:
+            raise self._bad("retrieved_documents" if len(results) > MAX_DOCUMENTS else "retrieval_ground_truth",
+                            f"holds more than {MAX_DOCUMENTS} items (azure's limit)")
+        return qrels, results
+
+    def _bad(self, name: str, what: str) -> InputError:
+        return InputError(f"{self.name}: input {name!r} {what}", evaluator=self.name, input_name=name)

@@ -1,0 +1,55 @@
+"""The shared base of the text-pair metrics (F1, BLEU, GLEU, METEOR): ``response`` against ``ground_truth``.
+
+A metric says how to score two texts (:meth:`_PairMetric.score_texts`); this base reads the
+inputs, builds the outcome and the reason. The same scoring function serves the
+top-level class (our result dict) and the :mod:`agent_evaluators.azure` class (azure 1.18's),
+so the two cannot give different numbers.
+"""
+
+from typing import Any, ClassVar, Dict, List, Tuple, Union
+
+from ...errors import InputError
+from ..base import Evaluator, Outcome
+
+__all__ = ["TextInput", "answer_text"]
+
+TextInput = Union[str, List[Any], Dict[str, Any]]
+
+
+def answer_text(evaluator: Any, value: Any, name: str) -> str:
+    """``value`` as text: a string as given (empty included: azure scores it), or the final
+    assistant text of a message list (none: ``""``)."""
+    if isinstance(value, str):
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        raise InputError(
+            f"{evaluator.name}: input {name!r} must be text or a message list, got {type(value).__name__}",
+            evaluator=evaluator.name,
+            input_name=name,
+        )
+    from ...conversation import final_text, to_messages
+
+    return final_text(to_messages(value, input_name=name, default_role="assistant")) or ""
+
+
+class _PairMetric(Evaluator):
+    """A 0–1 score of ``response`` against ``ground_truth``; pass at ``score >= threshold`` (0.5)."""
+
+    score_scale = (0.0, 1.0)
+    default_threshold = 0.5
+    #: how the reason names the score (``"token F1"``, ``"BLEU"`` ...)
+    metric_label: ClassVar[str] = ""
+
+    def __init__(self, *, threshold: float = 0.5) -> None:
+        super().__init__(threshold=threshold)
+
+    def score_texts(self, response: str, ground_truth: str) -> Tuple[float, Dict[str, Any]]:
+        """The score and its details for two texts (no input checks)."""
+        raise NotImplementedError
+
+    def _evaluate(self, *, response: TextInput, ground_truth: TextInput) -> Outcome:
+        actual = answer_text(self, response, "response")
+        expected = answer_text(self, ground_truth, "ground_truth")
+        score, details = self.score_texts(actual, expected)
+        verdict = "at or above" if score >= self.threshold else "below"
+        return Outcome(score, f"{self.metric_label} {score:.3f}, {verdict} the threshold {self.threshold}", details)

@@ -1,0 +1,161 @@
+"""Benchmark: our NLP metrics against azure-ai-evaluation 1.18.10's own evaluators, same rows, same process.
+
+    python bench/bench_nlp.py              # 1,000 rows of short answers (8-40 words), then of 150-word texts
+    python bench/bench_nlp.py --rows 300 --rounds 2 --words 150
+    python bench/bench_nlp.py --check      # exit 1 when a target is missed or a result differs
+
+For each metric the same rows go through azure's evaluator and ours (the whole call:
+input checks and the result dict included), alternating, ``--rounds`` times; the best round
+of each is kept (these machines are shared and noisy). Every row's result from
+``agent_evaluators.azure`` must equal azure's dict exactly.
+
+Targets: ours at least 10x faster per row for every metric azure runs offline (F1, ROUGE of
+every type, DocumentRetrieval). azure's BLEU, GLEU and METEOR download NLTK data at first
+use and fail offline; here they run on the NLTK data folder the parity test lays out from
+the packages our evaluators use (``tests/parity/nltk_data.py``), and their per-row times and
+ratios are printed without a target.
+
+Texts are drawn as ``bench_deterministic.py`` draws them (English words from this repository's
+README and templates, Zipf-weighted, with punctuation, digits and capitals; an answer shares
+about half its words with its reference), at two lengths: short answers (8 to 40 words, what
+F1 and BLEU usually score) and 150-word texts (summaries). DocumentRetrieval rows are the parity
+test's seeded cases with azure's default label range.
+"""
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO), str(REPO / "bench")]
+TARGET = 10.0
+
+
+def per_row_ms(call: Callable[[Any, Any], Any], evaluator: Any, rows: List[Any]) -> Tuple[float, List[Any]]:
+    out = []
+    start = time.perf_counter()
+    for row in rows:
+        out.append(call(evaluator, row))
+    return (time.perf_counter() - start) * 1000 / len(rows), out
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def text_pairs(rows: int, words: str, seed: int = 7) -> List[Tuple[str, str]]:
+    """``rows`` (answer, reference) pairs of ``words`` words each (``"8-40"``: a length drawn per text)."""
+    import random
+
+    from bench_deterministic import vocabulary
+
+    rng = random.Random(seed)
+    vocab = vocabulary()
+    rng.shuffle(vocab)
+    weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+    low, _, high = words.partition("-")
+
+    def one() -> str:
+        out = []
+        for word in rng.choices(vocab, weights=weights, k=rng.randint(int(low), int(high or low))):
+            roll = rng.random()
+            if roll < 0.08:
+                word += rng.choice([",", ".", ";", "!", "?"])
+            elif roll < 0.11:
+                word = str(rng.randint(0, 2030))
+            elif roll < 0.15:
+                word = word.capitalize()
+            out.append(word)
+        return " ".join(out)
+
+    pairs = []
+    for _ in range(rows):
+        reference = one()
+        ref_words = reference.split()
+        answer = " ".join(w if rng.random() < 0.5 else rng.choice(ref_words) for w in one().split())
+        pairs.append((answer, reference))
+    return pairs
+
+
+def metrics(rows: int, words: str) -> List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, Any], Any]]]:
+    """(name, has a target, azure evaluator, ours, rows, how to call one on a row)."""
+    import azure.ai.evaluation as az
+    from azure.ai.evaluation._evaluators._document_retrieval import DocumentRetrievalEvaluator as AzureDR
+
+    import agent_evaluators.azure as ours
+    from tests.parity.nlp_cases import retrieval_cases
+
+    pairs = text_pairs(rows, words)
+
+    def pair(ev: Any, row: Tuple[str, str]) -> Any:
+        return ev(response=row[0], ground_truth=row[1])
+
+    def retrieval(ev: Any, row: Dict[str, Any]) -> Any:
+        return ev(retrieval_ground_truth=row["retrieval_ground_truth"], retrieved_documents=row["retrieved_documents"])
+
+    table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, Any], Any]]] = [
+        ("F1", True, az.F1ScoreEvaluator(), ours.F1ScoreEvaluator(), pairs, pair)]
+    for rouge_type in az.RougeType:
+        table.append((f"ROUGE {rouge_type.value}", True, az.RougeScoreEvaluator(rouge_type),
+                      ours.RougeScoreEvaluator(rouge_type.value), pairs, pair))
+    default = {"ground_truth_label_min": 0, "ground_truth_label_max": 4}
+    cases = [c for c in retrieval_cases(rows * 3) if c["options"] == default][:rows]
+    table.append(("DocumentRetrieval", True, AzureDR(), ours.DocumentRetrievalEvaluator(), cases, retrieval))
+    table += [
+        ("BLEU", False, az.BleuScoreEvaluator(), ours.BleuScoreEvaluator(), pairs, pair),
+        ("GLEU", False, az.GleuScoreEvaluator(), ours.GleuScoreEvaluator(), pairs, pair),
+        ("METEOR", False, az.MeteorScoreEvaluator(), ours.MeteorScoreEvaluator(), pairs, pair),
+    ]
+    return table
+
+
+def run_table(table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, Any], Any]]], rounds: int) -> bool:
+    """Time and compare every metric of ``table``; print a line each. True when a target was missed or a row differs."""
+    failed = False
+    for name, has_target, theirs, ours, rows, call in table:
+        call(theirs, rows[0]), call(ours, rows[0])  # first use loads WordNet, NLTK, the scorer modules
+        best_theirs = best_ours = math.inf
+        identical = True
+        for _ in range(rounds):
+            t_theirs, expected = per_row_ms(call, theirs, rows)
+            t_ours, got = per_row_ms(call, ours, rows)
+            best_theirs, best_ours = min(best_theirs, t_theirs), min(best_ours, t_ours)
+            identical = identical and all(same(e, g) for e, g in zip(expected, got))
+        ratio = best_theirs / best_ours
+        missed = has_target and ratio < TARGET
+        failed = failed or missed or not identical
+        target = (">= 10x" if has_target else "none") + (" MISSED" if missed else "")
+        print(f"{name:<20} {best_theirs:>12.4f} {best_ours:>12.4f} {ratio:>7.1f}x  {target:<7} {identical}", flush=True)
+    return failed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--words", action="append", help="words per text, N or LOW-HIGH (repeatable; default 8-40 and 150)")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed or a result differs")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    from tests.parity.nltk_data import build_nltk_data, use_nltk_data
+
+    use_nltk_data(build_nltk_data(Path(tempfile.mkdtemp(prefix="nltk-data-"))))
+    failed = False
+    for words in args.words or ["8-40", "150"]:
+        print(f"\n{args.rows} rows, {words} words per text")
+        print(f"{'metric':<20} {'azure ms/row':>12} {'ours ms/row':>12} {'ratio':>8}  target  identical")
+        failed = run_table(metrics(args.rows, words), args.rounds) or failed
+    return 1 if args.check and failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

