@@ -204,6 +204,8 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    calibration=_cal("similarity.jsonl", 1, 5)),
     EvaluatorEntry("retrieval", f"{_QUALITY}:RetrievalEvaluator", True, "retrieval",
                    calibration=_cal("retrieval.jsonl", 1, 5)),
+    EvaluatorEntry("qa", "agent_evaluators.evaluators.qa:QAEvaluator", True, "qa",
+                   calibration=_cal("qa.jsonl", 0, 1)),
     # the NLP scores, with azure-ai-evaluation 1.18's numbers (names = azure's result keys)
     EvaluatorEntry("f1_score", f"{_NLP}.f1:F1ScoreEvaluator", False, "f1_score", aliases=("f1",)),
     EvaluatorEntry("bleu_score", f"{_NLP}.ngram:BleuScoreEvaluator", False, "bleu_score", aliases=("bleu",)),
