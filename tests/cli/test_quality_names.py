@@ -8,7 +8,7 @@ from agent_evaluators.testing import ChatRequest, JudgeServer, schema_reply
 
 from .helpers import agent_eval, clean_env, write_jsonl
 
-QUALITY = ("groundedness", "relevance", "coherence", "fluency", "similarity", "retrieval")
+QUALITY = ("groundedness", "relevance", "coherence", "fluency", "similarity", "retrieval", "qa")
 ROWS = [
     {"id": "good", "query": "How many days of leave do I get?", "response": "You get 25 days of paid leave.",
      "context": "Employees get 25 days of paid leave.", "ground_truth": "25 days of paid leave a year."},
@@ -26,7 +26,7 @@ def test_list_shows_each_quality_judge_with_its_key_and_inputs():
     listed = json.loads(agent_eval("list", "--json").out)
     for name in QUALITY:
         assert listed[name]["judge"] is True, listed[name]
-        assert listed[name]["key"] == name and listed[name]["threshold"] == 3
+        assert listed[name]["key"] == name and listed[name]["threshold"] == (1.0 if name == "qa" else 3)
     assert "context" in json.dumps(listed["groundedness"]) and "ground_truth" in json.dumps(listed["similarity"])
 
 
