@@ -89,6 +89,11 @@ class EvaluationResult(TypedDict):
     (our run folder, error cells and the local-only note; see that function)."""
 
     metrics: Dict[str, Any]
+    #: results of remote AOAI graders in 1.18; never set here (graders run in Azure's cloud only)
+    oai_eval_run_ids: NotRequired[List[Dict[str, str]]]
     studio_url: NotRequired[Optional[str]]
     rows: List[Dict[str, Any]]
+    #: 1.18's private AOAI-format results; declared for type checkers, never set here
+    _evaluation_results_list: NotRequired[List[Dict[str, Any]]]
+    _evaluation_summary: NotRequired[Dict[str, Any]]
     agent_evaluators: NotRequired[Dict[str, Any]]
