@@ -233,6 +233,20 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
     "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
     "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
+    # issue 24: the quality judges and QA, the NLP scores
+    "groundedness": "agent_evaluators.azure:GroundednessEvaluator",
+    "relevance": "agent_evaluators.azure:RelevanceEvaluator",
+    "coherence": "agent_evaluators.azure:CoherenceEvaluator",
+    "fluency": "agent_evaluators.azure:FluencyEvaluator",
+    "similarity": "agent_evaluators.azure:SimilarityEvaluator",
+    "retrieval": "agent_evaluators.azure:RetrievalEvaluator",
+    "qa": "agent_evaluators.azure:QAEvaluator",
+    "f1_score": "agent_evaluators.azure:F1ScoreEvaluator",
+    "bleu_score": "agent_evaluators.azure:BleuScoreEvaluator",
+    "gleu_score": "agent_evaluators.azure:GleuScoreEvaluator",
+    "meteor_score": "agent_evaluators.azure:MeteorScoreEvaluator",
+    "rouge": "agent_evaluators.azure:RougeScoreEvaluator",
+    "document_retrieval": "agent_evaluators.azure:DocumentRetrievalEvaluator",
 })
 
 
