@@ -113,6 +113,7 @@ _TOOL_USE = "agent_evaluators.evaluators.tool_use"
 _COMPOSITE = "agent_evaluators.evaluators.composite"
 _HARM = "agent_evaluators.evaluators.content_safety"
 _LABELS = "agent_evaluators.evaluators.safety_labels"
+_QUALITY = "agent_evaluators.evaluators.quality"
 _NLP = "agent_evaluators.evaluators.nlp"
 
 FINAL_RESPONSE_RUBRICS = (
@@ -219,6 +220,21 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    calibration=_cal("content_safety.jsonl", 0, 1)),
     EvaluatorEntry("groundedness_pro", f"{_LABELS}:GroundednessProEvaluator", True, "groundedness_pro",
                    calibration=_cal("groundedness_pro.jsonl", 0, 1)),
+    # azure-ai-evaluation's response-quality judges (1-5)
+    EvaluatorEntry("groundedness", "agent_evaluators.evaluators.groundedness:GroundednessEvaluator", True,
+                   "groundedness", calibration=_cal("groundedness.jsonl", 1, 5)),
+    EvaluatorEntry("relevance", f"{_QUALITY}:RelevanceEvaluator", True, "relevance",
+                   calibration=_cal("relevance.jsonl", 1, 5)),
+    EvaluatorEntry("coherence", f"{_QUALITY}:CoherenceEvaluator", True, "coherence",
+                   calibration=_cal("coherence.jsonl", 1, 5)),
+    EvaluatorEntry("fluency", f"{_QUALITY}:FluencyEvaluator", True, "fluency",
+                   calibration=_cal("fluency.jsonl", 1, 5)),
+    EvaluatorEntry("similarity", f"{_QUALITY}:SimilarityEvaluator", True, "similarity",
+                   calibration=_cal("similarity.jsonl", 1, 5)),
+    EvaluatorEntry("retrieval", f"{_QUALITY}:RetrievalEvaluator", True, "retrieval",
+                   calibration=_cal("retrieval.jsonl", 1, 5)),
+    EvaluatorEntry("qa", "agent_evaluators.evaluators.qa:QAEvaluator", True, "qa",
+                   calibration=_cal("qa.jsonl", 0, 1)),
     # the NLP scores, with azure-ai-evaluation 1.18's numbers (names = azure's result keys)
     EvaluatorEntry("f1_score", f"{_NLP}.f1:F1ScoreEvaluator", False, "f1_score", aliases=("f1",)),
     EvaluatorEntry("bleu_score", f"{_NLP}.ngram:BleuScoreEvaluator", False, "bleu_score", aliases=("bleu",)),
@@ -257,7 +273,15 @@ AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
     "code_vulnerability": "agent_evaluators.azure:CodeVulnerabilityEvaluator",
     "ungrounded_attributes": "agent_evaluators.azure:UngroundedAttributesEvaluator",
     "groundedness_pro": "agent_evaluators.azure:GroundednessProEvaluator",
-    # issue 24, NLP scores
+    # issue 24: the quality judges and QA
+    "groundedness": "agent_evaluators.azure:GroundednessEvaluator",
+    "relevance": "agent_evaluators.azure:RelevanceEvaluator",
+    "coherence": "agent_evaluators.azure:CoherenceEvaluator",
+    "fluency": "agent_evaluators.azure:FluencyEvaluator",
+    "similarity": "agent_evaluators.azure:SimilarityEvaluator",
+    "retrieval": "agent_evaluators.azure:RetrievalEvaluator",
+    "qa": "agent_evaluators.azure:QAEvaluator",
+    # issue 24: the NLP scores
     "f1_score": "agent_evaluators.azure:F1ScoreEvaluator",
     "bleu_score": "agent_evaluators.azure:BleuScoreEvaluator",
     "gleu_score": "agent_evaluators.azure:GleuScoreEvaluator",

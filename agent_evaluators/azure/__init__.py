@@ -62,6 +62,14 @@ _WHERE: Dict[str, str] = {
     "RougeScoreEvaluator": "_nlp",
     "RougeType": "_nlp",
     "DocumentRetrievalEvaluator": "_nlp",
+    # issue 24, quality judges: Groundedness, Relevance, Coherence, Fluency, Similarity, Retrieval, QA (1.18's rows)
+    "GroundednessEvaluator": "_quality",
+    "RelevanceEvaluator": "_quality",
+    "CoherenceEvaluator": "_quality",
+    "FluencyEvaluator": "_quality",
+    "SimilarityEvaluator": "_quality",
+    "RetrievalEvaluator": "_quality",
+    "QAEvaluator": "_qa",
 }
 
 #: azure's underscore spellings -> our public names

@@ -281,9 +281,13 @@ class Evaluator:
         out = []
         for turn in turns:
             args = dict(bound)
-            args[names[0]] = turn.query
-            if len(names) > 1:
-                args[names[1]] = turn.response
+            parts = {"query": turn.query, "response": turn.response, "context": turn.context}
+            if all(name in parts for name in names):  # by name: a metric may judge the response alone
+                args.update((name, parts[name]) for name in names)
+            else:  # other names: the first is the turn's query, the second its response
+                args[names[0]] = turn.query
+                if len(names) > 1:
+                    args[names[1]] = turn.response
             out.append(args)
         return out
 

@@ -27,7 +27,6 @@ from ..judge.usage import merge_usage
 from .agent import IntentResolutionEvaluator, TaskAdherenceEvaluator, ToolCallAccuracyEvaluator
 from .base import Evaluator, Outcome
 from .declared import CalibrationCases
-from .judge_base import JudgeEvaluator
 from .task_completion import TaskCompletionEvaluator
 from .tool_use import (
     ToolCallSuccessEvaluator,
@@ -51,7 +50,7 @@ class CompositeEvaluator(Evaluator):
     """
 
     #: the members, in the order their keys appear in the result
-    member_classes: ClassVar[Tuple[Type[JudgeEvaluator], ...]] = ()
+    member_classes: ClassVar[Tuple[Type[Evaluator], ...]] = ()
     #: the composite's own key and every member's: the metrics a run-level threshold may name
     result_keys: ClassVar[Tuple[str, ...]] = ()
     uses_judge = True
@@ -74,8 +73,8 @@ class CompositeEvaluator(Evaluator):
             raise ConfigError(f"{self.name}: thresholds names {unknown[0]!r}, not a member; "
                               f"its members are {', '.join(keys)}")
         self._members: List[Any] = [
-            cls(model_config, threshold=(thresholds or {}).get(cls.result_key), is_reasoning_model=is_reasoning_model,
-                credential=credential, cache=cache)
+            _member(cls, model_config, (thresholds or {}).get(cls.result_key), is_reasoning_model=is_reasoning_model,
+                    credential=credential, cache=cache)
             for cls in self.member_classes
         ]
         # public, so a run's fingerprint changes when a member's pass mark or template does
@@ -92,7 +91,8 @@ class CompositeEvaluator(Evaluator):
     def check_ready(self) -> None:
         """Raise ``ConfigError`` now when no usable judge is configured (see ``JudgeEvaluator.check_ready``)."""
         for member in self._members:
-            member.check_ready()
+            if member.uses_judge:
+                member.check_ready()
 
     def _repr_extra(self) -> Dict[str, Any]:
         return self._members[0]._repr_extra()  # type: ignore[no-any-return]
@@ -132,6 +132,13 @@ class CompositeEvaluator(Evaluator):
             results[member.result_key] = result
             out.update(result)
         return {**self._finish(_summary(results)), **out}
+
+
+def _member(cls: Any, model_config: Any, threshold: Optional[float], **judge: Any) -> Any:
+    """A member built with the composite's judge; a deterministic member (QA's F1) takes its threshold only."""
+    if cls.uses_judge:
+        return cls(model_config, threshold=threshold, **judge)
+    return cls(threshold=threshold)
 
 
 def _member_inputs(member: Any, given: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:

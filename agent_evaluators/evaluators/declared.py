@@ -58,6 +58,7 @@ __all__ = [
     "Text",
     "ToolDefinitionsInput",
     "ToolCallsInput",
+    "ContextInput",
     "NotApplicable",
 ]
 
@@ -179,6 +180,26 @@ class ToolCallsInput(InputSpec):
     reads them declares a :meth:`DeclaredJudgeEvaluator.judge_inputs` hook."""
 
     annotation = Union[List[Any], Dict[str, Any]]
+
+
+class ContextInput(InputSpec):
+    """Grounding material (documents, search results, what a tool returned): text, or any JSON
+    value (a list of passages, a result object), rendered as given. Blank text or an empty list
+    is no context: ``None`` for an optional input (a hook decides what that means), else the row
+    is not applicable (a missing required input is an ``InputError`` before this is asked; a
+    conversation turn that carries no context reaches here as ``None``)."""
+
+    annotation = Union[str, List[Any], Dict[str, Any]]
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        empty = value is None or (isinstance(value, str) and not value.strip()) or (
+            isinstance(value, (list, dict)) and not value)
+        if not empty:
+            return value
+        if self.optional:
+            return None
+        raise NotApplicable(f"Not applicable: the {self.name} is empty, so there is nothing to judge it by; "
+                            f"pass the {self.name} (text, or a list of passages)")
 
 
 class CalibrationCases(NamedTuple):
