@@ -8,15 +8,15 @@ package's members, so every member's keys, scales and thresholds are 1.18's, and
 (``tool_use_quality`` / ``output_quality``: the share of scored members that pass) is written
 in 1.18's shape too.
 
-Members that exist today: ToolUseQuality = tool_call_accuracy, tool_call_success,
-tool_input_accuracy, tool_output_utilization, tool_selection (all five); OutputQuality =
-intent_resolution, task_adherence, task_completion (fluency, coherence and groundedness come
-with the quality family and are not in yet).
+Members: ToolUseQuality = tool_call_accuracy, tool_call_success, tool_input_accuracy,
+tool_output_utilization, tool_selection; OutputQuality = fluency, coherence, groundedness,
+intent_resolution, task_adherence, task_completion (the catalog's lists, all present).
 """
 
 from ..evaluators import composite as _composite
 from ._adapter import AzureShaped
 from ._agent import IntentResolutionEvaluator, TaskAdherenceEvaluator, TaskCompletionEvaluator
+from ._quality import CoherenceEvaluator, FluencyEvaluator, GroundednessEvaluator
 from ._tool_metrics import (
     ToolCallAccuracyEvaluator,
     ToolCallSuccessEvaluator,
@@ -40,10 +40,10 @@ class ToolUseQualityEvaluator(AzureShaped, _composite.ToolUseQualityEvaluator):
 
 
 class OutputQualityEvaluator(AzureShaped, _composite.OutputQualityEvaluator):
-    """The 1.18 answer metrics that exist here, in one call: intent_resolution (1–5),
-    task_adherence and task_completion (0/1), each in 1.18's row shape, plus ``output_quality``
-    (the share of scored members that pass; passes when all do)."""
+    """The catalog's six answer metrics in one call: fluency, coherence, groundedness and
+    intent_resolution (1–5), task_adherence and task_completion (0/1), each in 1.18's row shape,
+    plus ``output_quality`` (the share of scored members that pass; passes when all do)."""
 
     uses_judge_call = False
-    member_classes = (IntentResolutionEvaluator, TaskAdherenceEvaluator,  # type: ignore[assignment]  # 1.18's
-                      TaskCompletionEvaluator)
+    member_classes = (FluencyEvaluator, CoherenceEvaluator,  # type: ignore[assignment]  # 1.18's
+                      GroundednessEvaluator, IntentResolutionEvaluator, TaskAdherenceEvaluator, TaskCompletionEvaluator)

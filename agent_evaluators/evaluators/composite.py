@@ -27,6 +27,8 @@ from ..judge.usage import merge_usage
 from .agent import IntentResolutionEvaluator, TaskAdherenceEvaluator, ToolCallAccuracyEvaluator
 from .base import Evaluator, Outcome
 from .declared import CalibrationCases
+from .groundedness import GroundednessEvaluator
+from .quality import CoherenceEvaluator, FluencyEvaluator
 from .task_completion import TaskCompletionEvaluator
 from .tool_use import (
     ToolCallSuccessEvaluator,
@@ -214,16 +216,17 @@ class ToolUseQualityEvaluator(CompositeEvaluator):
 
 class OutputQualityEvaluator(CompositeEvaluator):
     """The quality of the agent's output in one call (azure's catalog ``OutputQualityEvaluator``):
-    intent resolution and task adherence (our seed meaning, 1-5) and task completion (0/1).
+    fluency, coherence, groundedness (1-5), intent resolution and task adherence (our seed
+    meaning, 1-5) and task completion (0/1): the catalog's six.
 
-    Azure's composite also holds fluency, coherence and groundedness; they come with the
-    quality-family metrics and join this list then. Key ``output_quality`` (the share of scored
-    members that pass; pass = all pass, threshold 1.0) plus every member's own keys; inputs
-    ``query``, ``response``, ``tool_definitions`` or ``conversation``.
+    Key ``output_quality`` (the share of scored members that pass; pass = all pass, threshold
+    1.0) plus every member's own keys. Groundedness judges against ``context`` or what the
+    agent's ``file_search`` calls returned; with neither it is not applicable in its own keys.
     """
 
     result_key = "output_quality"
-    member_classes = (IntentResolutionEvaluator, TaskAdherenceEvaluator, TaskCompletionEvaluator)
+    member_classes = (FluencyEvaluator, CoherenceEvaluator, GroundednessEvaluator, IntentResolutionEvaluator,
+                      TaskAdherenceEvaluator, TaskCompletionEvaluator)
     calibration_cases = CalibrationCases(
         good={"query": "query+system", "response": "run:answer", "tool_definitions": "tools"},
         bad={"query": "query+system", "response": "run:off_topic", "tool_definitions": "tools"},

@@ -2,11 +2,15 @@
 summary key; a member without its inputs is not applicable in its own keys; through evaluate() too."""
 
 import re
+from inspect import signature
 
 import pytest
 
 from agent_evaluators import evaluate
 from agent_evaluators.azure import (
+    CoherenceEvaluator,
+    FluencyEvaluator,
+    GroundednessEvaluator,
     IntentResolutionEvaluator,
     OutputQualityEvaluator,
     TaskAdherenceEvaluator,
@@ -54,12 +58,15 @@ def test_output_quality_equals_its_members_called_alone(judge_server):
     inputs = {"query": "Weather in Paris? [bad]", "response": RUN, "tool_definitions": [WEATHER]}
     row = OutputQualityEvaluator(config)(**inputs)
     alone = {}
-    for cls in (IntentResolutionEvaluator, TaskAdherenceEvaluator, TaskCompletionEvaluator):
-        alone.update(cls(config)(**inputs))
+    for cls in (FluencyEvaluator, CoherenceEvaluator, GroundednessEvaluator, IntentResolutionEvaluator,
+                TaskAdherenceEvaluator, TaskCompletionEvaluator):
+        alone.update(cls(config)(**{k: v for k, v in inputs.items() if k in signature(cls.__call__).parameters}))
     assert set(row) == set(alone) | {f"output_quality{s}" for s in ("", "_score", "_passed", "_result", "_reason",
                                                                         "_status", "_threshold", "_properties")}
-    assert row["output_quality_result"] == "fail" and row["output_quality"] == 0.0
-    for key in ("intent_resolution", "task_adherence", "task_completion"):
+    # fluency judges the response alone, which carries no [bad] marker: the one member that passes
+    assert row["fluency_result"] == "pass"
+    assert row["output_quality_result"] == "fail" and row["output_quality"] == pytest.approx(1 / 6)
+    for key in ("fluency", "coherence", "groundedness", "intent_resolution", "task_adherence", "task_completion"):
         for suffix in ("", "_result", "_passed", "_threshold", "_status"):
             assert row[key + suffix] == alone[key + suffix], key + suffix
     assert row["task_adherence_result"] == "fail" and row["task_adherence_threshold"] == 3

@@ -100,7 +100,10 @@ def test_thresholds_per_member_and_for_the_composite(judge_server):
     out = strict(query=QUERY, response=azure_run(), tool_definitions=TOOLS)
     assert out["intent_resolution"] == 4.0 and out["intent_resolution_result"] == "fail"
     assert out["intent_resolution_threshold"] == 5
-    assert out["output_quality"] == pytest.approx(1 / 3) and out["output_quality_result"] == "fail"
+    # scored: fluency, coherence, task adherence pass; intent resolution (threshold 5) and task completion
+    # fail; groundedness has no context (no file_search results) and is not applicable
+    assert out["groundedness_result"] == "not_applicable"
+    assert out["output_quality"] == pytest.approx(3 / 5) and out["output_quality_result"] == "fail"
     lenient = OutputQualityEvaluator(server.openai_config(), threshold=0.5)
     assert lenient(query=QUERY, response=azure_run())["output_quality_result"] == "pass"
     with pytest.raises(ConfigError, match="tool_selection"):
@@ -117,7 +120,10 @@ def test_output_quality_takes_a_conversation_each_member_scoring_its_turns(judge
     for key in OUTPUT_MEMBERS:
         assert out[f"{key}_result"] == "pass"
         assert len(out[f"{key}_details"]["per_turn"]) == 2
-    assert server.stats()["requests"] == 6
+    # intent, adherence, completion, fluency and coherence judge both turns; groundedness has no context
+    assert out["fluency_result"] == out["coherence_result"] == "pass"
+    assert out["groundedness_result"] == "not_applicable"
+    assert server.stats()["requests"] == 10
 
 
 def test_evaluate_aggregates_each_member_key_and_passes_a_row_when_all_members_pass(judge_server, tmp_path):
