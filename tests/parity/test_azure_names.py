@@ -68,3 +68,23 @@ def test_the_six_newer_agent_evaluators_are_public_here():
 
     for name in sorted(n for n in AGENT if n.startswith("_")):
         assert name.lstrip("_") in ours.__all__
+
+
+#: the rest of 1.18's catalogue (issue 24): quality judges, NLP scores, the (cloud-only in azure) safety evaluators
+CATALOGUE = (
+    "GroundednessEvaluator", "RelevanceEvaluator", "CoherenceEvaluator", "FluencyEvaluator", "SimilarityEvaluator",
+    "RetrievalEvaluator", "QAEvaluator", "F1ScoreEvaluator", "BleuScoreEvaluator", "GleuScoreEvaluator",
+    "MeteorScoreEvaluator", "RougeScoreEvaluator", "RougeType", "DocumentRetrievalEvaluator", "ContentSafetyEvaluator",
+    "ViolenceEvaluator", "SexualEvaluator", "SelfHarmEvaluator", "HateUnfairnessEvaluator",
+    "ProtectedMaterialEvaluator", "IndirectAttackEvaluator", "CodeVulnerabilityEvaluator",
+    "UngroundedAttributesEvaluator", "GroundednessProEvaluator",
+)
+
+
+@pytest.mark.parametrize("name", CATALOGUE)
+def test_the_catalogue_imports_from_both_layers(name):
+    import agent_evaluators
+    import agent_evaluators.azure as ours
+
+    assert hasattr(azure_evaluation, name)  # the name is azure 1.18.10's
+    assert getattr(agent_evaluators, name) is not None and getattr(ours, name) is not None
