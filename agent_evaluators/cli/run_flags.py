@@ -19,7 +19,7 @@ _TYPES = {"int": int, "float": float}
 
 
 def _add(parser: "argparse._ActionsContainer", option: RunOption) -> None:
-    kind, flags = option.kind, [option.flag] + (["-o"] if option.flag == "--output" else [])
+    kind, flags = option.kind, [option.flag, *option.flag_aliases] + (["-o"] if option.flag == "--output" else [])
     common: Dict[str, Any] = {"dest": option.name, "default": None, "help": option.help}
     if kind == "flag":
         parser.add_argument(*flags, action="store_true", **common)
