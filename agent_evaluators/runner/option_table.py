@@ -100,7 +100,8 @@ class RunOption:
 
     ``kind`` says how a flag or config value is read: ``"flag"`` (``--x``, true when given),
     ``"switch"`` (``--x`` / ``--no-x``), ``"int"``, ``"float"``, ``"text"``, ``"path"``,
-    ``"tags"`` (repeatable ``--tag KEY=VALUE``; a mapping in a config), ``"callable"``
+    ``"tags"`` (repeatable ``--tag KEY=VALUE``; a mapping of strings in a config), ``"mapping"`` (the
+    same flag; a config's values kept as written, for the check to read: ``prices``), ``"callable"``
     (``module:function``), ``"choice"`` (one of ``choices``).
     ``async_too``: also a keyword of ``evaluate_async()`` (the engine choice is not).
     """
@@ -156,7 +157,7 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("min_agreement", None, "float", "judge panels only: a run threshold over an evaluator whose judges' "
               "agreement (Krippendorff's alpha) is below this reports INCONCLUSIVE, not PASS/FAIL", _agreement,
               metavar="ALPHA", in_summary=True, report_label="Min panel agreement"),
-    RunOption("prices", None, "tags", "a judge model's price in USD per million tokens (input, output, cached "
+    RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
               "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
               in_summary=True, flag_aliases=("--price",)),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
