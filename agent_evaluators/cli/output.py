@@ -4,6 +4,7 @@ import re
 from typing import Any, Dict, List, Mapping, Sequence, TextIO
 
 from .._safe_text import terminal_safe as _safe
+from ..judge.prices import format_usd
 from .outcome import CellFailure, RunOutcome
 from .table import fit_table, terminal_width
 
@@ -30,7 +31,8 @@ def _tokens(usage: Any, scored: Any = None) -> str:
     if (p is None or c is None) and not scored:  # every call failed: nothing was spent, nothing is unknown
         return "0 tokens (no successful calls)"
     total = "?" if p is None or c is None else f"{p + c:,}"
-    return f"{total} ({calls or 0} calls)"
+    cost = f", cost {format_usd(usage.get('cost_usd'))}" if "cost_usd" in usage else ""  # older runs: none kept
+    return f"{total} ({calls or 0} calls{cost})"
 
 
 def _shorten(text: str, width: int) -> str:

@@ -20,7 +20,8 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 
 from ..errors import ConfigError
 
-__all__ = ["Price", "check_price", "check_prices", "cost_usd", "price_for", "priced", "shipped_prices", "use_prices"]
+__all__ = ["Price", "check_price", "check_prices", "cost_usd", "format_usd", "price_for", "priced", "shipped_prices",
+           "use_prices"]
 
 #: a price: ``{"input": ..., "cached_input": ..., "output": ...}`` in USD per million tokens
 Price = Dict[str, float]
@@ -135,3 +136,12 @@ def priced(usage: Dict[str, Any], price: Optional[Price], *models: Optional[str]
     of ``models`` that is known, and of the model the record names."""
     usage["cost_usd"] = cost_usd(usage, price_for(*models, usage.get("model"), explicit=price))
     return usage
+
+
+def format_usd(value: Optional[float]) -> str:
+    """Money for tables and reports: ``$0.0123``; ``"unknown"`` for an unknown price, never ``$0``."""
+    if value is None:
+        return "unknown"
+    if value == 0 or value >= 0.01:
+        return f"${value:,.4f}"
+    return f"${value:.2g}"
