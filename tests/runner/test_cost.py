@@ -161,6 +161,7 @@ def test_cli_unknown_price_reads_unknown(tmp_path):
     line = next(t for t in r.out.splitlines() if t.startswith("intent "))
     assert "unknown" in line and "$" not in line, r
     rep = agent_eval("report", tmp_path / "out", "-o", tmp_path / "report.html")
+    assert rep.rc == 0, rep
     assert "cost: unknown" in (tmp_path / "report.html").read_text()
 
 
