@@ -4,6 +4,7 @@ import re
 from typing import Any, Dict, List, Mapping, Sequence, TextIO
 
 from .._safe_text import terminal_safe as _safe
+from ..judge.prices import format_usd
 from .outcome import CellFailure, RunOutcome
 from .table import fit_table, terminal_width
 
@@ -33,6 +34,16 @@ def _tokens(usage: Any, scored: Any = None) -> str:
     return f"{total} ({calls or 0} calls)"
 
 
+def _cost(usage: Any, scored: Any = None) -> str:
+    """The judge cost cell: ``$0.0123``, ``unknown`` (no price, or a call without token counts), or ``-``
+    (no judge, every call failed, or a run written before costs were kept)."""
+    if not isinstance(usage, Mapping) or "cost_usd" not in usage or not usage.get("judge_calls"):
+        return "-"
+    if usage["cost_usd"] is None and not scored and usage.get("prompt_tokens") is None:
+        return "-"  # every call failed: the tokens column says nothing was spent
+    return format_usd(usage["cost_usd"])
+
+
 def _shorten(text: str, width: int) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -41,12 +52,12 @@ def _shorten(text: str, width: int) -> str:
 def print_table(outcome: RunOutcome, out: TextIO) -> None:
     rate_name = "binary_aggregate" if outcome.azure_compat else "pass_rate"  # 1.18's name in its meaning
     headers = ["evaluator", "metric", "mean", rate_name.replace("_", " "), "scored", "failed", "errors", "n/a",
-               "judge tokens"]
+               "judge cost", "judge tokens"]
     table: List[List[str]] = []
     for alias in outcome.aliases:
         key = outcome.result_keys.get(alias) or "-"
         if alias in outcome.skipped:
-            table.append([alias, key, "skipped", "", "", "", "", "", ""])
+            table.append([alias, key, "skipped", "", "", "", "", "", "", ""])
             continue
         m = outcome.metrics
         rate = m.get(f"{alias}.{rate_name}")
@@ -56,11 +67,12 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
             alias, key, _fmt(m.get(f"{alias}.{key}")),
             "-" if rate is None else f"{100 * rate:.1f}%",
             _fmt(m.get(f"{alias}.n")), str(fails), str(errs),
-            _fmt(m.get(f"{alias}.not_applicable_count")), _tokens(outcome.usage.get(alias), m.get(f"{alias}.n")),
+            _fmt(m.get(f"{alias}.not_applicable_count")), _cost(outcome.usage.get(alias), m.get(f"{alias}.n")),
+            _tokens(outcome.usage.get(alias), m.get(f"{alias}.n")),
         ])
-    lines = fit_table(headers, table, right={2, 3, 4, 5, 6, 7}, cut_order=(1, 0, 8),
+    lines = fit_table(headers, table, right={2, 3, 4, 5, 6, 7, 8}, cut_order=(1, 0, 9),
                       short_headers={3: "binary" if outcome.azure_compat else "pass", 4: "n", 5: "fail", 6: "err",
-                                     8: "tokens"})
+                                     8: "cost", 9: "tokens"})
     for text in lines:
         print(_safe(text), file=out)
     print_intervals(outcome, out)

@@ -19,13 +19,13 @@ _TYPES = {"int": int, "float": float}
 
 
 def _add(parser: "argparse._ActionsContainer", option: RunOption) -> None:
-    kind, flags = option.kind, [option.flag] + (["-o"] if option.flag == "--output" else [])
+    kind, flags = option.kind, [option.flag, *option.flag_aliases] + (["-o"] if option.flag == "--output" else [])
     common: Dict[str, Any] = {"dest": option.name, "default": None, "help": option.help}
     if kind == "flag":
         parser.add_argument(*flags, action="store_true", **common)
     elif kind == "switch":
         parser.add_argument(*flags, action=argparse.BooleanOptionalAction, **common)
-    elif kind == "tags":
+    elif kind in ("tags", "mapping"):
         parser.add_argument(*flags, action="append", metavar=option.metavar, **common)
     elif kind == "choice":
         parser.add_argument(*flags, choices=option.choices, **common)
@@ -58,5 +58,5 @@ def run_option_overrides(args: argparse.Namespace) -> Dict[str, Any]:
         value = getattr(args, option.name, None)
         if value is None:
             continue
-        out[option.name] = _tags(value, option.flag) if option.kind == "tags" else option_value(option, value)
+        out[option.name] = _tags(value, option.flag) if option.kind in ("tags", "mapping") else option_value(option, value)
     return out

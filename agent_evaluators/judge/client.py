@@ -1,16 +1,14 @@
 """The judge client: one chat request in, one validated verdict (or a ``JudgeError``) out.
 
-Everything that every judge-backed evaluator needs is done here once:
-
-* one pooled HTTP transport per (config, event loop) (:mod:`.pool`, :mod:`.transport`);
-* reasoning-model parameter rules (``max_completion_tokens``, no sampling knobs);
-* the response format ladder ``json_schema`` → ``json_object`` → plain text, with what
-  each endpoint supports remembered for the rest of the process;
-* bounded retries with backoff that honour ``Retry-After`` (:mod:`.retry`), each
-  HTTP attempt holding one permit of the run's judge budget while on the wire;
-* our own tolerant, fail-closed parsing (:mod:`.parsing`) and pydantic validation,
-  with exactly one repair request for an unusable reply;
-* usage/latency accounting and the optional on-disk cache (:mod:`.cache`).
+Everything that every judge-backed evaluator needs is done here once: one pooled HTTP
+transport per (config, event loop) (:mod:`.pool`, :mod:`.transport`); reasoning-model
+parameter rules (``max_completion_tokens``, no sampling knobs); the response format ladder
+``json_schema`` → ``json_object`` → plain text, with what each endpoint supports remembered
+for the rest of the process; bounded retries with backoff that honour ``Retry-After``
+(:mod:`.retry`), each HTTP attempt holding one permit of the run's judge budget while on the
+wire; our own tolerant, fail-closed parsing (:mod:`.parsing`) and pydantic validation, with
+exactly one repair request for an unusable reply; usage/latency/cost accounting
+(:mod:`.usage`, :mod:`.prices`) and the optional on-disk cache (:mod:`.cache`).
 
 Failure is never a score: a truncated reply, an unparseable one after the repair,
 or an HTTP failure after the last attempt raises :class:`~agent_evaluators.errors.JudgeError`.
@@ -36,6 +34,7 @@ from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
+from .prices import Price, check_price, priced
 from .reply_body import DEFAULT_MAX_REPLY_BYTES, describe_size
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
@@ -141,9 +140,9 @@ class _Tally:
         pdetails = usage.get("prompt_tokens_details")
         self.cached = self._add(self.cached, pdetails.get("cached_tokens") if isinstance(pdetails, dict) else None)
 
-    def usage(self, *, model: str, mode: str, started: float, template_hash: Optional[str]) -> Dict[str, Any]:
+    def usage(self, *, model: str, mode: str, started: float, template_hash: Optional[str], price: Optional[Price]) -> Dict:
         called = self.calls > 0
-        return {  # the keys and order of usage.empty_usage(), written out: this runs once per judge call
+        return priced({  # the keys and order of usage.empty_usage(), written out: this runs once per judge call
             "prompt_tokens": self.prompt if called else None,
             "completion_tokens": self.completion if called else None,
             "reasoning_tokens": self.reasoning if called else None,
@@ -154,7 +153,7 @@ class _Tally:
             "response_format": mode,
             "template_hash": template_hash,
             "latency_s": round(time.perf_counter() - started, 6),
-        }
+        }, price, model)
 
 
 def _describe_validation_error(err: Exception) -> str:
@@ -180,8 +179,9 @@ class JudgeClient:
     def __init__(self, config: EndpointConfig, *, is_reasoning_model: bool = False,
                  cache: Optional[JudgeCache] = None, timeout: float = 60.0, max_attempts: int = 5,
                  schema_limits: Optional[Tuple[Optional[int], Optional[int]]] = None,
-                 max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
+                 max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES, price: Optional[Price] = None) -> None:
         self.config = config
+        self.price = price  # a model config's own price; None: the run's prices, then the shipped table
         #: (max_text_length, max_items) bounds added to json_schema requests (local servers only)
         self.schema_limits = schema_limits if schema_limits and any(schema_limits) else None
         self.model: str = config.model
@@ -523,9 +523,9 @@ class JudgeClient:
         except JudgeError as e:
             if e.usage is None:
                 e.usage = tally.usage(model=self.model, mode=self.format_mode(output_model), started=started,
-                                      template_hash=template_hash)
+                                      template_hash=template_hash, price=self.price)
             raise
-        usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash)
+        usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash, price=self.price)
         if key is not None and self.cache is not None:
             self.cache.put(key, {"text": text, "finish_reason": finish, "response_format": mode,
                                  "model": usage["model"]})
@@ -552,7 +552,8 @@ class JudgeClient:
                      attempts=0, model=record.get("model") or self.model,
                      response_format=record.get("response_format"),
                      latency_s=round(time.perf_counter() - started, 6), template_hash=template_hash)
-        return JudgeReply(data=data, text=text, finish_reason=record.get("finish_reason"), usage=usage, cached=True)
+        return JudgeReply(data=data, text=text, finish_reason=record.get("finish_reason"),
+                          usage=priced(usage, self.price, self.model), cached=True)
 
 
 #: model-config keys read by the client itself, not by the endpoint resolver
@@ -568,16 +569,15 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     per HTTP attempt. ``max_attempts``: HTTP attempts per request, retries included.
     ``max_reply_bytes``: the largest reply body read, compressed and inflated (a larger one
     fails the request with a ``JudgeError`` naming the limit; default 4 MiB).
-    A model-config dict may carry ``timeout``, ``max_attempts`` and ``max_reply_bytes`` too, so that every
-    evaluator built from it (and ``agent-eval``'s config file) gets them without a
-    constructor argument per evaluator. It may also carry ``max_text_length`` and
-    ``max_list_items``: bounds put into ``json_schema`` requests for servers that enforce
-    them while decoding (see :func:`.schema.response_format_for`; the local provider sets
-    them). Raises ``ConfigError`` naming what is missing.
+    A model-config dict may carry ``timeout``, ``max_attempts``, ``max_reply_bytes`` and ``price``
+    (see :mod:`.prices`) too, so every evaluator built from it gets them; and ``max_text_length`` /
+    ``max_list_items``: bounds put into ``json_schema`` requests for servers that enforce them
+    while decoding (:func:`.schema.response_format_for`). Raises ``ConfigError`` naming what is missing.
     """
     if isinstance(model_config, JudgeClient):
         return model_config
     limits: Optional[Tuple[Optional[int], Optional[int]]] = None
+    price = check_price("model_config 'price'", model_config.get("price")) if isinstance(model_config, Mapping) else None
     if isinstance(model_config, Mapping) and any(k in model_config for k in _CLIENT_KEYS):
         timeout = model_config.get("timeout", timeout)
         max_attempts = model_config.get("max_attempts", max_attempts)
@@ -597,4 +597,4 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     return JudgeClient(config, is_reasoning_model=is_reasoning_model,
                        cache=open_cache(cache) if cache is not None else None,
                        timeout=timeout, max_attempts=max_attempts, schema_limits=limits,
-                       max_reply_bytes=max_reply_bytes)
+                       max_reply_bytes=max_reply_bytes, price=price)

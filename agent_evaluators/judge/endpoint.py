@@ -204,7 +204,8 @@ def _openai(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
 
 #: keys a model-config dict may hold besides the endpoint's own: read by the judge client
 #: (``get_judge_client``) and by judge evaluators (``max_input_chars``)
-CLIENT_KEYS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars", "max_reply_bytes")
+CLIENT_KEYS = ("timeout", "max_attempts", "max_text_length", "max_list_items", "max_input_chars", "max_reply_bytes",
+               "price")
 _KNOWN_KEYS = frozenset(_AZURE_KEYS + _OPENAI_KEYS + CLIENT_KEYS + ("client",))
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..calibration_record import describe_calibration
+from ..judge.prices import format_usd
 from ..runner.option_table import RUN_OPTIONS
 from ..runner.panel_votes import describe_agreement
 from ..stats.noise import split_variance
@@ -170,6 +171,8 @@ def _tokens(usage: Any) -> str:
     for k in ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "judge_calls", "attempts"):
         if k in usage:
             parts.append(f"{k.replace('_', ' ')}: {'unknown' if usage[k] is None else usage[k]}")
+    if "cost_usd" in usage:  # runs written before prices have none
+        parts.append(f"cost: {format_usd(usage['cost_usd'])}")
     return "; ".join(parts) or "–"
 
 

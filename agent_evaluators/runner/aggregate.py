@@ -35,11 +35,12 @@ from array import array
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from ..judge.prices import cost_usd, price_for
 from ..stats.intervals import bootstrap_mean, normal_mean, wilson
 from ..stats.noise import split_variance
 from ..stats.passk import mean_over_rows
 
-__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "COUNT_METRICS", "known_metric",
+__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "run_cost", "COUNT_METRICS", "known_metric",
            "azure_metric_names"]
 
 _NUM = (int, float)
@@ -157,7 +158,23 @@ def properties_usage(properties: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
     or ``None`` when it has none (a deterministic metric's properties)."""
     if "prompt_tokens" not in properties:
         return None
-    return {k: properties.get(k) for k in _PROPERTIES_USAGE}
+    usage = {k: properties.get(k) for k in _PROPERTIES_USAGE}
+    model = usage.get("model")
+    usage["cost_usd"] = cost_usd(usage, price_for(model if isinstance(model, str) else None))
+    return usage
+
+
+def run_cost(usage: Mapping[str, Optional[Mapping[str, Any]]]) -> Optional[float]:
+    """The whole run's judge cost: the aliases' ``cost_usd`` summed (0.0 when nothing called a judge);
+    unknown (``None``) when any judged alias's is, so an unknown price never reads as free."""
+    total = 0.0
+    for u in usage.values():
+        if not u:
+            continue
+        if u.get("cost_usd") is None:
+            return None
+        total += u["cost_usd"]
+    return round(total, 12)
 
 
 def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:

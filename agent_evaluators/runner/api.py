@@ -42,6 +42,7 @@ async def evaluate_async(
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
+    prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
@@ -73,6 +74,7 @@ def evaluate(
     tags: Optional[Mapping[str, str]] = None,
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
+    prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
@@ -115,15 +117,14 @@ def evaluate(
             names to :mod:`agent_evaluators.azure`'s classes.
         azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
             uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
-        max_rows: evaluate only the first ``max_rows`` rows of ``data`` (not part of the
-            resume check: resuming with a larger value continues where a smaller one stopped).
+        max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
+        prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
             ``max_concurrency`` as one budget across the whole cluster.
-        ray_address: ``engine="ray"`` only: the cluster to connect to (``None``: an
-            already connected one, else a local Ray started for this run).
+        ray_address: ``engine="ray"`` only: the cluster (``None``: a connected one, else a local Ray).
         num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
     """
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder

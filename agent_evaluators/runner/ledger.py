@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
 
 from ..errors import AgentEvalError, ConfigError, InputError
+from .aggregate import run_cost
 from .azure_metrics import azure_run_metrics
 from .describe import RunDescription
 from .fingerprint import fingerprint_changes, row_digest
@@ -471,6 +472,7 @@ class RunLedger:
             "errors": tally.errors,
             "errors_truncated": tally.error_count > len(tally.errors),
             "usage": usage,
+            "cost_usd": run_cost(usage),
         })
         if agreement:
             summary["agreement"] = agreement

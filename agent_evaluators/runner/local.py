@@ -18,6 +18,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .._gc import relaxed_gc
+from ..judge.prices import use_prices
 from .describe import describe_run
 from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
@@ -107,7 +108,7 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> No
     with ledger, relaxed_gc():
         window = RowWindow(rows, options.max_concurrency, ledger.add)
         try:
-            with use_judge_limiter(new_limiter(options.max_concurrency)):
+            with use_judge_limiter(new_limiter(options.max_concurrency)), use_prices(options.values["prices"]):
                 await _feed(options, rows, ledger, window)
                 await window.finish()
         except BaseException:

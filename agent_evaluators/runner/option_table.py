@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
+from ..judge.prices import check_prices
 
 __all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of"]
 
@@ -99,7 +100,8 @@ class RunOption:
 
     ``kind`` says how a flag or config value is read: ``"flag"`` (``--x``, true when given),
     ``"switch"`` (``--x`` / ``--no-x``), ``"int"``, ``"float"``, ``"text"``, ``"path"``,
-    ``"tags"`` (repeatable ``--tag KEY=VALUE``; a mapping in a config), ``"callable"``
+    ``"tags"`` (repeatable ``--tag KEY=VALUE``; a mapping of strings in a config), ``"mapping"`` (the
+    same flag; a config's values kept as written, for the check to read: ``prices``), ``"callable"``
     (``module:function``), ``"choice"`` (one of ``choices``).
     ``async_too``: also a keyword of ``evaluate_async()`` (the engine choice is not).
     """
@@ -118,6 +120,8 @@ class RunOption:
     report_label: Optional[str] = None
     #: the CLI flag when it is not ``--name-with-dashes``
     cli_flag: Optional[str] = None
+    #: further spellings of the flag (``--price`` beside ``--prices``: one price per flag reads better)
+    flag_aliases: Tuple[str, ...] = ()
     #: older run-config spellings still accepted
     aliases: Tuple[str, ...] = ()
 
@@ -153,6 +157,9 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("min_agreement", None, "float", "judge panels only: a run threshold over an evaluator whose judges' "
               "agreement (Krippendorff's alpha) is below this reports INCONCLUSIVE, not PASS/FAIL", _agreement,
               metavar="ALPHA", in_summary=True, report_label="Min panel agreement"),
+    RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
+              "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
+              in_summary=True, flag_aliases=("--price",)),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,

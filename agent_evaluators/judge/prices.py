@@ -1,0 +1,147 @@
+"""What a judge call cost: a price table (USD per million tokens) applied to a usage record.
+
+The shipped table (``prices.json`` beside this module, with the date it was taken) covers
+common OpenAI and Azure OpenAI models. Prices change and Azure deployments carry names
+the user chose, so a price can be given three ways, the first that names the model wins:
+a model config's ``price`` (that client only), the run's ``prices`` (run config key,
+``agent-eval run --price MODEL=IN,OUT[,CACHED]``; installed with :func:`use_prices`), then
+the shipped table. A dated snapshot (``gpt-4o-2024-08-06``) is priced as its family.
+
+A price nobody knows gives ``cost_usd: None``, never 0: a total over it stays unknown.
+"""
+
+import contextlib
+import contextvars
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any, Dict, Iterator, Mapping, Optional
+
+from ..errors import ConfigError
+
+__all__ = ["Price", "check_price", "check_prices", "cost_usd", "format_usd", "price_for", "priced", "shipped_prices",
+           "use_prices"]
+
+#: a price: ``{"input": ..., "cached_input": ..., "output": ...}`` in USD per million tokens
+Price = Dict[str, float]
+
+_run_prices: "contextvars.ContextVar[Optional[Mapping[str, Price]]]" = contextvars.ContextVar("run_prices", default=None)
+_DATED = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4})$")
+_HOW = "give it as {'input': USD_PER_M, 'output': USD_PER_M, 'cached_input': USD_PER_M} or 'IN,OUT[,CACHED]'"
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_prices() -> Mapping[str, Any]:
+    """The shipped table: ``{"taken": date, "models": {name: price}}``."""
+    return json.loads((Path(__file__).with_name("prices.json")).read_text(encoding="utf-8"))
+
+
+def check_price(where: str, value: Any) -> Optional[Price]:
+    """A price from a mapping or ``"IN,OUT[,CACHED]"``, checked (``None``: none given);
+    ``ConfigError`` naming ``where``."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        if len(parts) not in (2, 3):
+            raise ConfigError(f"{where}: price {value!r} is not IN,OUT[,CACHED]; {_HOW}")
+        value = dict(zip(("input", "output", "cached_input"), parts))
+    if not isinstance(value, Mapping) or "input" not in value or "output" not in value:
+        raise ConfigError(f"{where}: price {value!r} needs 'input' and 'output'; {_HOW}")
+    unknown = set(value) - {"input", "output", "cached_input"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown price key(s) {sorted(unknown)}; {_HOW}")
+    out: Price = {}
+    for key in ("input", "cached_input", "output"):
+        raw = value.get(key, value["input"])
+        try:
+            number = float(raw)
+        except (TypeError, ValueError):
+            number = -1.0
+        if isinstance(raw, bool) or not number >= 0:
+            raise ConfigError(f"{where}: price {key!r} must be a number >= 0 (USD per million tokens), got {raw!r}")
+        out[key] = number
+    return out
+
+
+def check_prices(name: str, value: Any) -> Dict[str, Price]:
+    """The run option ``prices``: a mapping of model (or deployment) name to a price."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{name} must map a model name to a price, got {type(value).__name__}; {_HOW}")
+    out: Dict[str, Price] = {}
+    for model, price in value.items():
+        checked = check_price(f"{name}[{model!r}]", price)
+        if checked is None:
+            raise ConfigError(f"{name}[{model!r}]: the price is missing; {_HOW}")
+        out[str(model)] = checked
+    return out
+
+
+@contextlib.contextmanager
+def use_prices(prices: Optional[Mapping[str, Price]]) -> Iterator[None]:
+    """Install the run's ``prices`` for judge calls made inside this block."""
+    token = _run_prices.set(dict(prices or {}))
+    try:
+        yield
+    finally:
+        _run_prices.reset(token)
+
+
+def _family(model: str) -> str:
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    return _DATED.sub("", name)
+
+
+def _by_family(table: Mapping[str, Price]) -> Dict[str, Price]:
+    return {_family(k): v for k, v in table.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_by_family() -> Dict[str, Price]:
+    return _by_family(shipped_prices()["models"])
+
+
+def price_for(*models: Optional[str], explicit: Optional[Price] = None) -> Optional[Price]:
+    """The price of the first of ``models`` (configured name, then the one the server reported)
+    that the run's prices or the shipped table name; ``explicit`` (a model config's) first."""
+    if explicit is not None:
+        return explicit
+    run = _run_prices.get() or {}
+    names = [m for m in models if m]
+    for exact, family in ((run, _by_family(run) if run else {}), (shipped_prices()["models"], _shipped_by_family())):
+        for model in names:
+            price = exact.get(model) or family.get(_family(model))
+            if price is not None:
+                return price
+    return None
+
+
+def cost_usd(usage: Mapping[str, Any], price: Optional[Price]) -> Optional[float]:
+    """USD for one usage record: cached prompt tokens at the cached price where the provider
+    reported them; ``None`` when the price or a token count is unknown."""
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    if price is None or prompt is None or completion is None:
+        return None
+    cached = min(usage.get("cached_tokens") or 0, prompt)
+    dollars = ((prompt - cached) * price["input"] + cached * price["cached_input"]
+               + completion * price["output"]) / 1e6
+    return round(dollars, 12)
+
+
+def priced(usage: Dict[str, Any], price: Optional[Price], *models: Optional[str]) -> Dict[str, Any]:
+    """``usage`` with its ``cost_usd`` set: ``price`` (a model config's) or the price of the first
+    of ``models`` that is known, and of the model the record names."""
+    usage["cost_usd"] = cost_usd(usage, price_for(*models, usage.get("model"), explicit=price))
+    return usage
+
+
+def format_usd(value: Optional[float]) -> str:
+    """Money for tables and reports: ``$0.0123``; ``"unknown"`` for an unknown price, never ``$0``."""
+    if value is None:
+        return "unknown"
+    if value == 0 or value >= 0.01:
+        return f"${value:,.4f}"
+    return f"${value:.2g}"
