@@ -316,7 +316,8 @@ def load_config(path: Any) -> RunConfig:
         raise ConfigError(f"{path}: the config must be a mapping with 'data', 'evaluators', ...")
     unknown = sorted(set(raw) - _TOP_KEYS)
     if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(_TOP_KEYS))}")
+        # quoted: these are the file's words, which the CLI must not rewrite into flags (--num-runs)
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r}; known keys: {', '.join(map(repr, sorted(_TOP_KEYS)))}")
     base = path.parent
     cfg = RunConfig(source=path)
     if raw.get("data") is not None:

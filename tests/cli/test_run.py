@@ -90,6 +90,8 @@ def test_missing_data_file_and_bad_config_key_exit_2(tmp_path):
     cfg.write_text("data: x.jsonl\nevaluatorz: {}\n")
     r = agent_eval("run", "--config", cfg)
     assert r.rc == 2 and "unknown key 'evaluatorz'" in r.err, r
+    # the known keys are the file's own words, not the flags the CLI rewrites keywords into
+    assert "'num_runs'" in r.err and "'evaluators'" in r.err and "--num-runs" not in r.err, r
 
 
 def test_error_cell_exits_2_and_its_threshold_is_error(tmp_path):
