@@ -1,6 +1,6 @@
 """azure-ai-evaluation 1.18's ``_TaskNavigationEfficiencyEvaluator``, public, in its result shape.
 
-The comparison is the top-level metric's (:mod:`agent_evaluators.trajectory.navigation`);
+The comparison and the inputs are the top-level metric's (this class is a subclass of it);
 only the constructor and the result dict are azure's: keyword-only ``matching_mode`` (the
 enum or its exact value), a fixed threshold of 1.0 (azure's constructor takes none), and the
 eight keys ``task_navigation_efficiency``, ``_score``, ``_result``, ``_passed``,
@@ -8,17 +8,11 @@ eight keys ``task_navigation_efficiency``, ``_score``, ``_result``, ``_passed``,
 (``precision_score``, ``recall_score``, ``f1_score``), in azure's order.
 """
 
-from typing import Any, ClassVar, Dict, Optional, Union
+from typing import Any, ClassVar, Dict, Union
 
-from ..evaluators.base import Evaluator, Outcome
-from ..evaluators.task_navigation import ActionsInput, ExpectedInput
-from ..trajectory.navigation import (
-    NavigationResult,
-    TaskNavigationEfficiencyMatchingMode,
-    navigate,
-    parse_matching_mode,
-)
-from ..trajectory.navigation_inputs import read_navigation_inputs
+from ..evaluators import task_navigation as _ours
+from ..evaluators.base import Outcome
+from ..trajectory.navigation import NavigationResult, TaskNavigationEfficiencyMatchingMode, parse_matching_mode
 from ._shape import azure_result
 
 __all__ = ["TaskNavigationEfficiencyEvaluator", "TaskNavigationEfficiencyMatchingMode"]
@@ -29,7 +23,7 @@ _ORDER = tuple(f"{_KEY}{suffix}" for suffix in
                ("", "_score", "_result", "_passed", "_reason", "_status", "_threshold", "_properties"))
 
 
-class TaskNavigationEfficiencyEvaluator(Evaluator):
+class TaskNavigationEfficiencyEvaluator(_ours.TaskNavigationEfficiencyEvaluator):
     """Whether the agent's tool calls follow the expected steps (azure-ai-evaluation 1.18's shape).
 
     Key ``task_navigation_efficiency``; inputs ``response`` (alias ``actions``) and
@@ -52,20 +46,8 @@ class TaskNavigationEfficiencyEvaluator(Evaluator):
         self.matching_mode = parse_matching_mode(matching_mode, evaluator=self.name, azure_spellings_only=True)
         self._threshold = 1.0  # azure's attribute, read by code written against it
 
-    def _evaluate(
-        self,
-        *,
-        response: Optional[ActionsInput] = None,
-        ground_truth: Optional[ExpectedInput] = None,
-        actions: Optional[ActionsInput] = None,
-        expected_actions: Optional[ExpectedInput] = None,
-    ) -> Outcome:
-        calls, expected = read_navigation_inputs(
-            response=response, ground_truth=ground_truth, actions=actions, expected_actions=expected_actions,
-            evaluator=self.name,
-        )
-        result = navigate(calls, expected, self.matching_mode)
-        return Outcome(result.score, details=result)
+    def _outcome(self, result: NavigationResult) -> Outcome:
+        return Outcome(result.score, details=result)  # _finish writes azure's dict from the result itself
 
     def _finish(self, outcome: Outcome) -> Dict[str, Any]:
         """azure's dict instead of ours: the same verdict, its keys and order."""

@@ -10,7 +10,7 @@ metric in azure's result shape.
 
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ..trajectory.navigation import TaskNavigationEfficiencyMatchingMode, navigate, parse_matching_mode
+from ..trajectory.navigation import NavigationResult, TaskNavigationEfficiencyMatchingMode, navigate, parse_matching_mode
 from ..trajectory.navigation_inputs import read_navigation_inputs
 from .base import Evaluator, Outcome
 
@@ -64,5 +64,8 @@ class TaskNavigationEfficiencyEvaluator(Evaluator):
             response=response, ground_truth=ground_truth, actions=actions, expected_actions=expected_actions,
             evaluator=self.name,
         )
-        result = navigate(calls, expected, self.matching_mode)
+        return self._outcome(navigate(calls, expected, self.matching_mode))
+
+    def _outcome(self, result: NavigationResult) -> Outcome:
+        """The comparison's result as this layer reports it (azure's layer keeps the result itself)."""
         return Outcome(result.score, result.reason(), result.details())
