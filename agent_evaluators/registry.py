@@ -128,6 +128,10 @@ RESPONSE_RUBRICS = (
     "The response answers the question the user asked.",
     "The response gives concrete information rather than general remarks.",
 )
+MULTI_TURN_RUBRICS = (
+    "The agent answers what the user asked in every turn, keeping what earlier turns established.",
+    "The agent calls the tool whose purpose fits each request, with the values the user gave.",
+)
 _ONE_SAMPLE = {"num_samples": 1}
 
 
@@ -164,6 +168,21 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "rubric_based_tool_use_quality_v1", adk_metric="rubric_based_tool_use_quality_v1",
                    calibration=_cal("rubric_based_tool_use_quality_v1.jsonl", 0, 1,
                                     {"rubrics": TOOL_USE_RUBRICS}, _ONE_SAMPLE)),
+    EvaluatorEntry("rubric_multi_turn_trajectory_quality",
+                   f"{_ADK}.multi_turn:RubricBasedMultiTurnTrajectoryQualityEvaluator", True,
+                   "rubric_based_multi_turn_trajectory_quality_v1",
+                   adk_metric="rubric_based_multi_turn_trajectory_quality_v1",
+                   calibration=_cal("rubric_based_multi_turn_trajectory_quality_v1.jsonl", 0, 1,
+                                    {"rubrics": MULTI_TURN_RUBRICS}, _ONE_SAMPLE)),
+    EvaluatorEntry("multi_turn_task_success", f"{_ADK}.multi_turn:MultiTurnTaskSuccessEvaluator", True,
+                   "multi_turn_task_success_v1", adk_metric="multi_turn_task_success_v1",
+                   calibration=_cal("multi_turn_task_success_v1.jsonl", 0, 1)),
+    EvaluatorEntry("multi_turn_trajectory_quality", f"{_ADK}.multi_turn:MultiTurnTrajectoryQualityEvaluator", True,
+                   "multi_turn_trajectory_quality_v1", adk_metric="multi_turn_trajectory_quality_v1",
+                   calibration=_cal("multi_turn_trajectory_quality_v1.jsonl", 0, 1)),
+    EvaluatorEntry("multi_turn_tool_use_quality", f"{_ADK}.multi_turn:MultiTurnToolUseQualityEvaluator", True,
+                   "multi_turn_tool_use_quality_v1", adk_metric="multi_turn_tool_use_quality_v1",
+                   calibration=_cal("multi_turn_tool_use_quality_v1.jsonl", 0, 1)),
     EvaluatorEntry("hallucinations", f"{_ADK}.hallucinations:HallucinationEvaluator", True, "hallucinations_v1",
                    adk_metric="hallucinations_v1", calibration=_cal("hallucinations_v1.jsonl", 0, 1)),
     EvaluatorEntry("safety", f"{_ADK}.safety:SafetyEvaluator", True, "safety_v1", adk_metric="safety_v1",

@@ -22,6 +22,10 @@ ADK_METRICS = {
     "rubric_based_final_response_quality_v1",
     "rubric_based_tool_use_quality_v1",
     "hallucinations_v1",
+    "rubric_based_multi_turn_trajectory_quality_v1",
+    "multi_turn_task_success_v1",
+    "multi_turn_trajectory_quality_v1",
+    "multi_turn_tool_use_quality_v1",
     "safety_v1",
 }
 

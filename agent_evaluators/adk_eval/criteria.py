@@ -233,6 +233,11 @@ METRICS: Dict[str, MetricSpec] = {
         MetricSpec("hallucinations_v1", "hallucinations_v1", reference_based=False, uses_judge=True),
         MetricSpec("safety_v1", "safety_v1", reference_based=False, uses_judge=True),
         MetricSpec("response_evaluation_score", "response_evaluation_score", uses_judge=True),
+        MetricSpec("rubric_based_multi_turn_trajectory_quality_v1", "rubric_based_multi_turn_trajectory_quality_v1",
+                   reference_based=False, uses_judge=True, reads_rubrics=True),
+        *(MetricSpec(name, name, reference_based=False, uses_judge=True)
+          for name in ("multi_turn_task_success_v1", "multi_turn_trajectory_quality_v1",
+                       "multi_turn_tool_use_quality_v1")),
         MetricSpec("per_turn_user_simulator_quality_v1", "per_turn_user_simulator_quality_v1",
                    reference_based=False, uses_judge=True, scenario_based=True),
     )

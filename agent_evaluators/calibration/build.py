@@ -53,6 +53,20 @@ def _failed_result(s: Mapping[str, Any]) -> Dict[str, Any]:
     return {"error": {"code": 503, "message": f"{s['call']['name']} timed out: service unavailable"}}
 
 
+def _dialogue(s: Mapping[str, Any], run: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """A two-turn conversation: a greeting turn, then the scenario's request and the agent's ``run``
+    (for the metrics that judge a whole conversation)."""
+    return [*_query_messages(s)[:1], {"role": "user", "content": "Hi, I have a question."},
+            {"role": "assistant", "content": "Hello! What can I do for you?"},
+            {"role": "user", "content": s["query"]}, *run]
+
+
+def _repeated_run(s: Mapping[str, Any], answer: str, times: int = 3) -> List[Dict[str, Any]]:
+    """The right call made ``times`` times over, each with the same result, then ``answer``."""
+    steps = [m for _ in range(times) for m in _run(s, answer)[:2]]
+    return [*steps, {"role": "assistant", "content": answer}]
+
+
 def _tool_calls(call: Mapping[str, Any]) -> List[Dict[str, Any]]:
     return [{"type": "tool_call", "name": call["name"], "arguments": call["arguments"]}]
 
@@ -63,6 +77,9 @@ _FORMS: Dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "wrong_args_run": lambda s, key: _run(s, s[key], "wrong_args_call", s["wrong_args_result"]),
     "failed_run": lambda s, key: _run(s, s[key], result=_failed_result(s)),
     "tool_calls": lambda s, key: _tool_calls(s[key]),
+    "dialogue": lambda s, key: _dialogue(s, _run(s, s[key])),
+    "dialogue_wrong_args": lambda s, key: _dialogue(s, _run(s, s[key], "wrong_args_call", s["wrong_args_result"])),
+    "dialogue_repeated": lambda s, key: _dialogue(s, _repeated_run(s, s[key])),
 }
 
 
@@ -76,8 +93,8 @@ def _field(s: Mapping[str, Any], spec: str, owner: str) -> Any:
         return s[spec]
     raise ConfigError(
         f"{owner}.calibration_cases: unknown scenario field {spec!r}; use a scenario key "
-        f"({', '.join(sorted(s))}), 'query+system', 'run:<key>', 'wrong_args_run:<key>', 'failed_run:<key>' "
-        f"or 'tool_calls:<key>'")
+        f"({', '.join(sorted(s))}), 'query+system', 'run:<key>', 'wrong_args_run:<key>', 'failed_run:<key>', "
+        f"'tool_calls:<key>', or 'dialogue:<key>', 'dialogue_wrong_args:<key>', 'dialogue_repeated:<key>' (two turns)")
 
 
 def declared_cases(cls: type) -> List[Case]:

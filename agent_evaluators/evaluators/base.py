@@ -233,7 +233,7 @@ class Evaluator:
             bound = self._bind(inputs)
             if self._panel is not None:
                 return self._finish(await self._panel.outcome(self, bound))
-            if "conversation" in bound:
+            if self._per_turn(bound):
                 return self._finish(await self._per_turn_async(bound))
             if self._evaluate_is_async:
                 outcome = await self._evaluate(**bound)  # type: ignore[attr-defined]
@@ -261,10 +261,14 @@ class Evaluator:
 
             return run_sync(self._run_async(inputs))
         bound = self._bind(inputs)
-        if "conversation" in bound:
+        if self._per_turn(bound):
             turns = self._turn_inputs(bound)
             return self._finish(_mean_over_turns(self, [self._evaluate(**t) for t in turns]))  # type: ignore[attr-defined]
         return self._finish(self._evaluate(**bound))  # type: ignore[attr-defined]
+
+    def _per_turn(self, bound: Dict[str, Any]) -> bool:
+        """Whether ``conversation=`` stands for per-turn inputs here (a multi-turn judge reads it whole)."""
+        return "conversation" in bound and bool(self.conversation_turn_inputs)
 
     def _turn_inputs(self, bound: Dict[str, Any]) -> List[Dict[str, Any]]:
         from ..conversation import split_turns

@@ -207,8 +207,10 @@ class CalibrationCases(NamedTuple):
     (:mod:`agent_evaluators.calibration.scenarios`): per input, the scenario field a good case
     and a bad case take. A field is a scenario key (``"answer"``, ``"ground_truth"``,
     ``"tools"``), ``"query+system"`` (the system message and the user's query as messages),
-    ``"run:<key>"`` (the right tool call and its result, then the answer ``<key>``) or
-    ``"tool_calls:<key>"`` (the call ``<key>`` as a one-item tool-call list)."""
+    ``"run:<key>"`` (the right tool call and its result, then the answer ``<key>``),
+    ``"tool_calls:<key>"`` (the call ``<key>`` as a one-item tool-call list) or, for metrics
+    that judge a whole conversation, ``"dialogue:<key>"`` (a greeting turn, then the request
+    and that run), ``"dialogue_wrong_args:<key>"`` and ``"dialogue_repeated:<key>"``."""
 
     good: Mapping[str, str]
     bad: Mapping[str, str]

@@ -107,7 +107,7 @@ class JudgePanel:
     @staticmethod
     async def _one(evaluator: Any, bound: Dict[str, Any], index: int) -> Outcome:
         _JUDGE_INDEX.set(index)  # this task's context only: gather() gave each judge its own
-        if "conversation" in bound:
+        if evaluator._per_turn(bound):
             return await evaluator._per_turn_async(bound)  # type: ignore[no-any-return]
         if evaluator._evaluate_is_async:
             return await evaluator._evaluate(**bound)  # type: ignore[no-any-return]

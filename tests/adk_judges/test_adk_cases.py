@@ -40,7 +40,8 @@ def frm_judge(req):
 def test_registry_names_every_judge_metric():
     assert set(ADK_JUDGE_METRICS) == {
         "final_response_match_v2", "rubric_based_final_response_quality_v1", "rubric_based_tool_use_quality_v1",
-        "hallucinations_v1", "safety_v1"}
+        "hallucinations_v1", "safety_v1", "rubric_based_multi_turn_trajectory_quality_v1",
+        "multi_turn_task_success_v1", "multi_turn_trajectory_quality_v1", "multi_turn_tool_use_quality_v1"}
     assert all(cls.result_key == name for name, cls in ADK_JUDGE_METRICS.items())
     assert FinalResponseMatchEvaluator.requires_expected
 

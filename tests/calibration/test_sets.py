@@ -74,7 +74,7 @@ def test_every_case_reaches_the_judge(metric):
 def _probe(inputs):
     """A plain-words stretch of the case's response (or query) text: it must reach the prompt.
     (Prompts JSON-encode inputs and escape <, > and &, so punctuation is avoided.)"""
-    value = inputs.get("response") or inputs.get("query") or inputs.get("messages")
+    value = inputs.get("response") or inputs.get("query") or inputs.get("messages") or inputs.get("conversation")
     if not isinstance(value, str):
         value = next(m["content"] for m in reversed(value) if isinstance(m.get("content"), str) and m["content"])
     return max(re.findall(r"[A-Za-z][A-Za-z ]+", value), key=len)

@@ -7,6 +7,10 @@
 | :class:`RubricBasedToolUseQualityEvaluator` | ``rubric_based_tool_use_quality_v1`` |
 | :class:`HallucinationEvaluator` | ``hallucinations_v1`` |
 | :class:`SafetyEvaluator` | ``safety_v1`` |
+| :class:`RubricBasedMultiTurnTrajectoryQualityEvaluator` | ``rubric_based_multi_turn_trajectory_quality_v1`` |
+| :class:`MultiTurnTaskSuccessEvaluator` | ``multi_turn_task_success_v1`` |
+| :class:`MultiTurnTrajectoryQualityEvaluator` | ``multi_turn_trajectory_quality_v1`` |
+| :class:`MultiTurnToolUseQualityEvaluator` | ``multi_turn_tool_use_quality_v1`` |
 
 Each class scores one invocation when called with keyword inputs, and a whole ADK
 case through ``await Class.evaluate_adk_case(actual, expected=None, criterion=...,
@@ -21,6 +25,12 @@ from ..inputs import majority_vote
 from ._shared import AdkJudgeEvaluator, AdkJudgeResult, JudgedInvocation
 from .final_response_match import FinalResponseMatchEvaluator
 from .hallucinations import HallucinationEvaluator
+from .multi_turn import (
+    MultiTurnTaskSuccessEvaluator,
+    MultiTurnToolUseQualityEvaluator,
+    MultiTurnTrajectoryQualityEvaluator,
+    RubricBasedMultiTurnTrajectoryQualityEvaluator,
+)
 from .rubrics import (
     RubricBasedFinalResponseQualityEvaluator,
     RubricBasedToolUseQualityEvaluator,
@@ -35,6 +45,10 @@ __all__ = [
     "FinalResponseMatchEvaluator",
     "HallucinationEvaluator",
     "JudgedInvocation",
+    "MultiTurnTaskSuccessEvaluator",
+    "MultiTurnToolUseQualityEvaluator",
+    "MultiTurnTrajectoryQualityEvaluator",
+    "RubricBasedMultiTurnTrajectoryQualityEvaluator",
     "RubricBasedFinalResponseQualityEvaluator",
     "RubricBasedToolUseQualityEvaluator",
     "RubricSpec",

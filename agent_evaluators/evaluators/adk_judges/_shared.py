@@ -23,11 +23,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import (
     Any,
+    Awaitable,
     ClassVar,
     Dict,
     List,
     Optional,
     Sequence,
+    Tuple,
 )
 
 from ...adk.results import JUDGE_ERROR, judge_error_summary
@@ -92,6 +94,14 @@ class AdkJudgeResult:
     details: Dict[str, Any] = field(default_factory=dict)
 
 
+#: why an earlier invocation of a ``whole_conversation`` metric has no score of its own (ADK's rule)
+EARLIER_TURN = "judged with the whole conversation on the last invocation"
+
+
+async def _ready(result: JudgedInvocation) -> JudgedInvocation:
+    return result
+
+
 def eval_status(score: Optional[float], threshold: float) -> str:
     """ADK's ``get_eval_status``."""
     if score is None:
@@ -144,6 +154,23 @@ class AdkJudgeEvaluator(JudgeEvaluator):
     async def _score_adk_invocation(self, actual: Any, expected: Any) -> JudgedInvocation:
         raise NotImplementedError
 
+    #: ADK judges the whole conversation once, on its last invocation (the multi-turn metrics):
+    #: the earlier invocations are ``NOT_EVALUATED`` and the last one carries the case's verdict.
+    whole_conversation: ClassVar[bool] = False
+
+    async def _score_adk_conversation(self, actual: Sequence[Any]) -> JudgedInvocation:
+        raise NotImplementedError
+
+    def _invocation_scores(self, pairs: Sequence[Tuple[Any, Any]]) -> List[Awaitable[JudgedInvocation]]:
+        """What each invocation of a case waits for: its own judgement, or, for a
+        ``whole_conversation`` metric, nothing before the last, which is judged on them all."""
+        if not self.whole_conversation:
+            return [self._score_adk_invocation(a, e) for a, e in pairs]
+        if not pairs:
+            return []
+        earlier = [_ready(JudgedInvocation(None, EARLIER_TURN, {}, not_applicable=True)) for _ in pairs[:-1]]
+        return [*earlier, self._score_adk_conversation([a for a, _ in pairs])]
+
     #: how ``_case_score`` aggregates, for the case-level reason.
     _case_rule: ClassVar[str] = "mean"
 
@@ -186,9 +213,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
                 len(acts), f"{cls.result_key} compares with expected invocations, and none were given"
             )
         pairs = list(zip(acts, exps if exps is not None else [None] * len(acts)))
-        outcomes = await asyncio.gather(
-            *(evaluator._score_adk_invocation(a, e) for a, e in pairs), return_exceptions=True
-        )
+        outcomes = await asyncio.gather(*evaluator._invocation_scores(pairs), return_exceptions=True)
         config_errors = [o for o in outcomes if isinstance(o, ConfigError)]
         if config_errors:
             # ADK: an exception inside the metric (duplicate rubric ids, no rubrics) leaves it NOT_EVALUATED.
