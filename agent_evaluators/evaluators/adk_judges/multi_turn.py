@@ -79,6 +79,20 @@ def _without_thoughts(value: Any) -> Any:
     return value
 
 
+def _adk_messages(invocation: Any) -> List[Message]:
+    """One invocation's messages, its final response attributed as ADK's prompt attributes it
+    (to the author of the invocation's first event, where it has events)."""
+    from ...adk.models import InvocationEvents
+
+    messages = to_messages([_without_thoughts(invocation.to_json_dict())], input_name="actual", default_role="user")
+    data = invocation.intermediate_data
+    last = messages[-1] if messages else None
+    if (isinstance(data, InvocationEvents) and data.invocation_events and invocation.final_response is not None
+            and last is not None and last.role == "assistant" and last.name is None and not last.tool_calls):
+        messages[-1] = last.model_copy(update={"name": data.invocation_events[0].author})
+    return messages
+
+
 def _adk_agents(invocations: Sequence[Any]) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
     """Every agent's instructions and tools over the conversation, each agent once (ADK reads
     them off every invocation's ``app_details`` and drops repeats)."""
@@ -117,9 +131,7 @@ class _MultiTurnJudge(_RubricJudge, AdkJudgeEvaluator):
         return self._outcome(await self._score(inputs, self.rubrics))
 
     async def _score_adk_conversation(self, actual: Sequence[Any]) -> JudgedInvocation:
-        messages = to_messages([_without_thoughts(inv.to_json_dict()) for inv in actual], input_name="actual",
-                               default_role="user")
-        turns, _ = dialogue_turns(messages)
+        turns, _ = dialogue_turns([m for inv in actual for m in _adk_messages(inv)])
         instructions, tools = _adk_agents(actual)
         return await self._score(
             {"conversation": turns, "instructions": instructions, "tool_definitions": tools},
@@ -144,6 +156,7 @@ class RubricBasedMultiTurnTrajectoryQualityEvaluator(_MultiTurnJudge):
     result_key = "rubric_based_multi_turn_trajectory_quality_v1"
     template_name = "rubric_multi_turn_trajectory.prompty"
     rubric_type = "TRAJECTORY_QUALITY"
+    _show_rubric_type = True
     calibration_cases = CalibrationCases(  # with the registry's MULTI_TURN_RUBRICS
         good={"conversation": "dialogue:answer", "tool_definitions": "tools"},
         bad={"conversation": "dialogue_wrong_args:answer", "tool_definitions": "tools"},

@@ -18,7 +18,7 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -256,7 +256,7 @@ class _RubricJudge(_MixinBase):
     async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             RubricVerdict,
-            {**inputs, "rubrics": [{"rubric_id": r.rubric_id, "property": r.text} for r in rubrics]},
+            {**inputs, "rubrics": [self._rubric_item(r) for r in rubrics]},
             num_samples=self.num_samples,
             temperature=self.temperature,
         )
@@ -281,6 +281,15 @@ class _RubricJudge(_MixinBase):
         if failed:
             reason += f"; not met: {', '.join(failed)}"
         return JudgedInvocation(score, reason, details, usage, rubric_scores=rubric_scores)
+
+    #: whether the judge sees each rubric's ``type`` too (ADK's multi-turn prompt lists it)
+    _show_rubric_type: ClassVar[bool] = False
+
+    def _rubric_item(self, rubric: RubricSpec) -> Dict[str, Any]:
+        item = {"rubric_id": rubric.rubric_id, "property": rubric.text}
+        if self._show_rubric_type and rubric.type:
+            item["type"] = rubric.type
+        return item
 
     def _case_score(self, results: List[JudgedInvocation]) -> Optional[float]:
         """ADK: the mean of all (invocation, rubric) scores, flattened."""
