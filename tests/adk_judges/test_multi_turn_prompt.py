@@ -138,7 +138,8 @@ def adk_block(prompt: str, tag: str) -> str:
     return re.search(rf"<{tag}>\n(.*?)\n</{tag}>", prompt, re.DOTALL).group(1)
 
 
-_LINE = re.compile(r"^(USER|AGENT \((?P<author>[^)]*)\)) TURN (?P<turn>\d+)(?: \((?P<kind>tool call|tool output)\))?: (?P<rest>.*)$")
+_LINE = re.compile(r"^(USER|AGENT \((?P<author>[^)]*)\)) TURN (?P<turn>\d+)"
+                   r"(?: \((?P<kind>tool call|tool output)\))?: (?P<rest>.*)$")
 
 
 def adk_dialogue(prompt: str) -> List[Dict[str, Any]]:
