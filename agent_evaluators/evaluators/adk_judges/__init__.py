@@ -12,7 +12,8 @@
 | :class:`MultiTurnTrajectoryQualityEvaluator` | ``multi_turn_trajectory_quality_v1`` |
 | :class:`MultiTurnToolUseQualityEvaluator` | ``multi_turn_tool_use_quality_v1`` |
 
-Each class scores one invocation when called with keyword inputs, and a whole ADK
+Each class scores one invocation (the multi-turn ones: a whole ``conversation``) when
+called with keyword inputs, and a whole ADK
 case through ``await Class.evaluate_adk_case(actual, expected=None, criterion=...,
 model_config=None)`` (ADK's per-invocation scores, statuses and case aggregation).
 :data:`ADK_JUDGE_METRICS` maps ADK metric names to the classes (from :mod:`agent_evaluators.registry`).
