@@ -276,3 +276,28 @@ def test_an_adk_judge_failure_fails_the_metric_with_no_score(judge_server):
     assert out.status == "FAILED" and out.score is None
     assert "no usable yes/no verdict" in out.judge_error
     assert out.per_invocation_statuses == ["NOT_EVALUATED", "NOT_EVALUATED", "FAILED"]
+
+
+def test_a_simulated_adk_conversation_is_scored_from_its_recording(judge_server, tmp_path, monkeypatch):
+    """A conversation_scenario case (a simulated user) has no expected invocations: the multi-turn
+    judges need none, so its recorded conversation is scored; the judge sees every simulated turn."""
+    from agent_evaluators.adk.results import EvalStatus
+    from agent_evaluators.adk_eval.runner import run_eval_sets
+
+    monkeypatch.chdir(tmp_path)
+    evalset = tmp_path / "sim.evalset.json"
+    evalset.write_text(json.dumps({"eval_set_id": "sim", "eval_cases": [{"eval_id": "scenario", "conversation_scenario": {
+        "starting_prompt": "Turn off the bedroom lamp.", "conversation_plan": "Ask for the lamp, then the weather."}}]}))
+    server = judge_server(house_judge)
+    recorded = adk_invocations()
+    config = {"criteria": {"multi_turn_task_success_v1": 0.8, RUBRIC_KEY: {
+        "threshold": 0.8, "judge_model_options": {"num_samples": 1},
+        "rubrics": [{"rubric_id": "lamp", "rubric_content": {"text_property": RUBRICS[0]}}]}}}
+    (result,) = run_eval_sets(str(evalset), actual={"scenario": recorded}, config=config,
+                              model_config=server.openai_config())
+    metrics = {m.metric_name: (m.eval_status, m.score) for m in result.overall_eval_metric_results}
+    assert metrics == {"multi_turn_task_success_v1": (EvalStatus.PASSED, 1.0), RUBRIC_KEY: (EvalStatus.PASSED, 1.0)}
+    assert len(server.requests) == 2
+    for req in server.requests:
+        assert [t["messages"][0]["content"] for t in block(req, "conversation")] == [
+            "Turn off the bedroom lamp.", "What's the weather in Oslo?", "Bye."]
