@@ -255,10 +255,11 @@ class ToolSession:
     def _miss_message(self, tool: str, args: Any) -> str:
         shown = json.dumps(args, sort_keys=True)
         same_tool = [c for c in self.calls if c["tool"] == tool]
+        served = [c for c in same_tool if self.match.matches(tool, c.get("args"), args)]
         if not same_tool:
             why = f"the recording has no call of {tool!r}"
-        elif all(i in self._used for i, c in enumerate(self.calls) if c["tool"] == tool):
-            why = f"every recorded call of {tool!r} was already served"
+        elif served:
+            why = f"its {len(served)} recorded call(s) of {tool!r} with these arguments were already served"
         else:
             recorded = "; ".join(json.dumps(c.get("args"), sort_keys=True) for c in same_tool[:3])
             why = f"its recorded calls of {tool!r} have other arguments ({recorded})"
@@ -294,9 +295,9 @@ class ToolSession:
 
     @contextmanager
     def guard(self) -> Iterator["ToolSession"]:
-        """Run the case's agent inside: a clean end :meth:`finish`\ es the session; on an error an
-        unmatched replayed call is what is raised (in place of whatever the agent or ADK made of it),
-        and a failed recording is :meth:`abandon`\ ed."""
+        """Run the case's agent inside: a clean end finishes the session (:meth:`finish`); on an error
+        an unmatched replayed call is what is raised (in place of whatever the agent or ADK made of
+        it), and a failed recording is abandoned (:meth:`abandon`)."""
         try:
             yield self
         except BaseException as exc:
