@@ -5,6 +5,7 @@ sample agent's tools so every execution appends a line to a file: the count of e
 the test reads), with ADK's own Runner and the bundled fake judge over real HTTP.
 """
 
+import asyncio
 import json
 import os
 import subprocess
@@ -18,7 +19,10 @@ from ..conftest import optional_import
 
 optional_import("google.adk")
 
+from agent_evaluators import ConfigError  # noqa: E402
+from agent_evaluators.adk import AgentEvaluator  # noqa: E402
 from agent_evaluators.adk.results import EvalSetResult  # noqa: E402
+from agent_evaluators.agents import ToolRecorder  # noqa: E402
 from agent_evaluators.testing import JudgeServer  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -199,3 +203,26 @@ def test_recording_needs_the_agent(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "agent_evaluators.cli", "adk", str(EVALSET), "--actual", "x.jsonl",
                            "--record-tools", "rec"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert proc.returncode == 2 and "needs the agent to run" in proc.stderr
+
+
+def test_agent_evaluator_replays_from_a_recording(fake_judge, tmp_path, capsys):
+    data = json.loads(EVALSET.read_text())
+    data["eval_cases"] = [c for c in data["eval_cases"] if c["eval_id"] in ("weather_paris", "convert_then_weather")]
+    (tmp_path / "weather.evalset.json").write_text(json.dumps(data))
+    (tmp_path / "test_config.json").write_text(json.dumps({"criteria": {"tool_trajectory_avg_score": 1.0}}))
+    judge = fake_judge.openai_config()
+    evaluate = AgentEvaluator.evaluate
+    asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=1, judge_model_config=judge,
+                         tool_recorder=ToolRecorder(tmp_path / "rec", "record")))
+    assert sorted(f.name for f in (tmp_path / "rec" / "weather").iterdir()) == [
+        "convert_then_weather.json", "weather_paris.json"]
+    asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=2, judge_model_config=judge,
+                         tool_recorder=ToolRecorder(tmp_path / "rec", "replay")))
+    assert "Tests passed: 4" in capsys.readouterr().out
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(AssertionError, match="weather_paris.*has no tool recording"):
+        asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=1, judge_model_config=judge,
+                             tool_recorder=ToolRecorder(tmp_path / "empty", "replay")))
+    with pytest.raises(ConfigError, match="num_runs=1"):
+        asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=2, judge_model_config=judge,
+                             tool_recorder=ToolRecorder(tmp_path / "rec", "record")))
