@@ -92,6 +92,7 @@ _ADK_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
     (re.compile(r"\bnum_runs must\b"), "--num_runs must"),
     (re.compile(r" \(timeout= in Python\)"), ""),
     (re.compile(r" or, from Python, actual=, target= \(a per-turn callable\) or producer="), ""),
+    (re.compile(r"agent-eval adk \.\.\. --record-tools DIR, or ToolRecorder\(DIR, mode='record'\)"), "--record-tools DIR"),
 ]
 
 
@@ -258,7 +259,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
-    with _warnings_in_flag_words():
+    with _warnings_in_flag_words(), _adk_logs_without_replay_misses():
         return _run(args, target)
 
 
@@ -278,6 +279,36 @@ def _warnings_in_flag_words() -> Iterator[None]:
         yield
     finally:
         logger.removeHandler(handler)
+
+
+@contextmanager
+def _adk_logs_without_replay_misses() -> Iterator[None]:
+    """ADK logs a plugin's exception with its traceback at three levels (plugin, node, runner): a
+    replayed tool call missing from the recording is said once instead, on its case's error line.
+    ADK's other log records reach stderr as before, unless logging is configured."""
+    adk_logger = logging.getLogger("google_adk")
+    if adk_logger.handlers or logging.getLogger().handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.addFilter(_not_a_replay_miss)
+    adk_logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        adk_logger.removeHandler(handler)
+
+
+def _not_a_replay_miss(record: logging.LogRecord) -> bool:
+    exc = record.exc_info[1] if record.exc_info else None
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, InputError) and exc.input_name == "replay-tools":
+            return False
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return True
 
 
 class _FlagWordsFormatter(logging.Formatter):
