@@ -13,6 +13,10 @@
   the event loop: a tool that blocks stalls only its own case, which its deadline then ends.
 * :func:`run_case`: a static case's user turns (a :class:`ScriptedUser`) or a scenario case's
   :class:`LlmSimulatedUser`, ``num_runs`` times.
+* tool recording and replay: with ``tool_recorder=`` (a
+  :class:`~agent_evaluators.agents.tool_recorder.ToolRecorder`), :func:`run_case` and
+  :func:`agent_producer` put a Runner plugin first among the App's plugins that records each tool
+  call of the case, or answers it from the recording so no tool runs (:mod:`.adk_tool_plugin`);
 * :func:`agent_producer`: :func:`run_case` as the eval-set runner's producer
   (``run_eval_sets(producer=...)``): the engine runs the agent once per case and run, under
   its concurrency, and keeps the simulated user's records in the row.
