@@ -27,6 +27,7 @@ swallowed that error is still an error case.
 
 import json
 import re
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,7 +187,9 @@ class ToolSession:
     turn: int = 0
     misses: List[str] = field(default_factory=list)
     served: int = 0
-    _used: set = field(default_factory=set)
+    _used: set = field(default_factory=set, repr=False)
+    #: a Python agent may call its tools from several threads at once
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def start(cls, mode: str, directory: Union[str, Path], case_id: str, *, eval_set_id: Optional[str] = None,
@@ -229,28 +232,30 @@ class ToolSession:
     # ------------------------------------------------------------------ record
 
     def record(self, tool: str, args: Any, result: Any, *, invocation_id: Optional[str] = None) -> None:
-        call: Dict[str, Any] = {"index": len(self.calls), "turn": self.turn}
+        call: Dict[str, Any] = {"turn": self.turn}
         if invocation_id:
             call["invocation_id"] = invocation_id
         call.update(tool=tool, args=plain_json(args), result=plain_json(result))
-        self.calls.append(call)
+        with self._lock:
+            self.calls.append({"index": len(self.calls), **call})
 
     # ------------------------------------------------------------------ replay
 
     def serve(self, tool: str, args: Any) -> Any:
         """The recorded result for this call; :class:`InputError` (and a miss kept) when none matches."""
         wanted = plain_json(args)
-        found = [i for i, c in enumerate(self.calls)
-                 if i not in self._used and c["tool"] == tool and self.match.matches(tool, c.get("args"), wanted)]
-        if not found:
-            message = self._miss_message(tool, wanted)
-            self.misses.append(message)
-            raise InputError(message, input_name="replay-tools")
-        same_turn = [i for i in found if self.calls[i].get("turn") == self.turn]
-        at = (same_turn or found)[0]
-        self._used.add(at)
-        self.served += 1
-        return self.calls[at].get("result")
+        with self._lock:
+            found = [i for i, c in enumerate(self.calls)
+                     if i not in self._used and c["tool"] == tool and self.match.matches(tool, c.get("args"), wanted)]
+            if not found:
+                message = self._miss_message(tool, wanted)
+                self.misses.append(message)
+                raise InputError(message, input_name="replay-tools")
+            same_turn = [i for i in found if self.calls[i].get("turn") == self.turn]
+            at = (same_turn or found)[0]
+            self._used.add(at)
+            self.served += 1
+            return self.calls[at].get("result")
 
     def _miss_message(self, tool: str, args: Any) -> str:
         shown = json.dumps(args, sort_keys=True)

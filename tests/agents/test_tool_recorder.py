@@ -14,6 +14,7 @@ import pytest
 from agent_evaluators import ConfigError, InputError, IntentResolutionEvaluator, ToolTrajectoryEvaluator, evaluate
 from agent_evaluators.agents import MatchRules, ToolRecorder
 from agent_evaluators.agents.conversation import simulated_conversation_target
+from agent_evaluators.agents.tool_recording import load_match_rules
 from agent_evaluators.testing import JudgeServer
 
 from .conftest import aio
@@ -175,3 +176,17 @@ def test_match_rules():
         ToolRecorder("x", "live")
     with pytest.raises(ConfigError, match="not a folder of tool recordings"):
         ToolRecorder("/no/such/folder", "replay")
+
+
+def test_replay_match_inline_or_from_a_json_or_yaml_file(tmp_path):
+    (tmp_path / "m.yaml").write_text("match:\n  get_weather:\n    ignore_args: [date]\n")
+    (tmp_path / "m.json").write_text('{"get_weather": {"ignore_args": ["date"]}}')
+    for given in (str(tmp_path / "m.yaml"), str(tmp_path / "m.json"), '{"get_weather": {"ignore_args": ["date"]}}'):
+        rules = load_match_rules(given)
+        assert rules.matches("get_weather", {"city": "Oslo", "date": "mon"}, {"city": "Oslo", "date": "tue"})
+        assert not rules.matches("get_weather", {"city": "Oslo"}, {"city": "Bergen"})
+    (tmp_path / "bad.json").write_text("{not json")
+    for bad, message in ((str(tmp_path / "bad.json"), "not valid JSON/YAML"), ("nowhere.json", "no such file"),
+                         ('{"get_weather": {"ignore_args": 3}}', "ignore_args must be")):
+        with pytest.raises(ConfigError, match=message):
+            load_match_rules(bad)
