@@ -75,14 +75,22 @@ def adk(tmp_path: Path, judge: JudgeServer, *args: str) -> Tuple[subprocess.Comp
     return proc, counts.read_text().split()
 
 
+#: wall-clock metrics (ADK's informational efficiency metrics) differ between any two runs
+WALL_CLOCK_METRICS = {"invocation_duration_v1"}
+
+
 def outcomes(folder: Path) -> Dict[str, tuple]:
-    """Per case: its status and every metric's (name, status, score), overall and per invocation."""
+    """Per case: its status and every metric's (name, status, score), overall and per invocation
+    (a wall-clock metric's score left out)."""
     (path,) = folder.glob("*.evalset_result.json")
     result = EvalSetResult.parse(path.read_text())
     out = {}
     for case in result.eval_case_results:
-        overall = sorted((m.metric_name, m.eval_status, m.score) for m in case.overall_eval_metric_results)
-        per_turn = [sorted((m.metric_name, m.score) for m in inv.eval_metric_results)
+        def score(m):
+            return None if m.metric_name in WALL_CLOCK_METRICS else m.score
+
+        overall = sorted((m.metric_name, m.eval_status, score(m)) for m in case.overall_eval_metric_results)
+        per_turn = [sorted((m.metric_name, score(m)) for m in inv.eval_metric_results)
                     for inv in case.eval_metric_result_per_invocation]
         out[case.eval_id] = (case.final_eval_status, overall, per_turn)
     return out
