@@ -1,4 +1,5 @@
-"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR] [--timeout S]``.
+"""``agent-eval adk [AGENT_DIR] EVALSET_FILE_OR_DIR[:case,...]... [--config F] [--actual F] [--output DIR] [--timeout S]
+[--record-tools DIR | --replay-tools DIR [--replay-match JSON_OR_FILE]]``.
 
 Two forms, as ``adk eval``:
 
@@ -9,6 +10,12 @@ Two forms, as ``adk eval``:
   ``--num_runs`` times, each run within ``--timeout`` seconds (default 600; a case past it is
   an error case), and its invocations are scored;
 * ``agent-eval adk EVALSET... --actual FILE``: score recorded invocations.
+
+With an agent, ``--record-tools DIR`` keeps every tool call of each case (tool, arguments,
+result, turn) in ``DIR/<eval_set_id>/<eval_id>.json``; ``--replay-tools DIR`` executes no tool
+and serves each call its recorded result (a Runner plugin: the agent is not changed). A call
+whose tool and arguments are not recorded, or a case without a recording, is an error case
+naming the case and the call (``--replay-match`` relaxes the argument matching per tool).
 
 An eval-set argument is a file or a folder (every ``*.evalset.json`` / ``*.test.json`` in
 it); ``FILE:case1,case2`` selects cases. Without ``--config`` the ``test_config.json`` beside
@@ -85,6 +92,7 @@ _ADK_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
     (re.compile(r"\bnum_runs must\b"), "--num_runs must"),
     (re.compile(r" \(timeout= in Python\)"), ""),
     (re.compile(r" or, from Python, actual=, target= \(a per-turn callable\) or producer="), ""),
+    (re.compile(r"agent-eval adk \.\.\. --record-tools DIR, or ToolRecorder\(DIR, mode='record'\)"), "--record-tools DIR"),
 ]
 
 
@@ -121,6 +129,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print every case's metrics and invocations")
     parser.add_argument("--num_runs", "--num-runs", type=int, default=1,
                         help="run each case this many times, each run with its own result (default 1)")
+    tools = parser.add_mutually_exclusive_group()
+    tools.add_argument("--record-tools", "--record_tools", metavar="DIR", default=None,
+                       help="with AGENT_DIR: record every tool call (tool, arguments, result, turn) of each case "
+                            "into DIR/<eval_set_id>/<eval_id>.json (plain JSON you can read and edit)")
+    tools.add_argument("--replay-tools", "--replay_tools", metavar="DIR", default=None,
+                       help="with AGENT_DIR: execute no tool; serve each call the result recorded in DIR. A call "
+                            "not in the recording, or a case without one, is an error case (exit 2)")
+    parser.add_argument("--replay-match", "--replay_match", metavar="JSON_OR_FILE", default=None,
+                        help='with --replay-tools: argument matching per tool, e.g. '
+                             '\'{"get_weather": {"ignore_args": ["date"]}}\' ("*": every tool; true: ignore all '
+                             "arguments), inline or a .json/.yaml file; a recording's own \"match\" wins")
     parser.add_argument("--timeout", type=float, default=DEFAULT_CASE_TIMEOUT, metavar="SECONDS",
                         help="deadline of each case's agent run, every turn included; a case past it is an error "
                              f"case and the run goes on (default {DEFAULT_CASE_TIMEOUT:g}; 0: no limit)")
@@ -185,6 +204,11 @@ def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tup
     if args.timeout < 0:
         raise ConfigError(f"--timeout must be a number of seconds (0: no limit), got {args.timeout:g}")
     agent, eval_sets = split_agent_and_eval_sets(args.paths)
+    if agent is None and (args.record_tools or args.replay_tools):
+        raise ConfigError(f"{'--record-tools' if args.record_tools else '--replay-tools'} needs the agent to run: "
+                          "name its folder first (agent-eval adk AGENT_DIR EVALSET)")
+    if args.replay_match is not None and not args.replay_tools:
+        raise ConfigError("--replay-match applies to --replay-tools DIR: give both")
     model_config = _judge(args)
     producer = None
     if agent is not None:
@@ -192,8 +216,9 @@ def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tup
             raise ConfigError("give an agent folder or --actual, not both: the agent's run is what gets scored")
         from ..agents.adk_runner import agent_producer
 
+        recorder = _tool_recorder(args)
         try:
-            producer = agent_producer(agent, simulator_model_config=model_config)
+            producer = agent_producer(agent, simulator_model_config=model_config, tool_recorder=recorder)
         except AgentEvalError:
             raise
         except Exception as exc:  # noqa: BLE001 - the user's agent module failed to import
@@ -201,6 +226,24 @@ def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tup
     plan = prepare_run(eval_sets, config=args.config, actual=args.actual, target=target, producer=producer,
                        model_config=model_config, app_name=args.app_name, num_runs=args.num_runs)
     return plan, model_config
+
+
+def _tool_recorder(args: argparse.Namespace) -> Any:
+    """The run's :class:`~agent_evaluators.agents.tool_recorder.ToolRecorder` (``None``: tools run live)."""
+    from ..agents.tool_recorder import ToolRecorder
+    from ..agents.tool_recording import RECORD, REPLAY, load_match_rules
+
+    if args.record_tools:
+        if args.num_runs > 1:
+            raise ConfigError("--record-tools keeps one run per case: record with --num_runs 1, then replay "
+                              "(--replay-tools) as many runs as you like")
+        return ToolRecorder(args.record_tools, RECORD)
+    if args.replay_tools:
+        if not Path(args.replay_tools).is_dir():
+            raise ConfigError(f"--replay-tools {args.replay_tools}: no such folder of tool recordings; record one "
+                              "first with --record-tools DIR")
+        return ToolRecorder(args.replay_tools, REPLAY, match=load_match_rules(args.replay_match))
+    return None
 
 
 def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[..., Any]] = None) -> int:
@@ -216,7 +259,7 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
-    with _warnings_in_flag_words():
+    with _warnings_in_flag_words(), _adk_logs_without_replay_misses():
         return _run(args, target)
 
 
@@ -236,6 +279,36 @@ def _warnings_in_flag_words() -> Iterator[None]:
         yield
     finally:
         logger.removeHandler(handler)
+
+
+@contextmanager
+def _adk_logs_without_replay_misses() -> Iterator[None]:
+    """ADK logs a plugin's exception with its traceback at three levels (plugin, node, runner): a
+    replayed tool call missing from the recording is said once instead, on its case's error line.
+    ADK's other log records reach stderr as before, unless logging is configured."""
+    adk_logger = logging.getLogger("google_adk")
+    if adk_logger.handlers or logging.getLogger().handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.addFilter(_not_a_replay_miss)
+    adk_logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        adk_logger.removeHandler(handler)
+
+
+def _not_a_replay_miss(record: logging.LogRecord) -> bool:
+    exc = record.exc_info[1] if record.exc_info else None
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, InputError) and exc.input_name == "replay-tools":
+            return False
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return True
 
 
 class _FlagWordsFormatter(logging.Formatter):

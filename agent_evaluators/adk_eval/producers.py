@@ -28,6 +28,7 @@ run engine (as its target), so producing and scoring overlap across cases. Three
 
 import asyncio
 import inspect
+from contextvars import ContextVar
 from typing import Any, Awaitable, Callable, List, Mapping, Optional, Sequence, Tuple
 
 from pydantic import ValidationError
@@ -39,10 +40,26 @@ from ..adk.loading import validation_message
 from ..adk.models import Content, EvalCase, Invocation, Part
 from ..errors import ConfigError, InputError
 
-__all__ = ["Producer", "from_actual", "has_actual", "from_target", "check_target", "TARGET_ARGUMENTS"]
+__all__ = ["Producer", "from_actual", "has_actual", "from_target", "check_target", "TARGET_ARGUMENTS",
+           "current_eval_set_id", "producing_for"]
 
 #: ``async producer(case, config) -> invocations``: see the module docstring.
 Producer = Callable[[EvalCase, EvalConfig], Awaitable[Sequence[InvocationLike]]]
+
+#: the eval set of the case a producer is running (a producer's signature names only the case):
+#: set by the runner around each call, read by producers that keep files per eval set
+_EVAL_SET: ContextVar[Optional[str]] = ContextVar("agent_evaluators_eval_set_id", default=None)
+
+
+def current_eval_set_id() -> Optional[str]:
+    """The id of the eval set whose case the running producer was called for (``None`` outside a run)."""
+    return _EVAL_SET.get()
+
+
+def producing_for(eval_set_id: str) -> None:
+    """Mark the current context as producing a case of ``eval_set_id`` (the runner, before each producer call)."""
+    _EVAL_SET.set(eval_set_id)
+
 
 TARGET_ARGUMENTS = ("query", "user_content", "session_input", "history", "eval_id", "invocation_id")
 

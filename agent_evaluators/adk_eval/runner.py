@@ -55,7 +55,7 @@ from .cases import (
     case_result_from_row,
 )
 from .criteria import get_metric, judge_endpoint
-from .producers import Producer, check_target, from_actual, from_target, has_actual
+from .producers import Producer, check_target, from_actual, from_target, has_actual, producing_for
 
 __all__ = ["run_eval_sets", "arun_eval_sets", "prepare_run", "RunPlan", "EvalSetJob", "split_case_selector",
            "SCENARIO_NOTE", "DEFAULT_CASE_TIMEOUT"]
@@ -230,6 +230,7 @@ async def _run_rows(
 
     async def produce(case: str) -> Dict[str, Any]:
         job, slot = producers[case]
+        producing_for(slot.eval_set_id)  # this row's own context: the engine runs each target call in a task
         try:
             produced = await asyncio.wait_for(job.producer(slot.case, job.config), timeout)
         except asyncio.TimeoutError:

@@ -5,6 +5,7 @@ run with ADK's own ``Runner`` (the ``adk`` extra).
 
     from agent_evaluators.agents import LlmSimulatedUser, ScriptedUser, simulate_conversation
     from agent_evaluators.agents import simulated_conversation_target, AgentEvaluator
+    from agent_evaluators.agents import ToolRecorder   # record / replay a run's tool calls
 
 Names are imported lazily so that ``import agent_evaluators.agents`` stays cheap and never
 needs google-adk.
@@ -22,6 +23,7 @@ _LAZY = {
     "load_agent": "adk_runner", "run_case": "adk_runner", "run_invocations": "adk_runner",
     "agent_producer": "adk_runner", "CaseRun": "adk_runner",
     "AgentEvaluator": "agent_evaluator",
+    "ToolRecorder": "tool_recorder", "MatchRules": "tool_recording",
 }
 
 __all__ = sorted(_LAZY)

@@ -13,6 +13,10 @@
   the event loop: a tool that blocks stalls only its own case, which its deadline then ends.
 * :func:`run_case`: a static case's user turns (a :class:`ScriptedUser`) or a scenario case's
   :class:`LlmSimulatedUser`, ``num_runs`` times.
+* tool recording and replay: with ``tool_recorder=`` (a
+  :class:`~agent_evaluators.agents.tool_recorder.ToolRecorder`), :func:`run_case` and
+  :func:`agent_producer` put a Runner plugin first among the App's plugins that records each tool
+  call of the case, or answers it from the recording so no tool runs (:mod:`.adk_tool_plugin`);
 * :func:`agent_producer`: :func:`run_case` as the eval-set runner's producer
   (``run_eval_sets(producer=...)``): the engine runs the agent once per case and run, under
   its concurrency, and keeps the simulated user's records in the row.
@@ -25,10 +29,14 @@ import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Awaitable, Dict, List, Mapping, Optional, Tuple, Union
 
+from ..adk_eval.producers import current_eval_set_id
 from ..errors import ConfigError
+from .adk_tool_plugin import tool_recording_plugin
 from .simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
+from .tool_recorder import ToolRecorder
+from .tool_recording import RECORD, ToolSession
 
 __all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "agent_producer", "CaseRun",
            "DEFAULT_APP_NAME", "DEFAULT_USER_ID"]
@@ -164,8 +172,13 @@ def _history(invocations: List[Any]) -> List[Dict[str, Any]]:
     return out
 
 
-async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input: Any = None, app: Any = None) -> List[Any]:
-    """Run ``root_agent`` with ADK's ``Runner`` for every turn ``user`` gives; one ``Invocation`` per turn."""
+async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input: Any = None, app: Any = None,
+                          tools: Optional[ToolSession] = None) -> List[Any]:
+    """Run ``root_agent`` with ADK's ``Runner`` for every turn ``user`` gives; one ``Invocation`` per turn.
+
+    ``tools``: a case's tool session; its plugin (first among the App's) records every tool call
+    or serves it from the recording (:mod:`.adk_tool_plugin`).
+    """
     require_adk()
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
@@ -179,13 +192,16 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
                                             state=dict(session_data.get("state") or {}),
                                             session_id=session_data.get("session_id"))
     plugin = _details_plugin()
+    # the tool plugin goes first: it answers a replayed call before any other plugin, and records
+    # the tool's own result before any other after-tool callback changes it
+    first = [tool_recording_plugin(tools)] if tools is not None else []
     if app is not None:  # as ADK: a copy of the App (its plugins and settings kept) running root_agent
-        app = app.model_copy(update={"plugins": list(app.plugins or []) + [plugin], "root_agent": root_agent})
+        app = app.model_copy(update={"plugins": first + list(app.plugins or []) + [plugin], "root_agent": root_agent})
         runner = Runner(app=app, app_name=app_name, session_service=sessions)
     else:  # an App carries the plugin (Runner's plugins= is deprecated); the session keeps the case's app name
         from google.adk.apps import App
 
-        app = App(name="agent_evaluators_run", root_agent=root_agent, plugins=[plugin])
+        app = App(name="agent_evaluators_run", root_agent=root_agent, plugins=first + [plugin])
         runner = Runner(app=app, app_name=app_name, session_service=sessions)
     from google.adk.agents.run_config import RunConfig, ToolThreadPoolConfig
 
@@ -196,6 +212,8 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
             turn = await user.next_turn(_history(invocations))
             if not turn.is_message:
                 break
+            if tools is not None:
+                tools.turn = len(invocations)
             content = types.Content(role="user", parts=[types.Part(text=turn.text)])
             events, invocation_id = [], None
             async for event in runner.run_async(user_id=user_id, session_id=session.id, new_message=content,
@@ -208,7 +226,8 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
 
 
 async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
-                   user_simulator_config: Optional[Mapping[str, Any]] = None, num_runs: int = 1) -> List[CaseRun]:
+                   user_simulator_config: Optional[Mapping[str, Any]] = None, num_runs: int = 1,
+                   tool_recorder: Optional[ToolRecorder] = None, eval_set_id: Optional[str] = None) -> List[CaseRun]:
     """What the agent does for ``case``, ``num_runs`` times: a list of runs, each a list of invocations
     (a :class:`CaseRun`, which also carries the simulated user's per-turn records).
 
@@ -216,9 +235,16 @@ async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
     sends its conversation's user turns in order; a ``conversation_scenario`` case is driven by
     an :class:`LlmSimulatedUser` on ``simulator_model_config`` with ``user_simulator_config``
     (its ``model`` and ``max_allowed_invocations``). A failing agent or simulator turn raises.
+
+    ``tool_recorder``: record every tool call of the case into its file
+    (``<dir>/<eval_set_id>/<eval_id>.json``), or serve them from it without running any tool;
+    a call that is not in the recording raises :class:`InputError` naming the case and the call.
     """
     if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
         raise ConfigError(f"num_runs must be an integer >= 1, got {num_runs!r}")
+    if tool_recorder is not None and tool_recorder.mode == RECORD and num_runs > 1:
+        raise ConfigError("a tool recording keeps one run per case: record with num_runs=1, then replay "
+                          "any number of runs")
     root, app = agent if isinstance(agent, tuple) else load_agent(agent)
     runs = []
     for _ in range(num_runs):
@@ -230,12 +256,23 @@ async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
             from ..adk.convert import user_text
 
             user = ScriptedUser([user_text(inv) for inv in case.conversation])
-        invocations = await run_invocations(root, user, session_input=case.session_input, app=app)
+        tools = tool_recorder.session(case.eval_id, eval_set_id=eval_set_id) if tool_recorder else None
+        invocations = await _run_with_tools(tools, run_invocations(root, user, session_input=case.session_input,
+                                                                   app=app, tools=tools))
         runs.append(CaseRun(invocations, getattr(user, "records", None)))
     return runs
 
 
-def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name: Optional[str] = None) -> Any:
+async def _run_with_tools(tools: Optional[ToolSession], run: Awaitable[List[Any]]) -> List[Any]:
+    """``run`` inside the case's tool session (see :meth:`ToolSession.guard`)."""
+    if tools is None:
+        return await run
+    with tools.guard():
+        return await run
+
+
+def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name: Optional[str] = None,
+                   tool_recorder: Optional[ToolRecorder] = None) -> Any:
     """A producer (``async (case, config) -> invocations``) running ``agent`` on each case.
 
     The agent is loaded once, here, so a broken agent package fails before any case runs.
@@ -243,6 +280,8 @@ def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name
     Scenario cases use the eval set's ``user_simulator_config`` (model, turn limit) and
     ``simulator_model_config`` (the judge, unless the config names another model). The result
     of each call is a :class:`CaseRun`, so the runner keeps ``simulator_records`` in the row.
+    ``tool_recorder`` records or replays every case's tool calls (see :func:`run_case`), each
+    case's file under its eval set's id.
     """
     root, app = agent if isinstance(agent, tuple) else load_agent(agent)
     if agent_name:
@@ -253,7 +292,8 @@ def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name
 
     async def produce(case: Any, config: Any) -> CaseRun:
         (run,) = await run_case((root, app), case, simulator_model_config=simulator_model_config,
-                                user_simulator_config=config.user_simulator_config, num_runs=1)
+                                user_simulator_config=config.user_simulator_config, num_runs=1,
+                                tool_recorder=tool_recorder, eval_set_id=current_eval_set_id())
         return run
 
     return produce

@@ -50,6 +50,7 @@ class AgentEvaluator:
         *,
         judge_model_config: Any = None,
         max_concurrency: int = 10,
+        tool_recorder: Any = None,
     ) -> None:
         """Run and score the agent on every eval file; ``AssertionError`` naming failed cases and metrics.
 
@@ -57,9 +58,13 @@ class AgentEvaluator:
         another model, the user simulator); ``None`` reads the environment.
         ``agent_name`` selects a sub-agent of the root agent, as in ADK.
         ``max_concurrency``: judge calls in flight at once, across the whole run.
+        ``tool_recorder``: a :class:`~agent_evaluators.agents.ToolRecorder` in ``"replay"`` mode serves
+        every tool call from its recording (no tool runs; a call not recorded fails its case), in
+        ``"record"`` mode (with ``num_runs=1``) it records them (``agent-eval adk --replay-tools``).
         """
         from ..adk_eval.printing import format_case, format_summary
         from ..adk_eval.runner import prepare_run
+        from ..errors import ConfigError
         from .adk_runner import agent_producer
 
         if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
@@ -67,7 +72,10 @@ class AgentEvaluator:
         if initial_session_file is not None:
             raise ValueError("initial_session_file is not supported; put session_input in the eval cases")
         files = _eval_files(eval_dataset_file_path_or_dir)
-        producer = agent_producer(agent_module, simulator_model_config=judge_model_config, agent_name=agent_name)
+        if tool_recorder is not None and tool_recorder.mode == "record" and num_runs > 1:
+            raise ConfigError("a tool recording keeps one run per case: record with num_runs=1")
+        producer = agent_producer(agent_module, simulator_model_config=judge_model_config, agent_name=agent_name,
+                                  tool_recorder=tool_recorder)
         plan = prepare_run([str(f) for f in files], producer=producer, model_config=judge_model_config,
                            num_runs=num_runs)
         for job in plan.jobs:

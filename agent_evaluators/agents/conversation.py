@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from ..errors import ConfigError, InputError
 from .simulation import MESSAGE, TURN_LIMIT, LlmSimulatedUser, ScriptedUser, SimulatedUser
+from .tool_recorder import ToolRecorder, current_tool_session
 
 __all__ = [
     "MAX_TURNS",
@@ -152,6 +153,9 @@ async def asimulate_conversation(
             stop_reason = user_turn.status
             break
         number = len(turns) + 1
+        tools = current_tool_session()
+        if tools is not None:  # a recorded or replayed call keeps the turn it was made in
+            tools.turn = number - 1
         messages.append({"role": "user", "content": user_turn.text})
         try:
             reply = await _call_agent(agent, [dict(m) for m in messages])
@@ -185,12 +189,14 @@ class SimulatedConversationTarget:
 
     Row inputs: ``starting_prompt`` + ``conversation_plan`` (+ optional ``persona``) for an
     LLM-simulated user, or ``user_turns`` (a list of strings) for a scripted one;
-    ``max_turns`` optionally limits the row. See :func:`simulated_conversation_target`.
+    ``max_turns`` optionally limits the row; ``case_id`` names the row's tool recording (with
+    ``tool_recorder``). See :func:`simulated_conversation_target`.
     """
 
     def __init__(self, agent: Callable[..., Any], *, user_factory: Optional[UserFactory] = None,
                  model_config: Any = None, max_turns: Optional[int] = None,
-                 system_message: Optional[str] = None, max_invocations: int = 20) -> None:
+                 system_message: Optional[str] = None, max_invocations: int = 20,
+                 tool_recorder: Optional[ToolRecorder] = None) -> None:
         if not callable(agent):
             raise ConfigError(f"simulated_conversation_target: agent must be callable, got {type(agent).__name__}")
         self.agent = agent
@@ -199,6 +205,10 @@ class SimulatedConversationTarget:
         self.max_turns = max_turns
         self.system_message = system_message
         self.max_invocations = max_invocations
+        if tool_recorder is not None and not isinstance(tool_recorder, ToolRecorder):
+            raise ConfigError("simulated_conversation_target: tool_recorder must be a ToolRecorder, "
+                              f"got {type(tool_recorder).__name__}")
+        self.tool_recorder = tool_recorder
 
     def make_user(self, *, starting_prompt: Optional[str], conversation_plan: Optional[str], persona: Any,
                   user_turns: Optional[Sequence[str]]) -> SimulatedUser:
@@ -215,18 +225,27 @@ class SimulatedConversationTarget:
 
     async def __call__(self, *, starting_prompt: Optional[str] = None, conversation_plan: Optional[str] = None,
                        persona: Any = None, user_turns: Optional[List[str]] = None,
-                       max_turns: Optional[int] = None) -> Dict[str, Any]:
+                       max_turns: Optional[int] = None, case_id: Optional[str] = None) -> Dict[str, Any]:
         user = self.make_user(starting_prompt=starting_prompt, conversation_plan=conversation_plan,
                               persona=persona, user_turns=user_turns)
-        result = await asimulate_conversation(self.agent, user, max_turns=max_turns or self.max_turns,
-                                              system_message=self.system_message)
+        max_turns = max_turns or self.max_turns
+        if self.tool_recorder is None:
+            return (await asimulate_conversation(self.agent, user, max_turns=max_turns,
+                                                 system_message=self.system_message)).to_output()
+        if not case_id:
+            raise InputError(f"{self.tool_recorder!r}: a row needs a case_id column to name its tool recording",
+                             input_name="case_id")
+        with self.tool_recorder.case(str(case_id)):
+            result = await asimulate_conversation(self.agent, user, max_turns=max_turns,
+                                                  system_message=self.system_message)
         return result.to_output()
 
 
 def simulated_conversation_target(agent: Callable[..., Any], *, user_factory: Optional[UserFactory] = None,
                                   model_config: Any = None, max_turns: Optional[int] = None,
                                   system_message: Optional[str] = None,
-                                  max_invocations: int = 20) -> SimulatedConversationTarget:
+                                  max_invocations: int = 20,
+                                  tool_recorder: Optional[ToolRecorder] = None) -> SimulatedConversationTarget:
     """A target for ``evaluate(target=...)`` that simulates a user talking to ``agent``.
 
     Args:
@@ -239,6 +258,9 @@ def simulated_conversation_target(agent: Callable[..., Any], *, user_factory: Op
         max_turns: at most this many user turns per conversation (a row's ``max_turns`` wins).
         system_message: a system message the agent sees first.
         max_invocations: the LLM simulator's own turn limit (ADK's ``max_allowed_invocations``).
+        tool_recorder: a :class:`~agent_evaluators.agents.ToolRecorder` whose wrapped tools the agent
+            calls: each row runs inside ``tool_recorder.case(row["case_id"])``, recording its tool
+            calls or serving them from the recording (a call not recorded fails the row).
 
     Example::
 
@@ -249,4 +271,4 @@ def simulated_conversation_target(agent: Callable[..., Any], *, user_factory: Op
     """
     return SimulatedConversationTarget(agent, user_factory=user_factory, model_config=model_config,
                                        max_turns=max_turns, system_message=system_message,
-                                       max_invocations=max_invocations)
+                                       max_invocations=max_invocations, tool_recorder=tool_recorder)

@@ -67,6 +67,11 @@ ADK_RUNS: Dict[str, int] = {
     "agent-eval adk samples/adk_agent samples/adk_agent/weather.evalset.json:weather_paris,trip_planning_scenario "
     "--num_runs 2 --judge-model fake --judge-base-url http://127.0.0.1:8765/v1 --output out/adk --html": 0,
     "agent-eval report DIR/run_<timestamp>": 0,   # DIR/run_<timestamp>: the run folder the command above printed
+    # "Repeatable agent runs": record the tool results, then replay them (the same on-purpose failure)
+    "agent-eval adk samples/adk_agent samples/adk_agent/weather.evalset.json --judge-model fake "
+    "--judge-base-url http://127.0.0.1:8765/v1 --output out/adk --record-tools recordings": 1,
+    "agent-eval adk samples/adk_agent samples/adk_agent/weather.evalset.json --judge-model fake "
+    "--judge-base-url http://127.0.0.1:8765/v1 --output out/adk --replay-tools recordings": 1,
 }
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"
