@@ -44,6 +44,7 @@ async def evaluate_async(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    data_format: str = "auto",
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -76,6 +77,7 @@ def evaluate(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    data_format: str = "auto",
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -91,7 +93,9 @@ def evaluate(
 
     Args:
         data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open
-            JSONL file, a DataFrame, or any iterable of row dicts. Read lazily.
+            JSONL file, a DataFrame, or any iterable of row dicts. Read lazily. OpenTelemetry
+            traces (OTLP/JSON files, or a folder of them) are recognised by content and give
+            one row per agent run (see :mod:`agent_evaluators.traces`).
         evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
             sync or async functions returning a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
@@ -117,6 +121,8 @@ def evaluate(
             names to :mod:`agent_evaluators.azure`'s classes.
         azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
             uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
+        data_format: ``"auto"`` (by suffix; traces by content) or ``"otlp"``: read ``data`` as
+            OTLP/JSON traces (a path, an open file, or export objects in memory).
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).

@@ -175,7 +175,7 @@ def _requests(path: Path, problems: List[str]) -> Iterator[Dict[str, Any]]:
         whole = json.loads(text)
     except ValueError:
         whole = None
-    if isinstance(whole, dict):
+    if _is_request(whole):
         yield whole
         return
     for number, line in enumerate(text.splitlines(), 1):
@@ -186,10 +186,22 @@ def _requests(path: Path, problems: List[str]) -> Iterator[Dict[str, Any]]:
         except ValueError as e:
             problems.append(f"line {number} of {path.name}: invalid JSON ({e}); the spans on it are missing")
             continue
-        if isinstance(value, dict):
+        if _is_request(value):
             yield value
         else:
-            problems.append(f"line {number} of {path.name}: expected an OTLP export object, got {type(value).__name__}")
+            problems.append(f"line {number} of {path.name}: {_not_a_request(value)}")
+
+
+_REQUEST_KEYS = ("resourceSpans", "resourceLogs", "resource_spans", "resource_logs")
+
+
+def _is_request(value: Any) -> bool:
+    return isinstance(value, dict) and any(k in value for k in _REQUEST_KEYS)
+
+
+def _not_a_request(value: Any) -> str:
+    got = f"an object with keys {sorted(value)[:5]}" if isinstance(value, dict) else type(value).__name__
+    return f"expected an OTLP/JSON export object ({{\"resourceSpans\": [...]}} or {{\"resourceLogs\": [...]}}), got {got}"
 
 
 def read_telemetry(paths: Iterable[Path]) -> Telemetry:
@@ -206,13 +218,10 @@ def request_objects(items: Iterable[Any]) -> Telemetry:
     """The same from export objects already in memory (``evaluate(data=[...], data_format="otlp")``)."""
     out = Telemetry()
     for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            out.problems.append(f"item {i} of the data: expected an OTLP export object, got {type(item).__name__}")
+        if not _is_request(item):
+            out.problems.append(f"item {i} of the data: {_not_a_request(item)}")
             continue
         out.spans.extend(_spans(item))
         out.logs.extend(_logs(item))
     return out
 
-
-def first_path(paths: List[Path]) -> Optional[Path]:
-    return paths[0] if paths else None
