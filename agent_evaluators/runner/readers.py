@@ -3,8 +3,9 @@
 ``data`` may be a path (JSONL, CSV, JSON array, ADK ``.evalset.json`` / ``.test.json``,
 OpenTelemetry traces as OTLP/JSON: a file or a folder, recognised by content),
 an open file object (JSONL, or CSV when its name ends in ``.csv``), a pandas
-DataFrame, or any iterable of dicts. ``data_format="otlp"`` reads any of them as traces. Nothing is loaded up front, so 100,000 rows
-cost the memory of one.
+DataFrame, or any iterable of dicts. ``data_format="otlp"`` reads any of them as traces.
+Nothing is loaded up front, so 100,000 rows cost the memory of one (traces excepted: a trace
+may be split over a whole file, so a trace file is read whole, then yields one row per agent run).
 
 A line that cannot be read does not stop the run: it is yielded as a
 :class:`RowError` naming the line and what is wrong, and becomes an error row.

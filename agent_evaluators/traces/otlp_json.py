@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
 __all__ = ["Span", "LogRecord", "Telemetry", "read_telemetry", "looks_like_otlp", "otlp_files", "decode_value"]
 

@@ -32,7 +32,8 @@ def tool_definitions(raw: List[Any]) -> List[Dict[str, Any]]:
     for tool in raw:
         if not isinstance(tool, dict):
             continue
-        inner = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+        function = tool.get("function")
+        inner: Dict[str, Any] = function if isinstance(function, dict) else tool
         if not inner.get("name"):
             continue
         definition: Dict[str, Any] = {"name": inner["name"], "description": inner.get("description") or ""}

@@ -98,7 +98,8 @@ def _genai_content(span: Span, logs: List[LogRecord]) -> Optional[tuple]:
             return (_with_system(details.get("gen_ai.system_instructions"),
                                  from_parts(details.get("gen_ai.input.messages"))),
                     from_parts(details.get("gen_ai.output.messages")), GENAI_DETAILS_EVENT)
-    inputs, outputs = [], []
+    inputs: List[Dict[str, Any]] = []
+    outputs: List[Dict[str, Any]] = []
     events = [(r.event_name, r.body) for r in logs] + [(name, a) for name, a in span.events]
     for name, body in events:
         if name not in OLD_EVENT_ROLES:

@@ -18,7 +18,7 @@ from agent_evaluators import evaluate, registry
 from agent_evaluators.runner.readers import RowError, iter_input
 from agent_evaluators.testing import JudgeServer
 
-from .conversations import FIXTURES, PRODUCER_FILES, LOOP_TOOLS, message_row, runs_of
+from .conversations import FIXTURES, LOOP_TOOLS, PRODUCER_FILES, message_row, runs_of
 
 #: every deterministic evaluator that reads an agent's transcript (DocumentRetrieval reads retrieval
 #: labels, which a trace does not hold), with the ground-truth column it is given
