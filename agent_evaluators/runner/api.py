@@ -116,7 +116,7 @@ def evaluate(
             ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
             (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
             names to :mod:`agent_evaluators.azure`'s classes.
-        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is uploaded (warned once), no ``studio_url``.
+        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is uploaded (warned once); no studio_url.
         data_format: ``"auto"`` (by suffix; traces by content) or ``"otlp"`` (``data`` is traces).
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
