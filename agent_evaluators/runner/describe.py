@@ -61,13 +61,16 @@ def _shown(value: Any) -> Any:
 
 
 def _data_digest(path: Optional[Path]) -> Optional[str]:
-    """The data file's digest; a folder of trace files: one digest over its files' names and digests."""
+    """The data file's digest; a folder of trace files: one digest over its trace files' names and digests
+    (only those: a run's own output folder inside it must not make its resume look like new data)."""
     if path is None:
         return None
     if path.is_file():
         return file_digest(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file())
+        from ..traces import otlp_files
+
+        files = otlp_files(path)
         listing = json.dumps([[str(p.relative_to(path)), file_digest(p)] for p in files])
         return "sha256:" + hashlib.sha256(listing.encode()).hexdigest()
     return None

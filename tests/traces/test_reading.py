@@ -134,3 +134,12 @@ def test_evaluate_keeps_the_trace_ids_on_each_row(tmp_path):
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["config"]["data_format"] == "auto"
     assert summary["fingerprint"]["data"] is not None  # a folder of traces is fingerprinted too
+
+
+def test_a_run_inside_its_trace_folder_resumes(tmp_path):
+    folder = folder_of(tmp_path, *PRODUCER_FILES["openinference"])
+    first = evaluate(data=folder, evaluators={"n": lambda query: len(query)}, output_path=folder / "out",
+                     show_progress=False)
+    again = evaluate(data=folder, evaluators={"n": lambda query: len(query)}, output_path=folder / "out",
+                     resume=True, show_progress=False)  # its own rows.jsonl is not new trace data
+    assert [r["outputs.n.output"] for r in again.rows] == [r["outputs.n.output"] for r in first.rows] == [2, 6, 2]
