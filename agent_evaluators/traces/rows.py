@@ -72,7 +72,8 @@ def run_row(run: AgentRun) -> Dict[str, Any]:
     usage = dict(run.usage)
     if "prompt_tokens" in usage or "completion_tokens" in usage:
         usage["total_tokens"] = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
-    row["agent_usage"] = {**usage, "llm_calls": run.llm_calls, "tool_calls": run.tool_calls}
+    row["agent_usage"] = {**usage, "llm_calls": run.llm_calls, "tool_calls": run.tool_calls,
+                          "llm_duration_s": run.llm_duration_s, "tool_duration_s": run.tool_duration_s}
     row["duration_s"] = run.duration_s
     row["trace_source"] = ", ".join(run.conventions)
     return row

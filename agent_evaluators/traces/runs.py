@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
-from .messages import as_json_text
+from .messages import as_json_text, parse_json
 from .otlp_json import LogRecord, Span, Telemetry
 from .steps import LlmCall, ToolRun, agent_io, conversation_id, is_agent_span, llm_call, tool_run
 
@@ -37,6 +37,8 @@ class AgentRun:
     conventions: List[str] = field(default_factory=list)
     llm_calls: int = 0
     tool_calls: int = 0
+    llm_duration_s: float = 0.0
+    tool_duration_s: float = 0.0
     usage: Dict[str, int] = field(default_factory=dict)
     duration_s: float = 0.0
     start_ns: int = 0
@@ -115,6 +117,8 @@ def _build(key: str, traces: List[List[Span]], logs_by_span: Dict[str, List[LogR
     calls = [c for c in (llm_call(s, logs_by_span.get(s.span_id, [])) for s in spans) if c is not None]
     tools = [t for t in (tool_run(s) for s in spans) if t is not None]
     run.llm_calls, run.tool_calls = len(calls), len(tools)
+    run.llm_duration_s = round(sum(c.span.duration_s for c in calls), 6)
+    run.tool_duration_s = round(sum(t.span.duration_s for t in tools), 6)
     for call in calls:
         for name, count in call.usage.items():
             run.usage[name] = run.usage.get(name, 0) + count
@@ -137,8 +141,6 @@ def _build(key: str, traces: List[List[Span]], logs_by_span: Dict[str, List[LogR
 
 
 def _agent_tools(span: Span) -> List[Any]:
-    from .messages import parse_json
-
     tools = parse_json(span.attributes.get("gen_ai.tool.definitions"))
     return tools if isinstance(tools, list) else []
 

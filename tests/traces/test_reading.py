@@ -54,6 +54,9 @@ def test_each_producer_gives_one_row_per_agent_run(producer, tmp_path):
         assert all(set(m["usage"]) == {"prompt_tokens", "completion_tokens"} for m in assistant)
         assert row["agent_usage"]["llm_calls"] == len(assistant)
         assert row["agent_usage"]["prompt_tokens"] == sum(m["usage"]["prompt_tokens"] for m in assistant)
+        agent = row["agent_usage"]
+        assert agent["tool_calls"] == sum(len(m.get("tool_calls") or []) for m in row["query"] + row["response"])
+        assert 0 < agent["llm_duration_s"] <= row["duration_s"] and 0 <= agent["tool_duration_s"] <= row["duration_s"]
 
 
 def test_loop_usage_is_the_model_calls_own():
