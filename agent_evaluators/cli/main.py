@@ -8,6 +8,7 @@
     agent-eval compare RUN_A RUN_B [--fail-on-regression] [--json]   (did it get worse?)
     agent-eval plan --from RUN --effect 0.05 --power 0.8            (rows x repetitions a comparison needs)
     agent-eval list
+    agent-eval traces FILE                                 (the agent runs a trace file holds)
     agent-eval adk EVALSET --config test_config.json      (Google ADK's runner)
     agent-eval judge serve --model FILE.gguf               (a local judge)
     agent-eval calibrate --judge-model M                   (the judge on our labelled sets)
@@ -27,6 +28,7 @@ from .messages import FlagWords
 from .plan import add_plan_parser
 from .report import add_report_parser
 from .run import add_run_parser
+from .traces import add_traces_parser
 
 __all__ = ["main", "build_parser", "DELEGATED"]
 
@@ -58,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_parser(sub)
     add_plan_parser(sub)
     add_list_parser(sub)
+    add_traces_parser(sub)
     sub.add_parser("adk", help="run ADK eval sets with ADK's criteria (agent-eval adk --help)", add_help=False)
     judge = sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf",
                            description="Local judge commands.")

@@ -44,6 +44,7 @@ async def evaluate_async(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    data_format: str = "auto",
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -76,6 +77,7 @@ def evaluate(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    data_format: str = "auto",
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -90,8 +92,8 @@ def evaluate(
     In async code prefer ``await evaluate_async(...)``.
 
     Args:
-        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open
-            JSONL file, a DataFrame, or any iterable of row dicts. Read lazily.
+        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, OpenTelemetry traces
+            (OTLP/JSON file or folder: one row per agent run), an open JSONL file, a DataFrame, or row dicts.
         evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
             sync or async functions returning a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
@@ -105,9 +107,8 @@ def evaluate(
         rerun_failed: re-run only the failed cells of the run in ``output_path``.
         force: resume even though the data or evaluator configuration changed.
         num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal,
-            elsewhere (CI logs) the same text as a plain line every 10 s and at the end;
-            ``True``: the redrawn line anyway; ``False``: none.
+        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere (CI
+            logs) the same text as a plain line every 10 s and at the end; ``True``: the line anyway; ``False``: none.
         timeout: seconds per evaluator / target call (async and blocking ones; an inline
             sync function cannot be interrupted). ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
@@ -115,8 +116,8 @@ def evaluate(
             ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
             (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
             names to :mod:`agent_evaluators.azure`'s classes.
-        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
-            uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
+        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is uploaded (warned once); no studio_url.
+        data_format: ``"auto"`` (by suffix; traces by content) or ``"otlp"`` (``data`` is traces).
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).

@@ -1,8 +1,11 @@
 """What ``summary.json`` says about a run: its configuration, its fingerprint (for resume) and versions."""
 
+import hashlib
+import json
 import platform
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Dict, Mapping, Optional
 
 from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config, settings_digest
@@ -57,6 +60,22 @@ def _shown(value: Any) -> Any:
     return dict(value) if isinstance(value, Mapping) else value
 
 
+def _data_digest(path: Optional[Path]) -> Optional[str]:
+    """The data file's digest; a folder of trace files: one digest over its trace files' names and digests
+    (only those: a run's own output folder inside it must not make its resume look like new data)."""
+    if path is None:
+        return None
+    if path.is_file():
+        return file_digest(path)
+    if path.is_dir():
+        from ..traces import otlp_files
+
+        files = otlp_files(path)
+        listing = json.dumps([[str(p.relative_to(path)), file_digest(p)] for p in files])
+        return "sha256:" + hashlib.sha256(listing.encode()).hexdigest()
+    return None
+
+
 def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
     """The run's ``config``, ``fingerprint`` and ``versions`` for ``summary.json`` and the resume check."""
     spec = rows.spec
@@ -76,7 +95,7 @@ def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
         **{o.name: _shown(options.values[o.name]) for o in RUN_OPTIONS if o.in_summary},
     }
     fingerprint = build_fingerprint(
-        data_digest=file_digest(dpath) if dpath is not None and dpath.is_file() else None,
+        data_digest=_data_digest(dpath),
         evaluators={a: {k: v for k, v in d.items() if k not in ("mode", "scale")} for a, d in ev_desc.items()},
         mapping=config["evaluator_config"],
         target=target_name,

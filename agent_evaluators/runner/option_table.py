@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 from ..judge.prices import check_prices
+from .readers import DATA_FORMATS
 
 __all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of"]
 
@@ -87,6 +88,13 @@ def _agreement(name: str, value: Any) -> Optional[float]:
         raise ConfigError(f"{name} must be an agreement coefficient between -1 and 1 (e.g. 0.667, Krippendorff's "
                           f"usual floor for tentative conclusions), got {value!r}")
     return float(value)
+
+
+def _data_format(name: str, value: Any) -> str:
+    if value not in DATA_FORMATS:
+        raise ConfigError(f"data_format must be one of {', '.join(DATA_FORMATS)} (auto: by the file's suffix, and "
+                          f"OpenTelemetry traces by content; otlp: read as OTLP/JSON traces), got {value!r}")
+    return str(value)
 
 
 def _keep(name: str, value: Any) -> Any:
@@ -164,6 +172,9 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,
               fingerprinted=True, report_label="azure-ai-evaluation 1.18 meaning"),
+    RunOption("data_format", "auto", "choice", "how --data is read: auto (by suffix; OpenTelemetry OTLP/JSON trace "
+              "files and folders by content) or otlp (traces: one row per agent run)", _data_format,
+              choices=DATA_FORMATS, in_summary=True, report_label="Data format"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

@@ -1,9 +1,11 @@
 """Reading evaluation input lazily, one row at a time.
 
-``data`` may be a path (JSONL, CSV, JSON array, ADK ``.evalset.json`` / ``.test.json``),
+``data`` may be a path (JSONL, CSV, JSON array, ADK ``.evalset.json`` / ``.test.json``,
+OpenTelemetry traces as OTLP/JSON: a file or a folder, recognised by content),
 an open file object (JSONL, or CSV when its name ends in ``.csv``), a pandas
-DataFrame, or any iterable of dicts. Nothing is loaded up front, so 100,000 rows
-cost the memory of one.
+DataFrame, or any iterable of dicts. ``data_format="otlp"`` reads any of them as traces.
+Nothing is loaded up front, so 100,000 rows cost the memory of one (traces excepted: a trace
+may be split over a whole file, so a trace file is read whole, then yields one row per agent run).
 
 A line that cannot be read does not stop the run: it is yielded as a
 :class:`RowError` naming the line and what is wrong, and becomes an error row.
@@ -22,7 +24,11 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 from ..errors import ConfigError, InputError
 
-__all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data", "is_file_data"]
+__all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data", "is_file_data", "is_trace_data",
+           "DATA_FORMATS"]
+
+#: values of ``data_format``: ``auto`` (by suffix, and traces by content), ``otlp`` (OTLP/JSON traces)
+DATA_FORMATS = ("auto", "otlp")
 
 Row = Union[Dict[str, Any], "RowError"]
 Reader = Callable[[Path], Iterable[Any]]
@@ -215,12 +221,49 @@ def _iter_iterable(items: Iterable[Any]) -> Iterator[Row]:
             yield RowError(f"item {i} of the data: expected a dict of columns, got {type(item).__name__}")
 
 
-def iter_input(data: Any) -> Iterator[Row]:
-    """Rows of ``data`` in order: dicts, or :class:`RowError` for unreadable entries."""
+def is_trace_data(data: Any, data_format: str = "auto") -> bool:
+    """Whether ``data`` is read as OpenTelemetry traces: forced, or a path whose content is OTLP/JSON."""
+    if data_format == "otlp":
+        return True
+    path = data_path(data)
+    if path is None:
+        return False
+    from ..traces import looks_like_otlp  # lazy: only trace data needs the trace reader
+
+    return path.exists() and looks_like_otlp(path)
+
+
+def _trace_input(data: Any) -> Iterator[Row]:
+    """The rows of trace data: one per agent run (a whole-input format: every span is read first)."""
+    from ..traces import trace_rows
+
     path = data_path(data)
     if path is not None:
-        if not path.is_file():
-            raise ConfigError(f"data file not found: {path}")
+        yield from trace_rows(path, RowError)
+        return
+    items = _iter_jsonl_lines(data, describe_data(data)) if hasattr(data, "read") else iter(data)
+    objects = []
+    for item in items:
+        if isinstance(item, RowError):
+            yield item
+        else:
+            objects.append(item)
+    yield from trace_rows(objects, RowError)
+
+
+def iter_input(data: Any, data_format: str = "auto") -> Iterator[Row]:
+    """Rows of ``data`` in order: dicts, or :class:`RowError` for unreadable entries."""
+    path = data_path(data)
+    if path is not None and path.is_dir():
+        if not is_trace_data(path, data_format):
+            raise ConfigError(f"data {path} is a folder without OTLP/JSON trace files: a folder is read only "
+                              "when it holds traces ({\"resourceSpans\": ...} lines); give a data file")
+        return _trace_input(path)
+    if path is not None and not path.is_file():
+        raise ConfigError(f"data file not found: {path}")
+    if is_trace_data(data, data_format):
+        return _trace_input(data)
+    if path is not None:
         lname = path.name.lower()
         for suffix, reader in _READERS:
             if lname.endswith(suffix):

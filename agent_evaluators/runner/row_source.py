@@ -15,7 +15,7 @@ import os
 from typing import Any, Iterator, List, Mapping, Optional, Tuple
 
 from .progress import count_rows
-from .readers import Row, data_path, iter_input
+from .readers import Row, data_path, is_trace_data, iter_input
 
 __all__ = ["RowSource"]
 
@@ -23,20 +23,26 @@ __all__ = ["RowSource"]
 class RowSource:
     """The rows of ``data``, the first ``limit`` of them when a limit is given."""
 
-    __slots__ = ("data", "limit")
+    __slots__ = ("data", "limit", "data_format")
 
-    def __init__(self, data: Any, limit: Optional[int] = None) -> None:
+    def __init__(self, data: Any, limit: Optional[int] = None, data_format: str = "auto") -> None:
         self.data = data
         self.limit = limit
+        self.data_format = data_format
 
     @classmethod
     def of_options(cls, data: Any, options: Mapping[str, Any]) -> "RowSource":
         """The source a run with these option values reads (``RunOptions.values``, or a run config's)."""
-        return cls(data, options.get("max_rows"))
+        return cls(data, options.get("max_rows"), options.get("data_format") or "auto")
+
+    @property
+    def traces(self) -> bool:
+        """Whether the input is read as OpenTelemetry traces (one row per agent run, not per line)."""
+        return is_trace_data(self.data, self.data_format)
 
     def __iter__(self) -> Iterator[Tuple[int, Row]]:
         """``(line, row or RowError)`` for every row up to the limit."""
-        numbered = enumerate(iter_input(self.data))
+        numbered = enumerate(iter_input(self.data, self.data_format))
         return numbered if self.limit is None else itertools.islice(numbered, self.limit)
 
     def cut(self, total: Optional[int]) -> Optional[int]:
@@ -55,7 +61,7 @@ class RowSource:
     def counted_total(self) -> Optional[int]:
         """The row count of a JSONL / CSV file by counting its lines (about a second per gigabyte), cut
         at the limit; ``None`` for other data. Only for what is shown (progress, an interruption)."""
-        return self.cut(count_rows(self.data))
+        return None if self.traces else self.cut(count_rows(self.data))
 
     @property
     def approximate(self) -> bool:

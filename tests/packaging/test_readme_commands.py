@@ -37,6 +37,10 @@ RUNS: Dict[str, int] = {
     "agent-eval run --config samples/eval.yaml [--html] [--junit results.xml] [--resume]": 0,
     "agent-eval report agent-eval-results/agents [--compare previous-run/]": 0,
     "agent-eval list": 0,
+    # "Evaluating traces": the shipped trace folder (spans + log events of an instrumented OpenAI-client agent)
+    "agent-eval traces samples/traces [--json] [--rows]": 0,
+    "agent-eval traces samples/traces": 0,
+    "agent-eval run --data samples/traces -e intent_resolution=intent -e task_adherence -e tool_call_accuracy": 0,
     # "Did it get worse?": two runs differing in one evaluator option, then the comparison and the plan
     "agent-eval run --config samples/eval.yaml --output runs/before": 0,
     "agent-eval run --config samples/eval.yaml --output runs/after --option trajectory.match_type=exact": 0,

@@ -130,7 +130,7 @@ def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
     """Evaluate ``options`` on a Ray cluster (see :func:`~agent_evaluators.runner.distributed.evaluate_ray`)."""
     rows = RowEvaluator.prepare(options.rows)
     dpath = data_path(options.data)
-    if dpath is not None and not dpath.is_file():
+    if dpath is not None and not dpath.is_file() and not dpath.is_dir():  # a folder: trace files
         raise ConfigError(f"data file not found: {dpath}")
     description = describe_run(options, rows)
     ray = _import_ray()
@@ -141,7 +141,7 @@ def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
         per_worker = ray_options.num_cpus_per_worker
         per_worker = max(0.01, round(per_worker if per_worker is not None else min(1.0, cpus / workers), 2))
         on_workers = ray_options.data_on_workers
-        by_range = (dpath is not None and dpath.name.lower().endswith(".jsonl")
+        by_range = (dpath is not None and dpath.name.lower().endswith(".jsonl") and not options.row_source().traces
                     and (on_workers if on_workers is not None else _single_node(ray)))
         shard_size = ray_options.shard_size or auto_shard_size(_row_estimate(options.row_source(), dpath), workers)
         engine: Dict[str, Any] = {
