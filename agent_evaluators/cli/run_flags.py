@@ -29,6 +29,9 @@ def _add(parser: "argparse._ActionsContainer", option: RunOption) -> None:
         parser.add_argument(*flags, action="append", metavar=option.metavar, **common)
     elif kind == "choice":
         parser.add_argument(*flags, choices=option.choices, **common)
+        for flag, value in option.const_flags:
+            parser.add_argument(flag, action="store_const", const=value, dest=option.name, default=None,
+                                help=f"short for {option.flag} {value}")
     else:
         parser.add_argument(*flags, type=_TYPES.get(kind, str), metavar=option.metavar, **common)
 

@@ -44,6 +44,10 @@ async def evaluate_async(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    judge_mode: str = "direct",
+    batch_poll_s: float = 30.0,
+    batch_max_requests: int = 50_000,
+    batch_max_bytes: int = 200_000_000,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -76,6 +80,10 @@ def evaluate(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    judge_mode: str = "direct",
+    batch_poll_s: float = 30.0,
+    batch_max_requests: int = 50_000,
+    batch_max_bytes: int = 200_000_000,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -120,6 +128,12 @@ def evaluate(
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
+        judge_mode: ``"direct"`` (a request per judge call) or ``"batch"``: the judge requests go through
+            the provider's Batch API (OpenAI, Azure OpenAI global batch) at half the price, round by round
+            (see :mod:`..judge.batch_collect`); the per-call ``timeout`` does not apply while a call waits
+            for its batch; the local engine only.
+        batch_poll_s, batch_max_requests, batch_max_bytes: batch mode's first poll interval and the
+            size of one batch (the provider's limits by default).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
@@ -131,6 +145,9 @@ def evaluate(
     options = RunOptions.from_arguments(locals())
     if engine == "local" and (ray_address is not None or num_workers is not None):
         raise ConfigError("ray_address / num_workers apply to engine='ray' only")
+    if engine == "ray" and judge_mode == "batch":
+        raise ConfigError("judge_mode='batch' runs on the local engine only (one process follows the batches): "
+                          "use engine='local', or judge_mode='direct' on Ray")
     result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
     if azure_file is not None:
         write_azure_json(azure_file, result)

@@ -89,6 +89,18 @@ def _agreement(name: str, value: Any) -> Optional[float]:
     return float(value)
 
 
+def _judge_mode(name: str, value: Any) -> str:
+    if value not in ("direct", "batch"):
+        raise ConfigError(f"judge_mode must be 'direct' or 'batch' (the provider's Batch API), got {value!r}")
+    return str(value)
+
+
+def _positive_float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ConfigError(f"{name} must be a positive number, got {value!r}")
+    return float(value)
+
+
 def _keep(name: str, value: Any) -> Any:
     return value
 
@@ -124,6 +136,8 @@ class RunOption:
     flag_aliases: Tuple[str, ...] = ()
     #: older run-config spellings still accepted
     aliases: Tuple[str, ...] = ()
+    #: value-less flags that set one value (``--batch`` for ``--judge-mode batch``): (flag, value) pairs
+    const_flags: Tuple[Tuple[str, Any], ...] = ()
 
     @property
     def flag(self) -> str:
@@ -164,6 +178,15 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,
               fingerprinted=True, report_label="azure-ai-evaluation 1.18 meaning"),
+    RunOption("judge_mode", "direct", "choice", "direct (a request per judge call) or batch (the provider's Batch "
+              "API at half price, answers within its 24 h window; --batch for short)", _judge_mode,
+              choices=("direct", "batch"), in_summary=True, report_label="Judge mode", const_flags=(("--batch", "batch"),)),
+    RunOption("batch_poll_s", 30.0, "float", "--judge-mode batch: seconds between status checks of a batch, growing "
+              "by half each check up to 8 times this (default 30)", _positive_float, metavar="SECONDS"),
+    RunOption("batch_max_requests", 50_000, "int", "--judge-mode batch: requests per batch (default 50000, the "
+              "provider's limit)", positive_int, metavar="N"),
+    RunOption("batch_max_bytes", 200_000_000, "int", "--judge-mode batch: bytes per batch file (default 200000000, "
+              "the provider's 200 MB)", positive_int, metavar="BYTES"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

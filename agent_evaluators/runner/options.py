@@ -109,7 +109,9 @@ class RunOptions:
         values = check_options(options)
         rows = RowSpec(
             evaluators=evaluators, evaluator_config=evaluator_config, target=values["target"],
-            num_runs=values["num_runs"], timeout=values["timeout"], max_concurrency=values["max_concurrency"],
+            num_runs=values["num_runs"], max_concurrency=values["max_concurrency"],
+            # in batch mode a call waits for its batch (hours, within the provider's 24 h window)
+            timeout=values["timeout"] if values["judge_mode"] != "batch" else None,
         )
         output_path = values["output_path"]
         continuing = any(values[name] for name in CONTINUING)
