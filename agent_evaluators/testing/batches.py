@@ -6,7 +6,8 @@ Routes (``{p}`` is ``/v1`` or Azure's ``/openai``, whose requests carry ``?api-v
 
 A batch is answered by the same responder, faults and key check as a normal request: when it is
 due (``complete_after_s`` after its creation, on the first status check after that) each line goes
-through the server's chat path once, concurrently, and its reply becomes an output line (2xx) or
+through the server's chat path once, concurrently (its ``ChatRequest`` has the header
+``x-batch-custom-id``), and its reply becomes an output line (2xx) or
 an error-file line. :class:`BatchFaults` scripts the rest: a share of lines failing with a 500
 inside the batch, a batch that expires with only part of its lines answered. ``custom_ids``
 counts how often each line was answered, across batches, so a test sees that nothing ran twice.
@@ -180,7 +181,8 @@ class FakeBatches:
         body = line.get("body") or {}
         deployment = str(body.get("model")) if batch["_azure"] else None
         path = f"/openai/deployments/{deployment}/chat/completions" if batch["_azure"] else "/v1/chat/completions"
-        answer = await self.chat(path, batch["_query"], deployment, batch["_headers"], json.dumps(body).encode())
+        headers = {**batch["_headers"], "x-batch-custom-id": line["custom_id"]}  # how a test tells batch lines apart
+        answer = await self.chat(path, batch["_query"], deployment, headers, json.dumps(body).encode())
         if answer is None:
             return 500, {"error": {"message": "the line's connection was reset (injected)", "type": "server_error"}}
         status, payload = answer[0], answer[2]
