@@ -36,6 +36,7 @@ from .batch_api import TERMINAL, BatchApi
 from .batch_journal import BatchJournal
 from .batch_route import batch_origin
 from .body import encode_body
+from .prices import answered_by_batch
 from .transport import AiohttpTransport, Dropped, StatusError, TransportError, decode_reply
 
 __all__ = ["BatchCollector", "BatchLimits", "QUIET_S", "MAX_COLLECT_S"]
@@ -109,6 +110,7 @@ class BatchCollector:
         data = encode_body(body)
         key = hashlib.sha256(transport.url.encode() + b"\n" + data).hexdigest()[:32]
         if headers or key in self._direct:  # a batch line carries no headers of its own
+            answered_by_batch(False)
             async with self._direct_slots:
                 raw = await transport.fetch("POST", transport.url, data, headers, timeout, max_reply_bytes)
             return decode_reply(raw)
@@ -122,7 +124,9 @@ class BatchCollector:
         else:
             self._queue(request)
         try:
-            return await request.future
+            reply = await request.future
+            answered_by_batch(True)  # priced at the batch price (this task's context: the evaluator's)
+            return reply
         except (StatusError, Dropped):
             self._direct.add(key)
             raise

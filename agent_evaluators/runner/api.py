@@ -89,19 +89,17 @@ def evaluate(
     ray_address: Optional[str] = None,
     num_workers: Optional[int] = None,
 ) -> EvaluationResult:
-    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()``
-    plus ``max_concurrency``, ``resume``, ``rerun_failed``, ``force``, ``num_runs``,
-    ``show_progress``, ``timeout`` and the engine choice.
+    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()`` plus
+    our own run options (``max_concurrency``, ``resume``, ``num_runs``, ``timeout``, the engine, ...).
 
     Works in a plain script and inside a running event loop (notebooks, FastAPI): the run
     goes to the package's background event loop, where the judge client pool lives.
     In async code prefer ``await evaluate_async(...)``.
 
     Args:
-        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open
-            JSONL file, a DataFrame, or any iterable of row dicts. Read lazily.
-        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
-            sync or async functions returning a dict or a scalar).
+        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open JSONL file, a DataFrame,
+            or any iterable of row dicts. Read lazily. ``evaluators``: ``{alias: evaluator}``; any callable (ours,
+            azure-ai-evaluation's, sync or async functions returning a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
         target: optional callable(**row) -> dict, run once per row before the evaluators.
         output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``; a path ending in
@@ -113,31 +111,21 @@ def evaluate(
         rerun_failed: re-run only the failed cells of the run in ``output_path``.
         force: resume even though the data or evaluator configuration changed.
         num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal,
-            elsewhere (CI logs) the same text as a plain line every 10 s and at the end;
-            ``True``: the redrawn line anyway; ``False``: none.
-        timeout: seconds per evaluator / target call (async and blocking ones; an inline
-            sync function cannot be interrupted). ``None``: no limit.
+        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere
+            (CI logs) a plain line every 10 s and at the end; ``True``: the redrawn line; ``False``: none.
+        timeout: seconds per evaluator / target call (an inline sync function cannot be interrupted); ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
-        azure_compat: add azure-ai-evaluation 1.18's metric names and values to ``metrics`` (and
-            ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
-            (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
-            names to :mod:`agent_evaluators.azure`'s classes.
-        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
-            uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
+        azure_compat: add azure-ai-evaluation 1.18's metric names and values (``<alias>.binary_aggregate``, ...,
+            :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves names to :mod:`agent_evaluators.azure`.
+        azure_ai_project: accepted so azure code runs unchanged; nothing is uploaded (a warning says so).
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
-        judge_mode: ``"direct"`` (a request per judge call) or ``"batch"``: the judge requests go through
-            the provider's Batch API (OpenAI, Azure OpenAI global batch) at half the price, round by round
-            (see :mod:`..judge.batch_collect`); the per-call ``timeout`` does not apply while a call waits
-            for its batch; the local engine only.
-        batch_poll_s, batch_max_requests, batch_max_bytes: batch mode's first poll interval and the
-            size of one batch (the provider's limits by default).
-        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
-            into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
-            :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
-            ``max_concurrency`` as one budget across the whole cluster.
+        judge_mode: ``"batch"``: through the provider's Batch API at half price (:mod:`..judge.batch_collect`;
+            no per-call ``timeout``; local engine). ``batch_*``: its first poll interval and batch limits.
+        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the run split into shards on a Ray cluster
+            (``pip install agent-evaluators[ray]``; more options: :func:`agent_evaluators.runner.distributed.evaluate_ray`),
+            ``max_concurrency`` one budget across the whole cluster.
         ray_address: ``engine="ray"`` only: the cluster (``None``: a connected one, else a local Ray).
         num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
     """
@@ -145,9 +133,6 @@ def evaluate(
     options = RunOptions.from_arguments(locals())
     if engine == "local" and (ray_address is not None or num_workers is not None):
         raise ConfigError("ray_address / num_workers apply to engine='ray' only")
-    if engine == "ray" and judge_mode == "batch":
-        raise ConfigError("judge_mode='batch' runs on the local engine only (one process follows the batches): "
-                          "use engine='local', or judge_mode='direct' on Ray")
     result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
     if azure_file is not None:
         write_azure_json(azure_file, result)

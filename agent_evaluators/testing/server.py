@@ -216,8 +216,7 @@ class JudgeServer:
     def stats(self) -> Dict[str, Any]:
         with self._lock:
             return {"requests": self._count, "max_in_flight": self._max_in_flight,
-                    "in_flight": self._in_flight, "faults": dict(self._fault_counts),
-                    "batches": len(self.batches.batches), "batch_lines": sum(self.batches.custom_ids.values())}
+                    "in_flight": self._in_flight, "faults": dict(self._fault_counts)}
 
     def reset(self) -> None:
         """Forget received requests and counters (in-flight count is kept: it is live)."""

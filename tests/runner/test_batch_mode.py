@@ -21,7 +21,7 @@ import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.testing import BatchFaults, JudgeServer
+from agent_evaluators.testing import BatchFaults, JudgeServer, Reply
 from tests.cli.helpers import SAMPLES, agent_eval, clean_env
 
 from .distributed.helpers import comparable, make_rows, rule_judge
@@ -62,7 +62,7 @@ def test_batch_mode_gives_the_direct_rows_and_scores_on_the_samples(tmp_path):
                            "--judge-mode", "batch", "--batch-poll-s", "0.05")
         assert direct.rc == batch.rc == 0, (direct, batch)
         assert calls == 48 and _direct_requests(server) == 0 and _batch_lines(server) == calls
-        assert server.stats()["batches"] == 1  # one round: every row's requests in one batch
+        assert len(server.batches.batches) == 1  # one round: every row's requests in one batch
         assert set(server.batches.custom_ids.values()) == {1}
     assert comparable(_read_rows(tmp_path / "batch")) == comparable(_read_rows(tmp_path / "direct"))
     summary = json.loads((tmp_path / "batch" / "summary.json").read_text())
@@ -82,7 +82,7 @@ def test_sigkill_while_polling_then_resume_sends_no_request_twice(tmp_path):
                "-o", str(tmp_path / "out"), "--batch", "--batch-poll-s", "0.1"]
         proc = subprocess.Popen(cmd, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
-        while server.stats()["batches"] == 0 and time.monotonic() < deadline and proc.poll() is None:
+        while len(server.batches.batches) == 0 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
         time.sleep(0.5)  # polling now
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
@@ -92,7 +92,7 @@ def test_sigkill_while_polling_then_resume_sends_no_request_twice(tmp_path):
         assert "submitted" in (tmp_path / "out" / "batches.jsonl").read_text()
         resumed = agent_eval(*cmd[3:], "--resume")
         assert resumed.rc == 1 and "FAIL (threshold)" in resumed.out, resumed  # scores 1-5: low ones fail
-        assert server.stats()["batches"] == 1  # the same batch, polled again: no new one
+        assert len(server.batches.batches) == 1  # the same batch, polled again: no new one
         assert sorted(server.batches.custom_ids.values()) == [1] * ROWS  # each request answered exactly once
         assert _direct_requests(server) == 0
     rows = _read_rows(tmp_path / "out")
@@ -174,7 +174,7 @@ def test_a_multi_step_metric_goes_round_by_round(tmp_path):
         calls = server.stats()["requests"]
         server.reset()
         batch = run("batch", judge_mode="batch", batch_poll_s=0.05)
-        assert server.stats()["batches"] >= 2 and _direct_requests(server) == 0 and _batch_lines(server) == calls
+        assert len(server.batches.batches) >= 2 and _direct_requests(server) == 0 and _batch_lines(server) == calls
     assert batch.metrics["h.error_count"] == 0
     assert comparable(batch.rows) == comparable(direct.rows)
 
@@ -189,7 +189,7 @@ def test_the_run_config_key_and_refusals(tmp_path):
         r = agent_eval("run", "--config", tmp_path / "run.yaml", "-o", tmp_path / "out", "--no-show-progress",
                        cwd=tmp_path)
         assert r.rc == 1 and "FAIL (threshold)" in r.out, r
-        assert server.stats()["batches"] == 1 and _direct_requests(server) == 0
+        assert len(server.batches.batches) == 1 and _direct_requests(server) == 0
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["config"]["judge_mode"] == "batch"
     with pytest.raises(ConfigError, match="judge_mode must be 'direct' or 'batch'"):
         evaluate(data=make_rows(1), evaluators={"x": len}, judge_mode="bulk")
@@ -221,3 +221,51 @@ def test_poll_interval_grows_and_is_capped(tmp_path):
     gaps = [b - a for a, b in zip(polls, polls[1:])]
     assert len(polls) >= 4 and gaps[1] > gaps[0] * 1.2
     assert max(gaps) <= 0.8 + 0.3 and math.isclose(gaps[0], 0.1, abs_tol=0.15)
+
+
+def test_a_batch_answer_costs_half_and_a_retried_line_the_full_price(tmp_path):
+    usage = {"prompt_tokens": 1000, "completion_tokens": 200, "total_tokens": 1200}
+
+    def judge(req: Any) -> Reply:
+        return Reply(content=rule_judge(req), usage=usage)
+
+    full = (1000 * 2.50 + 200 * 10.00) / 1e6  # gpt-4o's shipped price: 2.50 in, 10.00 out per million
+    with JudgeServer(judge, batch=BatchFaults(line_error_rate=0.4, seed=3)) as server:
+        config = server.openai_config("gpt-4o")
+        direct = _intent(config, tmp_path, "direct")
+        server.reset()
+        batch = _intent(config, tmp_path, "batch", judge_mode="batch", batch_poll_s=0.05)
+        retried = _direct_requests(server)
+    costs = sorted(r[f"{SCORE}_usage"]["cost_usd"] for r in batch.rows)
+    n_full = len(_file_lines(server, "error_file_id"))
+    assert retried == n_full > 0
+    assert [r[f"{SCORE}_usage"]["cost_usd"] for r in direct.rows] == pytest.approx([full] * ROWS)
+    assert costs == pytest.approx([full / 2] * (ROWS - n_full) + [full] * n_full)
+    assert json.loads((tmp_path / "batch" / "summary.json").read_text())["cost_usd"] == pytest.approx(
+        full / 2 * (ROWS - n_full) + full * n_full)
+
+
+def test_the_simulated_user_goes_round_by_round(tmp_path):
+    """A simulated conversation: each simulated user turn is a round of its own, then the metric's."""
+    from agent_evaluators.agents import simulated_conversation_target
+
+    def agent(messages: List[Dict[str, Any]]) -> str:
+        return f"Reply {len(messages)}: {messages[-1]['content'][:30]}"
+
+    rows = [{"starting_prompt": f"I want to book table {i}", "conversation_plan": "Table for 2 at 7pm."}
+            for i in range(3)]
+    with JudgeServer() as server:
+        def run(name: str, **options: Any) -> Any:
+            judge = server.openai_config()
+            return evaluate(data=rows, target=simulated_conversation_target(agent, model_config=judge, max_turns=3),
+                            evaluators={"intent": IntentResolutionEvaluator(model_config=judge)},
+                            evaluator_config={"default": {"column_mapping": {"conversation": "${target.conversation}"}}},
+                            output_path=tmp_path / name, show_progress=False, **options)
+        direct = run("direct")
+        calls = server.stats()["requests"]
+        server.reset()
+        batch = run("batch", judge_mode="batch", batch_poll_s=0.05)
+        assert _batch_lines(server) == calls and _direct_requests(server) == 0
+        assert len(server.batches.batches) >= 3  # two simulated turns, then the metric
+    assert batch.metrics["intent.error_count"] == 0
+    assert comparable(batch.rows) == comparable(direct.rows)
