@@ -24,22 +24,24 @@ polls it instead of sending anything again.
 """
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import json
 import logging
 import time
-from typing import Any, Callable, Dict, List, Optional, Set
+from typing import Any, AsyncIterator, Callable, Dict, List, Optional, Set
 
+from .._concurrency import use_judge_limiter
 from ..errors import JudgeError
 from .batch_api import TERMINAL, BatchApi
 from .batch_journal import BatchJournal
-from .batch_route import batch_origin
+from .batch_route import batch_origin, batch_route
 from .body import encode_body
 from .prices import answered_by_batch
 from .transport import AiohttpTransport, Dropped, StatusError, TransportError, decode_reply
 
-__all__ = ["BatchCollector", "BatchLimits", "QUIET_S", "MAX_COLLECT_S"]
+__all__ = ["BatchCollector", "BatchLimits", "batch_judging", "QUIET_S", "MAX_COLLECT_S"]
 
 log = logging.getLogger(__name__)
 
@@ -320,3 +322,21 @@ class BatchCollector:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@contextlib.asynccontextmanager
+async def batch_judging(journal: BatchJournal, limits: Optional[BatchLimits] = None, *, max_concurrency: int = 10,
+                        on_status: Optional[Callable[[], None]] = None) -> AsyncIterator[BatchCollector]:
+    """Inside this block every judge request of this task (and the tasks it starts) goes through batches.
+
+    The judge budget is lifted for the parked requests (a round would otherwise be ``max_concurrency``
+    requests); ``max_concurrency`` still bounds the requests sent directly (retried lines).
+    """
+    collector = BatchCollector(journal, limits or BatchLimits(), on_status=on_status, direct_limit=max_concurrency)
+    token = batch_route.set(collector)
+    try:
+        with use_judge_limiter(None):
+            yield collector
+    finally:
+        batch_route.reset(token)
+        await collector.close()

@@ -10,10 +10,8 @@ The run folder's ``batches.jsonl`` records every batch, so ``resume`` polls the 
 import contextlib
 from typing import Any, AsyncIterator
 
-from .._concurrency import use_judge_limiter
-from ..judge.batch_collect import BatchCollector, BatchLimits
+from ..judge.batch_collect import BatchLimits, batch_judging
 from ..judge.batch_journal import BatchJournal
-from ..judge.batch_route import batch_route
 from .options import RunOptions
 
 __all__ = ["judge_route", "rows_in_flight", "BATCH_ROWS"]
@@ -34,19 +32,16 @@ async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[None]
     if values["judge_mode"] != "batch":
         yield
         return
-    journal = BatchJournal(options.output_path, keep=options.continues_earlier_run)
-    limits = BatchLimits(values["batch_max_requests"], values["batch_max_bytes"], values["batch_poll_s"])
+
     def show() -> None:
         if progress.enabled:
             progress.draw_if_due()
 
-    collector = BatchCollector(journal, limits, on_status=show, direct_limit=options.max_concurrency)
-    progress.note = collector.describe
-    token = batch_route.set(collector)
-    try:
-        with use_judge_limiter(None):
+    journal = BatchJournal(options.output_path, keep=options.continues_earlier_run)
+    limits = BatchLimits(values["batch_max_requests"], values["batch_max_bytes"], values["batch_poll_s"])
+    async with batch_judging(journal, limits, max_concurrency=options.max_concurrency, on_status=show) as collector:
+        progress.note = collector.describe
+        try:
             yield
-    finally:
-        batch_route.reset(token)
-        progress.note = None
-        await collector.close()
+        finally:
+            progress.note = None
