@@ -8,7 +8,6 @@ normal (direct) mode on the same rows: the same cells and scores.
 """
 
 import json
-import math
 import os
 import signal
 import subprocess
@@ -219,8 +218,9 @@ def test_poll_interval_grows_and_is_capped(tmp_path):
         server.batches._status = counting  # type: ignore[method-assign]
         _intent(server.openai_config(), tmp_path, "batch", judge_mode="batch", batch_poll_s=0.1)
     gaps = [b - a for a, b in zip(polls, polls[1:])]
-    assert len(polls) >= 4 and gaps[1] > gaps[0] * 1.2
-    assert max(gaps) <= 0.8 + 0.3 and math.isclose(gaps[0], 0.1, abs_tol=0.15)
+    assert len(polls) >= 4 and min(gaps) >= 0.09  # never sooner than poll_s
+    assert gaps[-1] >= 0.3  # grown: 0.1, 0.15, 0.225, 0.34, ...
+    assert max(gaps) <= 0.8 + 0.5  # capped at 8 x poll_s (plus a loaded machine's slack)
 
 
 def test_a_batch_answer_costs_half_and_a_retried_line_the_full_price(tmp_path):
