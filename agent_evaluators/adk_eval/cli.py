@@ -337,7 +337,7 @@ def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
     try:
         results = run_sync(plan.run(output_dir=output, model_config=model_config,
                                     max_concurrency=args.max_concurrency, run_dir=run_dir,
-                                    timeout=args.timeout or None))
+                                    timeout=args.timeout or None, judge_mode=args.judge_mode or "direct"))
     except AgentEvalError as exc:
         print(f"agent-eval adk: error: {for_adk_cli(exc)}", file=sys.stderr)
         return 2

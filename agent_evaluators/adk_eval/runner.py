@@ -182,8 +182,9 @@ class RunPlan:
 
     async def run(self, *, output_dir: Union[None, str, Path], model_config: Any,
                   max_concurrency: int, run_dir: Union[None, str, Path] = None,
-                  timeout: Optional[float] = DEFAULT_CASE_TIMEOUT) -> List[EvalCaseResult]:
-        """Run every case on the shared engine, then rebuild ADK's results from the rows."""
+                  timeout: Optional[float] = DEFAULT_CASE_TIMEOUT, judge_mode: str = "direct") -> List[EvalCaseResult]:
+        """Run every case on the shared engine, then rebuild ADK's results from the rows
+        (``judge_mode``: the engine's, ``"batch"`` for the provider's Batch API)."""
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or timeout <= 0):
             raise ConfigError(f"timeout must be a positive number of seconds per case (or None), got {timeout!r}")
@@ -198,7 +199,8 @@ class RunPlan:
                     key = f"{j}:{c}:{r}"  # a row per case and run
                     slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
                     producers[key] = (job, slots[key])
-        rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir, timeout, self.timed_out)
+        rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir, timeout, self.timed_out,
+                               judge_mode)
         results: List[EvalCaseResult] = []
         for j, job in enumerate(self.jobs):
             case_results = []
@@ -220,7 +222,7 @@ class RunPlan:
 async def _run_rows(
     slots: Mapping[str, CaseSlot], producers: Mapping[str, Tuple[EvalSetJob, CaseSlot]], model_config: Any,
     max_concurrency: int, run_dir: Union[None, str, Path] = None, timeout: Optional[float] = None,
-    timed_out: Optional[List[str]] = None,
+    timed_out: Optional[List[str]] = None, judge_mode: str = "direct",
 ) -> "_RowsByCase":
     """One engine run: a row per case, the producer as target (under the per-case ``timeout``),
     a cell per criterion."""
@@ -257,7 +259,7 @@ async def _run_rows(
     data = _case_rows(slots)
     result = await evaluate_async(
         data=data, evaluators=evaluators, evaluator_config=config, target=produce,
-        max_concurrency=max_concurrency, show_progress=False, timeout=None,
+        max_concurrency=max_concurrency, show_progress=False, timeout=None, judge_mode=judge_mode,
         output_path=None if run_dir is None else str(run_dir),
     )
     return _RowsByCase(result["rows"])

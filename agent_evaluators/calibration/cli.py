@@ -108,7 +108,7 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
                     # your own cases; else an instance (an azure meaning) brings its own metric's set
                     cases = args.cases if args.cases is not None else (None if evaluator is metric else metric.cases())
                     report = calibrate(evaluator, judge, cases=cases, max_concurrency=args.max_concurrency,
-                                       quick=args.quick)
+                                       quick=args.quick, judge_mode=args.judge_mode or "direct")
                     reports.append(report)
                     hashes[metric.name] = template_hash_of(metric.build(judge, quick=args.quick))
                     print(report.summary(), flush=True)

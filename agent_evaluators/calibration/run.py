@@ -7,6 +7,7 @@ The judge's verdict on a case is the evaluator's ``<key>_result``: ``pass`` read
 """
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -15,6 +16,9 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 from .._concurrency import new_limiter, use_judge_limiter
 from .._loop import run_sync
 from ..errors import AgentEvalError, ConfigError
+from ..judge.batch_collect import batch_judging
+from ..judge.batch_journal import BatchJournal
+from ..runner.option_table import option
 from .catalog import CalibrationCase, JudgeMetric, find_metric, metric_for, parse_cases
 from .metrics import accuracy, cohen_kappa, confusion_matrix, kappa_band
 
@@ -174,6 +178,7 @@ async def calibrate_async(
     cases: Optional[Union[str, Sequence[Any]]] = None,
     max_concurrency: int = 4,
     quick: bool = False,
+    judge_mode: str = "direct",
 ) -> CalibrationReport:
     """Async form of :func:`calibrate`."""
     if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
@@ -183,9 +188,13 @@ async def calibrate_async(
     # a bad judge configuration is the caller's problem, not 24 case errors: fail fast
     model = ev._client().model
     started = time.perf_counter()
-    with use_judge_limiter(new_limiter(max_concurrency)):
+    batch = option("judge_mode").check("judge_mode", judge_mode) == "batch"
+    async with contextlib.AsyncExitStack() as stack:
+        stack.enter_context(use_judge_limiter(new_limiter(max_concurrency)))
+        if batch:  # every case in one round: one batch (a memory-only record: a calibration is not resumed)
+            await stack.enter_async_context(batch_judging(BatchJournal(None, keep=False), max_concurrency=max_concurrency))
         # the judge budget caps HTTP requests; this caps cases in flight (memory, fairness)
-        gate = asyncio.Semaphore(max_concurrency)
+        gate = asyncio.Semaphore(len(items) if batch else max_concurrency)
 
         async def one(case: CalibrationCase) -> CaseResult:
             async with gate:
@@ -216,6 +225,7 @@ def calibrate(
     cases: Optional[Union[str, Sequence[Any]]] = None,
     max_concurrency: int = 4,
     quick: bool = False,
+    judge_mode: str = "direct",
 ) -> CalibrationReport:
     """Measure how well a judge model agrees with the labelled set of one evaluator.
 
@@ -229,9 +239,10 @@ def calibrate(
             (default: the set shipped for the evaluator).
         max_concurrency: judge requests in flight.
         quick: one judge sample per case for evaluators that vote over several.
+        judge_mode: ``"batch"``: every case's judge requests in one batch of the provider's Batch API.
 
     Returns a :class:`CalibrationReport`. Judge errors do not raise: they are
     counted in the report (``errors``), and left out of accuracy and κ.
     """
     return run_sync(calibrate_async(evaluator, model_config, cases=cases, max_concurrency=max_concurrency,
-                                    quick=quick))
+                                    quick=quick, judge_mode=judge_mode))

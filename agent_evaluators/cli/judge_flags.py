@@ -70,6 +70,9 @@ def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default:
                             "with a name), or a run config's judge:; replaces the config's judge: (run, calibrate)")
     group.add_argument("--judge-reasoning", dest="judge_is_reasoning_model", action="store_true", default=None,
                        help="the judge is a reasoning model (o-series, gpt-5 under another name)")
+    from .run_flags import add_run_option_flag
+
+    add_run_option_flag(group, "judge_mode")  # --judge-mode / --batch: every command that asks a judge
     group.add_argument("--max-concurrency", dest="max_concurrency", type=int, metavar="N", default=concurrency_default,
                        help=f"judge requests in flight, shared by every evaluator (default {concurrency_default or 10})")
     # old spellings: accepted, not shown

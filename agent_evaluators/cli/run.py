@@ -317,7 +317,7 @@ def add_run_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     run.add_argument("--threshold", "-t", action="append", metavar="'ALIAS.METRIC >= N'",
                      help="run-level threshold, repeatable (added to the config's)")
     add_run_option_flags(run.add_argument_group("run options (any key of the config file; evaluate()'s keywords)"),
-                         skip=("max_concurrency",))  # the judge group has --max-concurrency
+                         skip=("max_concurrency", "judge_mode"))  # the judge group has these two
     run.add_argument("--html", action="store_true", help="also write report.html into the results folder")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML (a test case per row and evaluator)")
     add_judge_arguments(run)

@@ -12,8 +12,9 @@ from typing import Any, Collection, Dict
 from ..errors import ConfigError
 from ..run_call import option_value
 from ..runner.option_table import RUN_OPTIONS, RunOption
+from ..runner.option_table import option as table_option
 
-__all__ = ["add_run_option_flags", "run_option_overrides"]
+__all__ = ["add_run_option_flags", "add_run_option_flag", "run_option_overrides"]
 
 _TYPES = {"int": int, "float": float}
 
@@ -29,8 +30,16 @@ def _add(parser: "argparse._ActionsContainer", option: RunOption) -> None:
         parser.add_argument(*flags, action="append", metavar=option.metavar, **common)
     elif kind == "choice":
         parser.add_argument(*flags, choices=option.choices, **common)
+        for flag, value in option.const_flags:
+            parser.add_argument(flag, action="store_const", const=value, dest=option.name, default=None,
+                                help=f"short for {option.flag} {value}")
     else:
         parser.add_argument(*flags, type=_TYPES.get(kind, str), metavar=option.metavar, **common)
+
+
+def add_run_option_flag(parser: "argparse._ActionsContainer", name: str) -> None:
+    """The flag of one table option on a command of its own (``--judge-mode`` on ``calibrate`` and ``adk``)."""
+    _add(parser, table_option(name))
 
 
 def add_run_option_flags(parser: "argparse._ActionsContainer", *, skip: Collection[str] = ()) -> None:

@@ -8,6 +8,9 @@ a model config's ``price`` (that client only), the run's ``prices`` (run config 
 the shipped table. A dated snapshot (``gpt-4o-2024-08-06``) is priced as its family.
 
 A price nobody knows gives ``cost_usd: None``, never 0: a total over it stays unknown.
+A verdict answered through the Batch API (``judge_mode="batch"``) costs :data:`BATCH_PRICE_SHARE`
+of that price, as both OpenAI and Azure OpenAI global batch bill it; one of its lines retried as a
+normal request costs the full price (the batch route says which, :func:`answered_by_batch`).
 """
 
 import contextlib
@@ -20,13 +23,16 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 
 from ..errors import ConfigError
 
-__all__ = ["Price", "check_price", "check_prices", "cost_usd", "format_usd", "price_for", "priced", "shipped_prices",
-           "use_prices"]
+__all__ = ["Price", "BATCH_PRICE_SHARE", "answered_by_batch", "check_price", "check_prices", "cost_usd", "format_usd",
+           "price_for", "priced", "shipped_prices", "use_prices"]
 
 #: a price: ``{"input": ..., "cached_input": ..., "output": ...}`` in USD per million tokens
 Price = Dict[str, float]
 
 _run_prices: "contextvars.ContextVar[Optional[Mapping[str, Price]]]" = contextvars.ContextVar("run_prices", default=None)
+#: the Batch API's price as a share of the standard price (OpenAI and Azure OpenAI global batch: half)
+BATCH_PRICE_SHARE = 0.5
+_by_batch: "contextvars.ContextVar[bool]" = contextvars.ContextVar("answered_by_batch", default=False)
 _DATED = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4})$")
 _HOW = "give it as {'input': USD_PER_M, 'output': USD_PER_M, 'cached_input': USD_PER_M} or 'IN,OUT[,CACHED]'"
 
@@ -134,8 +140,14 @@ def cost_usd(usage: Mapping[str, Any], price: Optional[Price]) -> Optional[float
 def priced(usage: Dict[str, Any], price: Optional[Price], *models: Optional[str]) -> Dict[str, Any]:
     """``usage`` with its ``cost_usd`` set: ``price`` (a model config's) or the price of the first
     of ``models`` that is known, and of the model the record names."""
-    usage["cost_usd"] = cost_usd(usage, price_for(*models, usage.get("model"), explicit=price))
+    cost = cost_usd(usage, price_for(*models, usage.get("model"), explicit=price))
+    usage["cost_usd"] = cost * BATCH_PRICE_SHARE if cost is not None and _by_batch.get() else cost
     return usage
+
+
+def answered_by_batch(flag: bool) -> None:
+    """Whether the current task's last judge exchange was answered by a batch (read by :func:`priced`)."""
+    _by_batch.set(flag)
 
 
 def format_usd(value: Optional[float]) -> str:

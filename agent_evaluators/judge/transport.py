@@ -30,7 +30,8 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
-from ..errors import InputError
+from ..errors import InputError, JudgeError
+from .batch_route import batch_route
 from .body import encode_body
 from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
 from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
@@ -278,6 +279,16 @@ class AiohttpTransport(Transport):
 
     async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
                    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
+        route = batch_route.get()
+        if route is not None:  # batch mode: the request joins the next batch (:mod:`.batch_collect`)
+            return await route.send(self, body, headers, timeout, max_reply_bytes)
+        return decode_reply(await self.fetch("POST", self.url, encode_body(body), headers, timeout, max_reply_bytes))
+
+    async def fetch(self, method: str, url: str, data: Optional[bytes], headers: Optional[Dict[str, str]],
+                    timeout: float, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
+        """One HTTP exchange with this endpoint's session, headers and auth: the raw 2xx body, or a
+        :class:`TransportError`. ``send`` posts chat requests with it; the batch API (:mod:`.batch_api`)
+        uploads files and polls batches with it."""
         import aiohttp
 
         session = self._session
@@ -294,10 +305,9 @@ class AiohttpTransport(Transport):
         limit = self._timeouts.get(timeout)
         if limit is None:
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
-        data = encode_body(body)
         try:
-            async with session.post(self.url, data=data, headers=headers, timeout=limit, allow_redirects=False,
-                                    proxy=self._proxy, proxy_headers=self._proxy_headers) as resp:
+            async with session.request(method, url, data=data, headers=headers, timeout=limit, allow_redirects=False,
+                                       proxy=self._proxy, proxy_headers=self._proxy_headers) as resp:
                 raw = await read_body(resp, max_reply_bytes)
                 status = resp.status
                 if status >= 300:
@@ -318,7 +328,7 @@ class AiohttpTransport(Transport):
             raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
         except OSError as e:
             raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
-        return decode_reply(raw)
+        return raw
 
     def retire(self) -> None:
         session, self._session = self._session, None
@@ -353,6 +363,9 @@ class OpenAIClientTransport(Transport):
                    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
         import openai
 
+        if batch_route.get() is not None:
+            raise JudgeError("judge_mode='batch' needs a model_config dict (endpoint, key, model), not an openai "
+                             "client object: pass the client's settings as a dict, or use judge_mode='direct'")
         options: Dict[str, Any] = {"timeout": timeout}
         if headers:
             options["headers"] = headers

@@ -45,6 +45,10 @@ async def evaluate_async(
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
     data_format: str = "auto",
+    judge_mode: str = "direct",
+    batch_poll_s: float = 30.0,
+    batch_max_requests: int = 50_000,
+    batch_max_bytes: int = 200_000_000,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
@@ -78,24 +82,26 @@ def evaluate(
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
     data_format: str = "auto",
+    judge_mode: str = "direct",
+    batch_poll_s: float = 30.0,
+    batch_max_requests: int = 50_000,
+    batch_max_bytes: int = 200_000_000,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
     num_workers: Optional[int] = None,
 ) -> EvaluationResult:
-    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()``
-    plus ``max_concurrency``, ``resume``, ``rerun_failed``, ``force``, ``num_runs``,
-    ``show_progress``, ``timeout`` and the engine choice.
+    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()`` plus
+    our own run options (``max_concurrency``, ``resume``, ``num_runs``, ``timeout``, the engine, ...).
 
     Works in a plain script and inside a running event loop (notebooks, FastAPI): the run
     goes to the package's background event loop, where the judge client pool lives.
     In async code prefer ``await evaluate_async(...)``.
 
     Args:
-        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, OpenTelemetry traces
-            (OTLP/JSON file or folder: one row per agent run), an open JSONL file, a DataFrame, or row dicts.
-        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
-            sync or async functions returning a dict or a scalar).
+        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, OpenTelemetry traces (OTLP/JSON
+            file or folder), an open JSONL file, a DataFrame, or row dicts. Read lazily. ``evaluators``:
+            ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's, sync or async; a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
         target: optional callable(**row) -> dict, run once per row before the evaluators.
         output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``; a path ending in
@@ -107,24 +113,22 @@ def evaluate(
         rerun_failed: re-run only the failed cells of the run in ``output_path``.
         force: resume even though the data or evaluator configuration changed.
         num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere (CI
-            logs) the same text as a plain line every 10 s and at the end; ``True``: the line anyway; ``False``: none.
-        timeout: seconds per evaluator / target call (async and blocking ones; an inline
-            sync function cannot be interrupted). ``None``: no limit.
+        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere
+            (CI logs) a plain line every 10 s and at the end; ``True``: the redrawn line; ``False``: none.
+        timeout: seconds per evaluator / target call (an inline sync function cannot be interrupted); ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
-        azure_compat: add azure-ai-evaluation 1.18's metric names and values to ``metrics`` (and
-            ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
-            (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
-            names to :mod:`agent_evaluators.azure`'s classes.
-        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is uploaded (warned once); no studio_url.
+        azure_compat: add azure-ai-evaluation 1.18's metric names and values (``<alias>.binary_aggregate``, ...,
+            :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves names to :mod:`agent_evaluators.azure`.
+        azure_ai_project: accepted so azure code runs unchanged; nothing is uploaded (a warning says so).
         data_format: ``"auto"`` (by suffix; traces by content) or ``"otlp"`` (``data`` is traces).
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
-        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
-            into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
-            :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
-            ``max_concurrency`` as one budget across the whole cluster.
+        judge_mode: ``"batch"``: through the provider's Batch API at half price (:mod:`..judge.batch_collect`;
+            no per-call ``timeout``; local engine). ``batch_*``: its first poll interval and batch limits.
+        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the run split into shards on a Ray cluster
+            (``pip install agent-evaluators[ray]``; more options: :func:`agent_evaluators.runner.distributed.evaluate_ray`),
+            ``max_concurrency`` one budget across the whole cluster.
         ray_address: ``engine="ray"`` only: the cluster (``None``: a connected one, else a local Ray).
         num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
     """

@@ -19,6 +19,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 from .._concurrency import new_limiter, use_judge_limiter
 from .._gc import relaxed_gc
 from ..judge.prices import use_prices
+from .batch_mode import judge_route, rows_in_flight
 from .describe import describe_run
 from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
@@ -106,11 +107,12 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
 
 async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> None:
     with ledger, relaxed_gc():
-        window = RowWindow(rows, options.max_concurrency, ledger.add)
+        window = RowWindow(rows, rows_in_flight(options), ledger.add)
         try:
             with use_judge_limiter(new_limiter(options.max_concurrency)), use_prices(options.values["prices"]):
-                await _feed(options, rows, ledger, window)
-                await window.finish()
+                async with judge_route(options, ledger.progress):
+                    await _feed(options, rows, ledger, window)
+                    await window.finish()
         except BaseException:
             await window.cancel()
             raise

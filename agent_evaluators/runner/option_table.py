@@ -97,6 +97,18 @@ def _data_format(name: str, value: Any) -> str:
     return str(value)
 
 
+def _judge_mode(name: str, value: Any) -> str:
+    if value not in ("direct", "batch"):
+        raise ConfigError(f"judge_mode must be 'direct' or 'batch' (the provider's Batch API), got {value!r}")
+    return str(value)
+
+
+def _positive_float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ConfigError(f"{name} must be a positive number, got {value!r}")
+    return float(value)
+
+
 def _keep(name: str, value: Any) -> Any:
     return value
 
@@ -132,6 +144,8 @@ class RunOption:
     flag_aliases: Tuple[str, ...] = ()
     #: older run-config spellings still accepted
     aliases: Tuple[str, ...] = ()
+    #: value-less flags that set one value (``--batch`` for ``--judge-mode batch``): (flag, value) pairs
+    const_flags: Tuple[Tuple[str, Any], ...] = ()
 
     @property
     def flag(self) -> str:
@@ -175,6 +189,15 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("data_format", "auto", "choice", "how --data is read: auto (by suffix; OpenTelemetry OTLP/JSON trace "
               "files and folders by content) or otlp (traces: one row per agent run)", _data_format,
               choices=DATA_FORMATS, in_summary=True, report_label="Data format"),
+    RunOption("judge_mode", "direct", "choice", "direct (a request per judge call) or batch (the provider's Batch "
+              "API at half price, answers within its 24 h window; --batch for short)", _judge_mode,
+              choices=("direct", "batch"), in_summary=True, report_label="Judge mode", const_flags=(("--batch", "batch"),)),
+    RunOption("batch_poll_s", 30.0, "float", "--judge-mode batch: seconds between status checks of a batch, growing "
+              "by half each check up to 8 times this (default 30)", _positive_float, metavar="SECONDS"),
+    RunOption("batch_max_requests", 50_000, "int", "--judge-mode batch: requests per batch (default 50000, the "
+              "provider's limit)", positive_int, metavar="N"),
+    RunOption("batch_max_bytes", 200_000_000, "int", "--judge-mode batch: bytes per batch file (default 200000000, "
+              "the provider's 200 MB)", positive_int, metavar="BYTES"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

@@ -107,9 +107,14 @@ class RunOptions:
         if azure_ai_project is not None:
             logger.warning(LOCAL_ONLY_NOTE)  # once per call: a warnings.warn would show only the first
         values = check_options(options)
+        if values["engine"] == "ray" and values["judge_mode"] == "batch":
+            raise ConfigError("judge_mode='batch' runs on the local engine only (one process follows the batches): "
+                              "use engine='local', or judge_mode='direct' on Ray")
         rows = RowSpec(
             evaluators=evaluators, evaluator_config=evaluator_config, target=values["target"],
-            num_runs=values["num_runs"], timeout=values["timeout"], max_concurrency=values["max_concurrency"],
+            num_runs=values["num_runs"], max_concurrency=values["max_concurrency"],
+            # in batch mode a call waits for its batch (hours, within the provider's 24 h window)
+            timeout=values["timeout"] if values["judge_mode"] != "batch" else None,
         )
         output_path = values["output_path"]
         continuing = any(values[name] for name in CONTINUING)

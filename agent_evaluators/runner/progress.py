@@ -100,7 +100,7 @@ class Progress:
     """
 
     __slots__ = ("enabled", "plain", "stream", "total", "done", "kept", "errors", "start", "_next", "_every",
-                 "_approx", "_clock", "_lock", "_stop", "__weakref__")
+                 "_approx", "_clock", "_lock", "_stop", "note", "__weakref__")
 
     def __init__(self, enabled: Optional[bool], total: Optional[int] = None, stream: Optional[TextIO] = None, *,
                  source: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
@@ -116,6 +116,8 @@ class Progress:
         self.done = 0
         self.kept = 0
         self.errors = 0
+        #: more to say after the counts (batch mode: the batches' status), or None
+        self.note: Optional[Callable[[], str]] = None
         self._clock = clock
         self.start = clock()
         self._next = self.start + self._every if self.plain else 0.0
@@ -157,7 +159,9 @@ class Progress:
                 eta = "  done"
             elif rate > 0:
                 eta = f"  ETA {format_eta((self.total - self.done) / rate)}"
-        return f"evaluate: {self.done}{of} rows{kept}  {rate:,.1f} rows/s{eta}  {self.errors} errors"
+        note = self.note() if self.note is not None else ""
+        return (f"evaluate: {self.done}{of} rows{kept}  {rate:,.1f} rows/s{eta}  {self.errors} errors"
+                + (f"  {note}" if note else ""))
 
     def _draw(self, now: float) -> None:
         if self.plain:

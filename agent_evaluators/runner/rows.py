@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._scrub import RunSecrets, joining_run
 from ..errors import ConfigError
+from ..judge.batch_route import note_origin
 from .aggregate import add_usage
 from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
 from .cells import (
@@ -231,6 +232,7 @@ class RowEvaluator:
         inv = plan.invoker
         if problem:
             return error_cell(inv, f"{self._where(line, plan)}: {problem}")
+        note_origin(line, plan.alias)  # batch mode records it beside each request
         if self.num_runs == 1:
             try:
                 return Cell(as_dict(await call_with_timeout(inv, kwargs, self.timeout)), True)

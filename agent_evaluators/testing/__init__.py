@@ -15,8 +15,9 @@
 ``python -m agent_evaluators.testing --port 0 --delay-ms 50 --score 4`` runs one standalone.
 """
 
+from .batches import BatchFaults
 from .requests import AUTO, ChatRequest, Reply
 from .server import Faults, JudgeServer, Responder
 from .synth import schema_reply
 
-__all__ = ["JudgeServer", "Faults", "ChatRequest", "Reply", "Responder", "schema_reply", "AUTO"]
+__all__ = ["JudgeServer", "Faults", "BatchFaults", "ChatRequest", "Reply", "Responder", "schema_reply", "AUTO"]

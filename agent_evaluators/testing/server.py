@@ -9,6 +9,7 @@ content, truncation (``finish_reason: "length"``) and dropped connections.
 
 Routes: ``POST /v1/chat/completions``, ``POST /chat/completions``,
 ``POST /openai/deployments/{deployment}/chat/completions?api-version=...`` (Azure),
+the Batch API's files and batches under ``/v1`` and ``/openai`` (:mod:`.batches`),
 ``GET /stats``, ``POST /reset``.
 """
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from urllib.parse import parse_qsl, urlsplit
 
+from .batches import BatchFaults, FakeBatches
 from .requests import AUTO, ChatRequest, Reply
 from .synth import schema_reply
 
@@ -85,6 +87,8 @@ class JudgeServer:
     ``require_api_key``: answer 401 (OpenAI's ``invalid_api_key`` error) to every chat request
     whose ``Authorization: Bearer`` / ``api-key`` header does not carry this key, as a real
     endpoint does; counted in ``stats()["faults"]["unauthorized"]``.
+    ``batch``: how the files and batches endpoints behave (:class:`~.batches.BatchFaults`);
+    ``batches.custom_ids`` counts the batch lines answered, per ``custom_id``.
     """
 
     def __init__(
@@ -98,6 +102,7 @@ class JudgeServer:
         port: int = 0,
         keep_requests: bool = True,
         require_api_key: Optional[str] = None,
+        batch: Optional[BatchFaults] = None,
     ) -> None:
         self.responder = responder or schema_reply
         self.faults = faults or Faults()
@@ -122,6 +127,7 @@ class JudgeServer:
         self._writers: set = set()
         self._handlers: set = set()  # connection tasks, cancelled at stop (no "Task was destroyed" noise)
         self._next_id = 0
+        self.batches = FakeBatches(self._chat, batch or BatchFaults())
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -219,6 +225,7 @@ class JudgeServer:
             self._count = 0
             self._max_in_flight = self._in_flight
             self._fault_counts.clear()
+            self.batches.custom_ids.clear()
 
     def _count_fault(self, kind: str) -> None:
         with self._lock:
@@ -308,6 +315,11 @@ class JudgeServer:
         if method == "POST" and path.rstrip("/") == "/reset":
             self.reset()
             return 200, {}, b"{}"
+        batch_route = FakeBatches.route(path)
+        if batch_route is not None:
+            denied = self._unauthorized(headers) if self.require_api_key is not None else None
+            return denied or await self.batches.dispatch(method, batch_route, dict(parse_qsl(parts.query)), headers,
+                                                         body, azure=path.lstrip("/").startswith("openai"))
         deployment = None
         segments = [s for s in path.split("/") if s]
         if segments[-2:] != ["chat", "completions"]:

@@ -59,6 +59,7 @@ RUNS: Dict[str, int] = {
     "agent-eval calibrate --evaluator violence --cases samples/data/violence_labels.jsonl --judge-model gpt-4o-mini": 0,
     "agent-eval run --config samples/eval.yaml --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
     "agent-eval run --config samples/eval.yaml --azure-compat": 0,
+    "agent-eval run --config samples/eval.yaml --batch": 0,
     # the bad runs (rows 3, 7, 11) fail on purpose
     "pytest --agent-eval-collect samples/agents.eval.yaml": 1,
     "pytest --agent-eval-collect samples/agents.eval.yaml::row3-travel-004": 1,

@@ -1,0 +1,342 @@
+"""Batch mode's judge route: collect a round of requests, send them as one batch, hand back the replies.
+
+While a run with ``judge_mode="batch"`` is going, every chat request an evaluator makes arrives
+here (:mod:`.batch_route`) instead of going on the wire. It is given a ``custom_id`` and its
+evaluator's ``await`` is parked on a future. When no new request has come for
+:data:`QUIET_S` (every row in flight is waiting on the judge: the round is complete), or when
+the pending requests reach the batch limits (requests, bytes), they are uploaded as one JSONL
+file and one batch is created (:mod:`.batch_api`). A poller follows the batch (interval
+``poll_s``, growing by half each time up to eight times that) and, once it is final, resolves
+each future with its line's reply body, which then goes through the client's normal parsing,
+validation, repair and accounting: the same cells and scores as a direct run. A metric that asks
+again after a verdict (hallucinations: segment, then validate; a repair request; the user
+simulator's next turn) simply makes a request of the next round.
+
+A line that failed (an HTTP error inside the batch, or no answer because the batch expired,
+failed or was cancelled) resolves its future with the transport error it stands for; the
+client's retry loop then sends it again, and this time as a normal request (a direct one), so a
+partial failure costs those lines at the normal price and nothing more.
+
+``custom_id`` = a hash of (endpoint URL, body) plus the occurrence number of that body in the run
+(samples of one prompt are identical bodies). The batches and their ids are recorded in the run
+folder (:mod:`.batch_journal`): a resumed run asks for the same ids, finds their batch there and
+polls it instead of sending anything again.
+"""
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import json
+import logging
+import time
+from typing import Any, AsyncIterator, Callable, Dict, List, Optional, Set
+
+from .._concurrency import use_judge_limiter
+from ..errors import JudgeError
+from .batch_api import TERMINAL, BatchApi
+from .batch_journal import BatchJournal
+from .batch_route import batch_origin, batch_route
+from .body import encode_body
+from .prices import answered_by_batch
+from .transport import AiohttpTransport, Dropped, StatusError, TransportError, decode_reply
+
+__all__ = ["BatchCollector", "BatchLimits", "batch_judging", "QUIET_S", "MAX_COLLECT_S"]
+
+log = logging.getLogger(__name__)
+
+#: a round is complete when no request has arrived for this long
+QUIET_S = 0.25
+#: ... or when its first request has waited this long (rows that keep trickling in)
+MAX_COLLECT_S = 10.0
+#: attempts at uploading a file or creating a batch (transient failures only)
+_SUBMIT_ATTEMPTS = 4
+
+
+class BatchLimits:
+    """How large one batch may be and how often it is polled (the provider's limits by default)."""
+
+    def __init__(self, max_requests: int = 50_000, max_bytes: int = 200_000_000, poll_s: float = 30.0) -> None:
+        self.max_requests = max_requests
+        self.max_bytes = max_bytes
+        self.poll_s = poll_s
+
+
+class _Request:
+    __slots__ = ("custom_id", "line", "future", "transport", "origin")
+
+    def __init__(self, custom_id: str, line: bytes, future: "asyncio.Future[Dict[str, Any]]",
+                 transport: AiohttpTransport, origin: str) -> None:
+        self.custom_id = custom_id
+        self.line = line
+        self.future = future
+        self.transport = transport
+        self.origin = origin
+
+
+class _Endpoint:
+    """One judge endpoint's batch API and the requests waiting for its next batch."""
+
+    def __init__(self, transport: AiohttpTransport) -> None:
+        self.api = BatchApi(transport)
+        self.pending: List[_Request] = []
+        self.size = 0
+
+
+class BatchCollector:
+    """The batch route of one run; ``on_status`` is called whenever a batch's status is read."""
+
+    def __init__(self, journal: BatchJournal, limits: BatchLimits,
+                 on_status: Optional[Callable[[], None]] = None, direct_limit: int = 10) -> None:
+        self.journal = journal
+        self._direct_slots = asyncio.Semaphore(direct_limit)  # the run's judge budget, for direct requests
+        self.limits = limits
+        self.on_status = on_status
+        self._loop = asyncio.get_running_loop()
+        self._seen: Dict[str, int] = {}
+        self._direct: Set[str] = set()  # bodies whose batch line failed: their retries go direct
+        self._endpoints: Dict[int, _Endpoint] = {}
+        self._waiting: Dict[str, Dict[str, List[_Request]]] = {}  # batch id -> custom id -> requests
+        self._answers: Dict[str, Dict[str, Dict[str, Any]]] = {}  # a finished batch's lines not yet claimed
+        self._failed: Dict[str, str] = {}  # a batch that ended without answers -> why
+        self._pollers: Dict[str, "asyncio.Task[None]"] = {}
+        self._tasks: Set["asyncio.Task[Any]"] = set()
+        self._timer: Optional[asyncio.TimerHandle] = None
+        self._first = self._last = 0.0
+        self.status: Dict[str, Dict[str, Any]] = {}  # batch id -> {"status", "done", "total"}
+
+    # ------------------------------------------------------------------ the route
+    async def send(self, transport: Any, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
+                   max_reply_bytes: int) -> Dict[str, Any]:
+        """The reply body for ``body``, from a batch (or direct, for a retried line or one with headers)."""
+        data = encode_body(body)
+        key = hashlib.sha256(transport.url.encode() + b"\n" + data).hexdigest()[:32]
+        if headers or key in self._direct:  # a batch line carries no headers of its own
+            answered_by_batch(False)
+            async with self._direct_slots:
+                raw = await transport.fetch("POST", transport.url, data, headers, timeout, max_reply_bytes)
+            return decode_reply(raw)
+        n = self._seen.get(key, 0)
+        self._seen[key] = n + 1
+        custom_id = f"{key}-{n}"
+        request = _Request(custom_id, data, self._loop.create_future(), transport, batch_origin.get())
+        batch_id = self.journal.batch_of(custom_id)
+        if batch_id is not None:
+            self._wait_on(batch_id, request)
+        else:
+            self._queue(request)
+        try:
+            reply = await request.future
+            answered_by_batch(True)  # priced at the batch price (this task's context: the evaluator's)
+            return reply
+        except (StatusError, Dropped):
+            self._direct.add(key)
+            raise
+
+    def _queue(self, request: _Request) -> None:
+        endpoint = self._endpoints.get(id(request.transport))
+        if endpoint is None:
+            endpoint = self._endpoints[id(request.transport)] = _Endpoint(request.transport)
+        size = len(request.line) + 200
+        if endpoint.pending and (len(endpoint.pending) >= self.limits.max_requests
+                                 or endpoint.size + size > self.limits.max_bytes):
+            self._submit(endpoint)
+        endpoint.pending.append(request)
+        endpoint.size += size
+        now = time.monotonic()
+        self._last = now
+        if self._timer is None:
+            self._first = now
+            self._timer = self._loop.call_later(QUIET_S, self._round_check)
+
+    def _round_check(self) -> None:
+        """Submit what is pending once the round has gone quiet (or waited long enough)."""
+        now = time.monotonic()
+        if now - self._last < QUIET_S and now - self._first < MAX_COLLECT_S:
+            self._timer = self._loop.call_later(QUIET_S - (now - self._last), self._round_check)
+            return
+        self._timer = None
+        for endpoint in self._endpoints.values():
+            if endpoint.pending:
+                self._submit(endpoint)
+
+    def _submit(self, endpoint: _Endpoint) -> None:
+        requests, endpoint.pending, endpoint.size = endpoint.pending, [], 0
+        self._spawn(self._send_batch(endpoint.api, requests))
+
+    def _spawn(self, coro: Any) -> "asyncio.Task[Any]":
+        task = self._loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ one batch
+    async def _send_batch(self, api: BatchApi, requests: List[_Request]) -> None:
+        url = api.urls.line_url
+        jsonl = b"".join(b'{"custom_id":"' + r.custom_id.encode() + b'","method":"POST","url":"' + url.encode()
+                         + b'","body":' + r.line + b"}\n" for r in requests)
+        try:
+            file_id = await self._submitting(lambda: api.upload(jsonl, f"agent-eval-{requests[0].custom_id}.jsonl"))
+            batch = await self._submitting(lambda: api.create(file_id))
+        except TransportError as e:
+            where = api.transport.config.safe_location
+            error = JudgeError(
+                f"batch mode: the judge endpoint {where} did not take the batch of {len(requests)} requests "
+                f"({api.transport.config.kind} batch API, {api.urls.base}: {e}); check that it offers the "
+                "batch API (OpenAI, or an Azure OpenAI global-batch deployment), or run with judge_mode='direct'")
+            for r in requests:
+                if not r.future.done():
+                    r.future.set_exception(error)
+            return
+        batch_id = str(batch["id"])
+        self.journal.submitted(batch_id, api.transport.config.endpoint_key, file_id,
+                               ((r.custom_id, r.origin) for r in requests))
+        log.info("batch %s submitted: %d requests", batch_id, len(requests))
+        for r in requests:
+            self._wait_on(batch_id, r, api)
+
+    async def _submitting(self, call: Callable[[], Any]) -> Any:
+        from .retry import backoff_delay, is_retryable_status
+
+        for attempt in range(1, _SUBMIT_ATTEMPTS + 1):
+            try:
+                return await call()
+            except StatusError as e:
+                if not is_retryable_status(e.status) or attempt == _SUBMIT_ATTEMPTS:
+                    raise
+            except TransportError:
+                if attempt == _SUBMIT_ATTEMPTS:
+                    raise
+            await asyncio.sleep(backoff_delay(attempt))
+
+    def _wait_on(self, batch_id: str, request: _Request, api: Optional[BatchApi] = None) -> None:
+        answers = self._answers.get(batch_id)
+        if answers is not None or batch_id in self._failed:  # that batch is done already
+            self._deliver(request, (answers or {}).pop(request.custom_id, None), self._failed.get(batch_id))
+            return
+        self._waiting.setdefault(batch_id, {}).setdefault(request.custom_id, []).append(request)
+        if batch_id not in self._pollers:
+            self._pollers[batch_id] = self._spawn(self._follow(api or BatchApi(request.transport), batch_id))
+
+    async def _follow(self, api: BatchApi, batch_id: str) -> None:
+        """Poll ``batch_id`` until it is final, then answer every request waiting on it."""
+        record = self.journal.batches.get(batch_id, {})
+        status = record.get("status")
+        batch: Dict[str, Any] = dict(record)
+        delay = self.limits.poll_s
+        while status not in TERMINAL:
+            try:
+                batch = await api.retrieve(batch_id)
+            except StatusError as e:
+                if e.status in (400, 404):  # unknown to the provider (deleted, another account)
+                    batch = {"status": "failed", "errors": str(e)}
+                else:
+                    log.warning("batch %s: polling failed (%s); trying again in %.0f s", batch_id, e, delay)
+            except TransportError as e:
+                log.warning("batch %s: polling failed (%s); trying again in %.0f s", batch_id, e, delay)
+            status = batch.get("status")
+            counts = batch.get("request_counts") or {}
+            self.status[batch_id] = {"status": status, "done": counts.get("completed", 0),
+                                     "total": counts.get("total", 0)}
+            if self.on_status is not None:
+                self.on_status()
+            if status in TERMINAL:
+                self.journal.finished(batch_id, str(status), batch.get("output_file_id"), batch.get("error_file_id"))
+                break
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, self.limits.poll_s * 8)
+        self.status[batch_id] = {**self.status.get(batch_id, {}), "status": status}
+        answers = await self._read_answers(api, batch)
+        why = f"the batch {batch_id} ended '{status}' without answering this request"
+        if status != "completed":
+            log.warning("batch %s ended %s%s; its unanswered requests are sent again directly", batch_id, status,
+                        f" ({batch.get('errors')})" if batch.get("errors") else "")
+        self._answers[batch_id] = answers
+        self._failed[batch_id] = why
+        for custom_id, requests in self._waiting.pop(batch_id, {}).items():
+            line = answers.pop(custom_id, None)
+            for r in requests:
+                self._deliver(r, line, why)
+                line = None  # a duplicate waiter (never expected) goes direct
+
+    async def _read_answers(self, api: BatchApi, batch: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+        answers: Dict[str, Dict[str, Any]] = {}
+        for key in ("error_file_id", "output_file_id"):  # an output line wins over an error line
+            file_id = batch.get(key)
+            if not file_id:
+                continue
+            try:
+                raw = await self._submitting(functools.partial(api.content, str(file_id)))
+            except TransportError as e:
+                log.warning("batch %s: cannot read %s %s (%s); its requests are sent again directly",
+                            batch.get("id") or batch.get("batch_id"), key, file_id, e)
+                continue
+            for text in raw.splitlines():
+                try:
+                    line = json.loads(text)
+                except ValueError:
+                    continue
+                if isinstance(line, dict) and isinstance(line.get("custom_id"), str):
+                    answers[line["custom_id"]] = line
+        return answers
+
+    def _deliver(self, request: _Request, line: Optional[Dict[str, Any]], why: Optional[str]) -> None:
+        """Resolve one parked request: its reply body, or the transport error its line stands for."""
+        future = request.future
+        if future.done():
+            return
+        response = line.get("response") if isinstance(line, dict) else None
+        status = response.get("status_code") if isinstance(response, dict) else None
+        body = response.get("body") if isinstance(response, dict) else None
+        if status == 200 and isinstance(body, dict):
+            future.set_result(body)
+        elif isinstance(status, int) and status != 200:
+            inner: Dict[str, Any] = body["error"] if isinstance(body, dict) and isinstance(body.get("error"), dict) else {}
+            future.set_exception(StatusError(status, {}, str(inner.get("message") or body or "batch line failed"),
+                                             inner.get("param") if isinstance(inner.get("param"), str) else None))
+        else:
+            error = line.get("error") if isinstance(line, dict) else None
+            message = error.get("message") if isinstance(error, dict) else None
+            future.set_exception(Dropped(f"{message or why or 'no answer in the batch'}; sent again directly"))
+
+    # ------------------------------------------------------------------ the run
+    def describe(self) -> str:
+        """``batches: 1 in_progress 40/120, 2 completed`` for the progress line ('' before the first batch)."""
+        if not self.status:
+            return ""
+        by: Dict[str, List[str]] = {}
+        for s in self.status.values():
+            text = str(s.get("status"))
+            if s.get("total") and text not in TERMINAL:
+                text += f" {s.get('done', 0)}/{s['total']}"
+            by.setdefault(str(s.get("status")), []).append(text)
+        parts = [f"{len(v)} {k}" if k in TERMINAL else ", ".join(v) for k, v in sorted(by.items())]
+        return "batches: " + ", ".join(parts)
+
+    async def close(self) -> None:
+        """Stop polling (a run that ends or is cancelled): the journal keeps what a resume needs."""
+        if self._timer is not None:
+            self._timer.cancel()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@contextlib.asynccontextmanager
+async def batch_judging(journal: BatchJournal, limits: Optional[BatchLimits] = None, *, max_concurrency: int = 10,
+                        on_status: Optional[Callable[[], None]] = None) -> AsyncIterator[BatchCollector]:
+    """Inside this block every judge request of this task (and the tasks it starts) goes through batches.
+
+    The judge budget is lifted for the parked requests (a round would otherwise be ``max_concurrency``
+    requests); ``max_concurrency`` still bounds the requests sent directly (retried lines).
+    """
+    collector = BatchCollector(journal, limits or BatchLimits(), on_status=on_status, direct_limit=max_concurrency)
+    token = batch_route.set(collector)
+    try:
+        with use_judge_limiter(None):
+            yield collector
+    finally:
+        batch_route.reset(token)
+        await collector.close()

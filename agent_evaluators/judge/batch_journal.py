@@ -1,0 +1,81 @@
+"""The run folder's record of its batches (``batches.jsonl``), so a killed run resumes by polling them.
+
+One JSON line per event, appended and flushed at once:
+
+* ``{"event": "submitted", "batch_id", "endpoint", "input_file_id", "requests": {custom_id: "row 3 intent", ...}}``
+  when the provider has accepted a batch;
+* ``{"event": "finished", "batch_id", "status", "output_file_id", "error_file_id"}`` when it reached
+  a final status.
+
+A ``custom_id`` is the request's content hash plus its occurrence number (see
+:mod:`.batch_collect`), so the rows that a resumed run evaluates again ask for exactly the ids
+recorded here, and are answered from those batches instead of being sent again. A run without
+an output folder keeps the record in memory only.
+"""
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any, Dict, Iterable, Optional, Tuple
+
+__all__ = ["BatchJournal", "JOURNAL_FILE"]
+
+JOURNAL_FILE = "batches.jsonl"
+
+log = logging.getLogger(__name__)
+
+
+class BatchJournal:
+    """``batches.jsonl`` in ``folder`` (``None``: memory only); ``keep``: read the earlier run's record."""
+
+    def __init__(self, folder: Optional[Path], *, keep: bool) -> None:
+        self.path = folder / JOURNAL_FILE if folder is not None else None
+        self.batches: Dict[str, Dict[str, Any]] = {}
+        self._batch_of: Dict[str, str] = {}
+        if self.path is not None and self.path.exists():
+            if keep:
+                self._read(self.path)
+            else:
+                self.path.unlink()  # a new run: its batches are its own
+
+    def _read(self, path: Path) -> None:
+        with open(path, encoding="utf-8") as f:
+            for text in f:
+                try:
+                    event = json.loads(text)
+                except ValueError:  # the last line of a killed run may be cut short
+                    log.warning("%s: skipping an unreadable line", path)
+                    continue
+                self._apply(event)
+
+    def _apply(self, event: Dict[str, Any]) -> None:
+        batch_id = str(event.get("batch_id"))
+        if event.get("event") == "submitted":
+            self.batches[batch_id] = dict(event)
+            for custom_id in event.get("requests") or {}:
+                self._batch_of[custom_id] = batch_id
+        elif event.get("event") == "finished" and batch_id in self.batches:
+            self.batches[batch_id].update({k: event.get(k) for k in ("status", "output_file_id", "error_file_id")})
+
+    def _append(self, event: Dict[str, Any]) -> None:
+        self._apply(event)
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(event, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def batch_of(self, custom_id: str) -> Optional[str]:
+        """The recorded batch that holds ``custom_id``, if any."""
+        return self._batch_of.get(custom_id)
+
+    def submitted(self, batch_id: str, endpoint: str, input_file_id: str, requests: Iterable[Tuple[str, str]]) -> None:
+        self._append({"event": "submitted", "batch_id": batch_id, "endpoint": endpoint,
+                      "input_file_id": input_file_id, "requests": dict(requests)})
+
+    def finished(self, batch_id: str, status: str, output_file_id: Optional[str], error_file_id: Optional[str]) -> None:
+        self._append({"event": "finished", "batch_id": batch_id, "status": status, "output_file_id": output_file_id,
+                      "error_file_id": error_file_id})

@@ -1,0 +1,47 @@
+"""``judge_mode="batch"`` for a local run: the collector installed for the run's duration.
+
+In batch mode the judge requests of a round wait together for their batch, so the row window is
+widened to :data:`BATCH_ROWS` (a round collects as many rows as memory comfortably holds, not
+``max_concurrency``), and the judge budget is lifted for the parked requests; the few requests that
+go direct (retried lines) keep ``max_concurrency`` (:mod:`agent_evaluators.judge.batch_collect`).
+The run folder's ``batches.jsonl`` records every batch, so ``resume`` polls the same ones.
+"""
+
+import contextlib
+from typing import Any, AsyncIterator
+
+from ..judge.batch_collect import BatchLimits, batch_judging
+from ..judge.batch_journal import BatchJournal
+from .options import RunOptions
+
+__all__ = ["judge_route", "rows_in_flight", "BATCH_ROWS"]
+
+#: rows evaluated at once in batch mode (each parks its judge requests until its batch is done)
+BATCH_ROWS = 5000
+
+
+def rows_in_flight(options: RunOptions) -> int:
+    """The row window's size: ``max_concurrency``, or :data:`BATCH_ROWS` in batch mode."""
+    return max(options.max_concurrency, BATCH_ROWS) if options.values["judge_mode"] == "batch" else options.max_concurrency
+
+
+@contextlib.asynccontextmanager
+async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[None]:
+    """Route the run's judge requests through batches when ``judge_mode`` is ``"batch"``; else nothing."""
+    values = options.values
+    if values["judge_mode"] != "batch":
+        yield
+        return
+
+    def show() -> None:
+        if progress.enabled:
+            progress.draw_if_due()
+
+    journal = BatchJournal(options.output_path, keep=options.continues_earlier_run)
+    limits = BatchLimits(values["batch_max_requests"], values["batch_max_bytes"], values["batch_poll_s"])
+    async with batch_judging(journal, limits, max_concurrency=options.max_concurrency, on_status=show) as collector:
+        progress.note = collector.describe
+        try:
+            yield
+        finally:
+            progress.note = None
