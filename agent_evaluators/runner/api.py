@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Optional, Union
 from .._loop import run_sync
 from ..errors import ConfigError
 from .azure_output import split_output_path, write_azure_json
+from .dry_run import run_dry
 from .ledger import RunInterrupted
 from .local import RunWatch, run_local
 from .options import RayOptions, RunOptions
@@ -43,13 +44,14 @@ async def evaluate_async(
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
+    dry_run: bool = False,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    result = await run_local(options)
+    result = await (run_dry(options) if options.values["dry_run"] else run_local(options))
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -75,6 +77,7 @@ def evaluate(
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
+    dry_run: bool = False,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
@@ -120,6 +123,9 @@ def evaluate(
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
+        dry_run: call no judge: every judge request is answered in process and counted, and the result's
+            ``estimate`` (also ``summary.json``'s) gives judge calls, tokens and cost per evaluator; no rows
+            are written and the engine choice is ignored (see :mod:`.dry_run`).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
@@ -140,6 +146,9 @@ def evaluate(
 def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
     """Run ``options`` on the chosen engine; Ctrl-C becomes :class:`RunInterrupted` once the
     cancelled local run has saved what it finished."""
+    if options.values["dry_run"]:
+        return run_sync(run_dry(options), nested_hint="evaluate() was called from inside the evaluators' event loop; "
+                        "use `await evaluate_async(...)`")
     if engine == "ray":
         from .distributed import run_ray  # lazy: Ray is an optional extra
 

@@ -160,6 +160,8 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
               "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
               in_summary=True, flag_aliases=("--price",)),
+    RunOption("dry_run", False, "flag", "call no judge: render every prompt the run would send and report judge "
+              "calls, tokens and cost per evaluator (summary.json's estimate; no rows, no thresholds, exit 0)", _flag),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,

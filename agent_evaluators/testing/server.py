@@ -85,6 +85,9 @@ class JudgeServer:
     ``require_api_key``: answer 401 (OpenAI's ``invalid_api_key`` error) to every chat request
     whose ``Authorization: Bearer`` / ``api-key`` header does not carry this key, as a real
     endpoint does; counted in ``stats()["faults"]["unauthorized"]``.
+    ``count_tokens``: a tokenizer (text -> tokens) for the reported usage, e.g.
+    ``agent_evaluators.judge.token_count.counter_for(model)``, so a test can compare a dry run's
+    estimate with what a real run records (:meth:`ChatRequest.prompt_tokens`); default: characters / 4.
     """
 
     def __init__(
@@ -98,7 +101,9 @@ class JudgeServer:
         port: int = 0,
         keep_requests: bool = True,
         require_api_key: Optional[str] = None,
+        count_tokens: Optional[Callable[[str], int]] = None,
     ) -> None:
+        self.count_tokens = count_tokens
         self.responder = responder or schema_reply
         self.faults = faults or Faults()
         self.delay_s = delay_s
@@ -416,6 +421,7 @@ class JudgeServer:
 
         choices = []
         completion_chars = 0
+        completion_tokens = 0
         for i, reply in enumerate(replies):
             content = reply.content
             text = json.dumps(content) if isinstance(content, (dict, list)) else content
@@ -426,6 +432,7 @@ class JudgeServer:
                 text = (text or "")[: max(1, len(text or "") // 2)]
                 finish = "length"
             completion_chars += len(text or "")
+            completion_tokens += self.count_tokens(text or "") if self.count_tokens is not None else 0
             if reply.refusal is not None:
                 text = None
             choices.append({"index": i, "message": {"role": "assistant", "content": text, "refusal": reply.refusal},
@@ -433,7 +440,11 @@ class JudgeServer:
         out: Dict[str, Any] = {"id": f"chatcmpl-local-{request_id}", "object": "chat.completion",
                                "created": int(time.time()), "model": req.model or "local-judge",
                                "choices": choices}
-        if first.usage is AUTO:
+        if first.usage is AUTO and self.count_tokens is not None:
+            prompt, completion = req.prompt_tokens(self.count_tokens), completion_tokens
+            out["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                            "total_tokens": prompt + completion}
+        elif first.usage is AUTO:
             prompt = max(1, len(req.text) // 4)
             completion = max(1, completion_chars // 4)
             out["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
