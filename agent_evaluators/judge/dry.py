@@ -3,9 +3,9 @@
 While :func:`use_dry_judge` is active (``evaluate(..., dry_run=True)``), every
 :class:`~.client.JudgeClient` sends through one :class:`DryRunTransport` instead of its HTTP
 pool. Each request gets a placeholder verdict valid for the schema it asked for (the bundled
-fake judge's rules, :func:`agent_evaluators.testing.synth.schema_reply`, so a hallucination
-segmenter gets the response's own sentences and one validation request follows per
-sentence), and a usage record counted with the judge model's offline tokenizer
+fake judge's rules, :func:`agent_evaluators.testing.synth.schema_reply`, so the hallucination
+segmenter answers with the response's own sentences and the validator's request and verdict
+cover each of them), and a usage record counted with the judge model's offline tokenizer
 (:mod:`.token_count`). Since the evaluators themselves run, every fan-out (samples,
 ``num_runs``, per turn, per tool call, panels, segment-then-validate) is the real one,
 not re-derived.
