@@ -93,10 +93,10 @@ def evaluate(
     In async code prefer ``await evaluate_async(...)``.
 
     Args:
-        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open
-            JSONL file, a DataFrame, or any iterable of row dicts. Read lazily.
-        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
-            sync or async functions returning a dict or a scalar).
+        data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open JSONL file, a DataFrame,
+            or any iterable of row dicts. Read lazily.
+        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's, sync or async functions
+            returning a dict or a scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
         target: optional callable(**row) -> dict, run once per row before the evaluators.
         output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``; a path ending in
@@ -104,28 +104,24 @@ def evaluate(
             ``{"rows", "metrics", "studio_url"}``, with the folder at the same path minus ``.json``.
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         max_concurrency: judge HTTP requests in flight, shared by every evaluator.
-        resume: continue the run in ``output_path``: only missing or failed cells run.
-        rerun_failed: re-run only the failed cells of the run in ``output_path``.
+        resume, rerun_failed: continue the run in ``output_path``: its missing and failed cells / its failed ones.
         force: resume even though the data or evaluator configuration changed.
         num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal,
-            elsewhere (CI logs) the same text as a plain line every 10 s and at the end;
-            ``True``: the redrawn line anyway; ``False``: none.
-        timeout: seconds per evaluator / target call (async and blocking ones; an inline
-            sync function cannot be interrupted). ``None``: no limit.
+        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere (CI
+            logs) the same text as a plain line every 10 s and at the end; ``True``: the line anyway; ``False``: none.
+        timeout: seconds per evaluator / target call (async and blocking ones; an inline sync function cannot
+            be interrupted). ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
         azure_compat: add azure-ai-evaluation 1.18's metric names and values to ``metrics`` (and
             ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
             (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
             names to :mod:`agent_evaluators.azure`'s classes.
-        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
-            uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
+        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is uploaded (a warning
+            says so once per call) and ``studio_url`` stays ``None``.
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
-        dry_run: call no judge: every judge request is answered in process and counted, and the result's
-            ``estimate`` (also ``summary.json``'s) gives judge calls, tokens and cost per evaluator; no rows
-            are written and the engine choice is ignored (see :mod:`.dry_run`).
+        dry_run: call no judge; ``result.estimate``: judge calls, tokens and cost per evaluator (:mod:`.dry_run`).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
