@@ -46,7 +46,7 @@ class DryRunTransport(Transport):
         self.methods: Dict[str, str] = {}  # model -> how its tokens were counted
 
     async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
-                   max_reply_bytes: int) -> Dict[str, Any]:
+                   max_reply_bytes: int = 0) -> Dict[str, Any]:
         self.requests += 1
         model = str(body.get("model") or "")
         req = ChatRequest(path="/dry-run", headers={}, body=body)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Dict
 
 from ..judge.dry import DryRunTransport, use_dry_judge
-from .estimate import ESTIMATE_FILE, ESTIMATE_KEYS, build_estimate
+from .estimate import ESTIMATE_FILE, build_estimate
 from .local import run_local
 from .options import RunOptions
 from .result import EvaluationResult

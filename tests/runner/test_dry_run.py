@@ -13,8 +13,13 @@ from typing import Any, Dict
 
 import pytest
 
-from agent_evaluators import (FinalResponseMatchEvaluator, HallucinationEvaluator, IntentResolutionEvaluator,
-                              ToolTrajectoryEvaluator, evaluate)
+from agent_evaluators import (
+    FinalResponseMatchEvaluator,
+    HallucinationEvaluator,
+    IntentResolutionEvaluator,
+    ToolTrajectoryEvaluator,
+    evaluate,
+)
 from agent_evaluators.judge.token_count import counter_for
 from agent_evaluators.run_config import load_config
 from agent_evaluators.testing import JudgeServer
