@@ -6,7 +6,8 @@ HTTP). Each server counts every request's prompt as a chat endpoint does
 (:meth:`agent_evaluators.testing.ChatRequest.prompt_tokens`, with the offline tokenizer of
 :mod:`agent_evaluators.judge.token_count`), so the figures compare what each side would pay for
 its prompts. The rows are the bundled sample agents' OpenAI- and Azure-agent-format runs
-(``samples/data/agents.jsonl``, the ADK rows left out: azure's tool formatters refuse them);
+(``samples/data/agents.jsonl``, the ADK rows left out; a row one side refuses is left out of
+both: azure 1.18.10 refuses the OpenAI-format ones for the agent metrics, ``content: null``);
 the quality metrics get those rows' last user text, final answer, ground truth and tool
 outputs (as context) as plain strings, as azure's quality evaluators take them.
 

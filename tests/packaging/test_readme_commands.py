@@ -55,6 +55,7 @@ RUNS: Dict[str, int] = {
     "agent-eval calibrate --evaluator violence --cases samples/data/violence_labels.jsonl --judge-model gpt-4o-mini": 0,
     "agent-eval run --config samples/eval.yaml --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
     "agent-eval run --config samples/eval.yaml --azure-compat": 0,
+    "agent-eval run --config samples/eval.yaml --dry-run": 0,
     # the bad runs (rows 3, 7, 11) fail on purpose
     "pytest --agent-eval-collect samples/agents.eval.yaml": 1,
     "pytest --agent-eval-collect samples/agents.eval.yaml::row3-travel-004": 1,
@@ -105,6 +106,7 @@ NOT_RUN: Dict[str, str] = {
     "python bench/bench_deterministic.py": "a benchmark; figures in README",
     "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures in README",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
+    "python bench/bench_prompt_tokens.py": "a benchmark against azure-ai-evaluation; figures in README",
     "python bench/bench_compare.py --check": "a simulation of minutes; tests/stats/test_simulation.py (heavy) runs it",
     "agent-eval compare RUN_A RUN_B [--metric ALIAS.METRIC] [--fail-on-regression] [--json]":
         "a synopsis with placeholders; 'Did it get worse?' runs the same command on two real runs",
