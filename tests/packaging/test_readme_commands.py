@@ -82,6 +82,7 @@ NOT_RUN: Dict[str, str] = {
     'pip install -e ".[dev,azure,promptflow]"': _FRESH_ENV + "; tests/packaging/test_extras_coinstall.py (heavy)",
     "pip install -e '.[adk]'": _FRESH_ENV + "; tests/packaging/test_extras_coinstall.py (heavy)",
     "pip install 'agent-evaluators[ray]'": "installs from PyPI; .ci/run installs the [ray] extra",
+    "pip install agent-evaluators[tokens]": "installs from PyPI; .ci/run installs the [tokens] extra",
     "pip install 'agent-evaluators[local]'": "installs from PyPI; ci/local_model_e2e.sh installs the [local] extra",
     'python -m pytest -q -m "not heavy"': "the test suite itself (this test is part of it)",
     'python -m pytest tests/reliability -q -m "not heavy"': "a part of the test suite itself",
