@@ -22,6 +22,7 @@ from typing import Any, Dict, Iterator, Optional
 
 from ..testing.requests import ChatRequest
 from ..testing.synth import schema_reply
+from .prices import cost_usd, price_for
 from .token_count import counter_for
 from .transport import Transport
 
@@ -44,6 +45,8 @@ class DryRunTransport(Transport):
     def __init__(self) -> None:
         self.requests = 0
         self.methods: Dict[str, str] = {}  # model -> how its tokens were counted
+        #: every request's usage summed (the run's evaluators record theirs; the rest is the target's own judge)
+        self.total: Dict[str, Any] = {"judge_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
 
     async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
                    max_reply_bytes: int = 0) -> Dict[str, Any]:
@@ -61,6 +64,12 @@ class DryRunTransport(Transport):
         self.methods[model] = counter.method
         prompt = req.prompt_tokens(counter)
         completion = counter(text)
+        cost = cost_usd({"prompt_tokens": prompt, "completion_tokens": completion}, price_for(model))
+        total = self.total
+        total["judge_calls"] += 1
+        total["prompt_tokens"] += prompt
+        total["completion_tokens"] += completion
+        total["cost_usd"] = None if cost is None or total["cost_usd"] is None else total["cost_usd"] + cost
         return {"id": f"dry-run-{self.requests}", "object": "chat.completion", "model": model,
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                              "finish_reason": "stop"}],

@@ -66,7 +66,7 @@ async def run_dry(options: RunOptions) -> EvaluationResult:
         errors = list(made.errors) if made is not None else []
         rows = len(made.rows) if made is not None else 0
         base = dict(made.summary) if made is not None else {}
-    estimate = build_estimate(usage, skipped, transport.methods)
+    estimate = build_estimate(usage, skipped, transport.methods, transport.total)
     summary: Dict[str, Any] = {
         "status": "dry_run", "started_at": base.get("started_at"), "duration_s": round(time.time() - started, 3),
         "rows": rows, "config": base.get("config"), "versions": base.get("versions"),

@@ -4,7 +4,8 @@
 ``prompt_tokens``, ``completion_tokens`` and ``cost_usd`` (``None`` when the model's price is
 unknown, never 0); an alias's entry also names its ``model`` and ``token_method`` (how its
 tokens were counted, :mod:`agent_evaluators.judge.token_count`), and one that could not be
-estimated has ``None`` counts and a ``note`` saying why.
+estimated has ``None`` counts and a ``note`` saying why. Judge requests a ``target`` makes itself (a
+simulated user's turns) are the entry ``"(target)"``.
 """
 
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any, Dict, Mapping, Optional
 from ..judge.token_count import counter_for
 from .store import SUMMARY_FILE, read_json
 
-__all__ = ["build_estimate", "earlier_estimate", "compare_estimate", "ESTIMATE_FILE", "ESTIMATE_KEYS"]
+__all__ = ["build_estimate", "earlier_estimate", "compare_estimate", "ESTIMATE_FILE", "ESTIMATE_KEYS", "TARGET_ENTRY"]
 
 #: where a dry run's estimate goes when the folder already holds a run's rows
 ESTIMATE_FILE = "estimate.json"
@@ -51,10 +52,35 @@ def _total(entries: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
     return total
 
 
+#: the entry of the judge requests no evaluator made: a target's own (the user simulator's turns)
+TARGET_ENTRY = "(target)"
+
+
+def _target_entry(entries: Mapping[str, Mapping[str, Any]], sent: Mapping[str, Any],
+                  methods: Mapping[str, str]) -> Optional[Dict[str, Any]]:
+    """What was sent (``sent``: every request's usage summed) beyond what the evaluators recorded."""
+    counted = _total(entries)
+    calls = sent["judge_calls"] - (counted["judge_calls"] or 0)
+    if calls <= 0:
+        return None
+    out: Dict[str, Any] = {"judge_calls": calls}
+    for k in ("prompt_tokens", "completion_tokens", "cost_usd"):
+        out[k] = None if sent[k] is None or counted[k] is None else sent[k] - counted[k]
+    if out["cost_usd"] is not None:
+        out["cost_usd"] = round(out["cost_usd"], 10)
+    out["token_method"] = "; ".join(sorted(set(methods.values()))) or None
+    out["about"] = "judge requests of the target (the user simulator's turns, up to its turn limit)"
+    return out
+
+
 def build_estimate(usage: Mapping[str, Optional[Mapping[str, Any]]], skipped: Mapping[str, str],
-                   methods: Mapping[str, str]) -> Dict[str, Any]:
-    """``{"total": {...}, "<alias>": {...}}``: see the module docstring."""
+                   methods: Mapping[str, str], sent: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """``{"total": {...}, "<alias>": {...}}``: see the module docstring. ``sent``: every request's usage
+    summed, when requests other than the evaluators' were made (a target's own judge: ``"(target)"``)."""
     entries: Dict[str, Dict[str, Any]] = {alias: _entry(u, methods) for alias, u in usage.items()}
+    target = _target_entry(entries, sent, methods) if sent is not None else None
+    if target is not None:
+        entries[TARGET_ENTRY] = target
     for alias, why in skipped.items():
         entries[alias] = {**{k: None for k in ESTIMATE_KEYS}, "note": why}
     return {"total": _total(entries), **entries}

@@ -20,9 +20,10 @@ from agent_evaluators import (
     ToolTrajectoryEvaluator,
     evaluate,
 )
+from agent_evaluators.agents.conversation import simulated_conversation_target
 from agent_evaluators.judge.token_count import counter_for
 from agent_evaluators.run_config import load_config
-from agent_evaluators.testing import JudgeServer
+from agent_evaluators.testing import JudgeServer, schema_reply
 from tests.cli.helpers import SAMPLES
 
 MODEL = "gpt-4o-mini"
@@ -127,3 +128,36 @@ def test_a_dry_run_beside_an_earlier_run_leaves_it_and_writes_estimate_json(tmp_
         assert json.loads((out / "estimate.json").read_text())["estimate"] == dry.estimate
         evaluate(**run, output_path=out)  # the next run compares with it
     assert _summary(out)["estimate_vs_actual"]["tool_calls"]["judge_calls"]["ratio"] == 1.0
+
+
+def _never_stops(req):
+    """The fake judge, but a simulated user that talks until its turn limit."""
+    rf = req.response_format or {}
+    if (rf.get("json_schema") or {}).get("name") == "SimulatedUserTurn":
+        return {"message": "and one more thing"}
+    return schema_reply(req)
+
+
+def test_the_user_simulator_is_estimated_to_its_turn_limit():
+    def agent(messages):
+        return f"reply {len(messages)}"
+
+    rows = [{"starting_prompt": "Weather in Paris?", "conversation_plan": "Ask for Paris, then tomorrow."},
+            {"starting_prompt": "Book a table", "conversation_plan": "A table for 2 at 7pm."}]
+    with JudgeServer(_never_stops, count_tokens=counter_for(MODEL)) as server:
+        judge = server.openai_config(MODEL)
+        common = dict(data=rows, target=simulated_conversation_target(agent, model_config=judge, max_invocations=4),
+                      evaluators={"intent": IntentResolutionEvaluator(model_config=judge)},
+                      evaluator_config={"intent": {"column_mapping": {"conversation": "${target.conversation}"}}},
+                      show_progress=False)
+        dry = evaluate(**common, dry_run=True)
+        assert server.stats()["requests"] == 0
+        real = evaluate(**common)
+        sent = server.stats()["requests"]
+    est = dry.estimate
+    assert est["(target)"]["judge_calls"] == 2 * 3  # the starting prompt and three simulated turns per row
+    assert est["intent"]["judge_calls"] == 2 * 4  # every user turn graded
+    assert est["total"]["judge_calls"] == sent == 14
+    assert est["total"]["prompt_tokens"] == pytest.approx(
+        real.usage["intent"]["prompt_tokens"] + sum(r["outputs.simulation"]["usage"]["prompt_tokens"] for r in real.rows),
+        rel=0.10)
