@@ -18,6 +18,7 @@ from agent_evaluators import (
     HallucinationEvaluator,
     IntentResolutionEvaluator,
     ToolTrajectoryEvaluator,
+    ToolUseQualityEvaluator,
     evaluate,
 )
 from agent_evaluators.agents.conversation import simulated_conversation_target
@@ -161,3 +162,16 @@ def test_the_user_simulator_is_estimated_to_its_turn_limit():
     assert est["total"]["prompt_tokens"] == pytest.approx(
         real.usage["intent"]["prompt_tokens"] + sum(r["outputs.simulation"]["usage"]["prompt_tokens"] for r in real.rows),
         rel=0.10)
+
+
+def test_a_composite_counts_its_members_calls_once(tmp_path):
+    # the composite's own usage sums its members'; the summary (and so the estimate) counts each request once
+    with JudgeServer() as server:
+        evaluators = {"tools": ToolUseQualityEvaluator(model_config=server.openai_config(MODEL))}
+        run = _samples(server.openai_config(MODEL))
+        common = dict(data=run["data"], evaluators=evaluators, show_progress=False)
+        dry = evaluate(**common, dry_run=True)
+        real = evaluate(**common, output_path=tmp_path / "out")
+        sent = server.stats()["requests"]
+    assert dry.estimate["tools"]["judge_calls"] == real.usage["tools"]["attempts"] == sent
+    assert _summary(tmp_path / "out")["usage"]["tools"]["attempts"] == sent
