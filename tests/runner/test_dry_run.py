@@ -175,3 +175,22 @@ def test_a_composite_counts_its_members_calls_once(tmp_path):
         sent = server.stats()["requests"]
     assert dry.estimate["tools"]["judge_calls"] == real.usage["tools"]["attempts"] == sent
     assert _summary(tmp_path / "out")["usage"]["tools"]["attempts"] == sent
+
+
+def test_evaluate_async_dry_run_and_azure_classes_are_not_run(monkeypatch):
+    import asyncio
+
+    from agent_evaluators import evaluate_async
+    from tests.conftest import optional_import
+
+    monkeypatch.setenv("PF_DISABLE_TRACING", "true")
+    azure = optional_import("azure.ai.evaluation")
+    rows = [{"query": "Cancel my 3pm meeting", "response": "I cancelled it."}]
+    with JudgeServer() as server:
+        evaluators = {"ours": IntentResolutionEvaluator(model_config=server.openai_config(MODEL)),
+                      "theirs": azure.IntentResolutionEvaluator({**server.openai_config(MODEL), "type": "openai"})}
+        result = asyncio.run(evaluate_async(data=rows, evaluators=evaluators, dry_run=True, show_progress=False))
+        assert server.stats()["requests"] == 0
+    assert result.estimate["ours"]["judge_calls"] == 1
+    assert result.estimate["theirs"]["judge_calls"] is None and "not estimated" in result.estimate["theirs"]["note"]
+    assert result.estimate["total"]["judge_calls"] == 1  # what could be estimated; the note says what could not
