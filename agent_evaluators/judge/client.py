@@ -527,7 +527,7 @@ class JudgeClient:
                                       template_hash=template_hash, price=self.price)
             raise
         usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash, price=self.price)
-        if key is not None and self.cache is not None:
+        if key is not None and self.cache is not None and dry_judge() is None:  # a placeholder verdict is never kept
             self.cache.put(key, {"text": text, "finish_reason": finish, "response_format": mode,
                                  "model": usage["model"]})
         return JudgeReply(data=data, text=text, finish_reason=finish, usage=usage)

@@ -194,3 +194,14 @@ def test_evaluate_async_dry_run_and_azure_classes_are_not_run(monkeypatch):
     assert result.estimate["ours"]["judge_calls"] == 1
     assert result.estimate["theirs"]["judge_calls"] is None and "not estimated" in result.estimate["theirs"]["note"]
     assert result.estimate["total"]["judge_calls"] == 1  # what could be estimated; the note says what could not
+
+
+def test_a_dry_run_puts_no_placeholder_verdict_in_the_judge_cache(tmp_path):
+    rows = [{"query": "Cancel my 3pm meeting", "response": "I cancelled it."},
+            {"query": "Book a flight", "response": "Booked."}]
+    with JudgeServer() as server:
+        ev = IntentResolutionEvaluator(model_config=server.openai_config(MODEL), cache=str(tmp_path / "cache.sqlite"))
+        evaluate(data=rows, evaluators={"intent": ev}, dry_run=True, show_progress=False)
+        real = evaluate(data=rows, evaluators={"intent": ev}, show_progress=False)
+        assert server.stats()["requests"] == 2  # the real run asked the judge: nothing came from the cache
+    assert all(r["outputs.intent.intent_resolution_usage"]["attempts"] == 1 for r in real.rows)
