@@ -26,6 +26,10 @@ def test_dry_run_of_the_samples_without_a_judge(tmp_path):
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["status"] == "dry_run" and summary["estimate"]["total"]["judge_calls"] == 48
     assert summary["estimate"]["intent"]["model"] == "gpt-4o-mini"
+    rep = agent_eval("report", tmp_path / "out", "-o", tmp_path / "report.html")
+    assert rep.rc == 0, rep
+    page = (tmp_path / "report.html").read_text()
+    assert "<h2>Estimate</h2>" in page and "A dry run: no judge was called" in page
 
 
 def test_run_config_dry_run_key_then_a_real_run_compares(tmp_path):
@@ -45,3 +49,7 @@ def test_run_config_dry_run_key_then_a_real_run_compares(tmp_path):
     assert summary["status"] == "complete"
     assert summary["estimate_vs_actual"]["intent"]["judge_calls"] == {"estimated": 12, "actual": 12, "ratio": 1.0}
     assert summary["estimate_vs_actual"]["intent"]["prompt_tokens"]["ratio"] == 1.0
+    rep = agent_eval("report", tmp_path / "out", "-o", tmp_path / "report.html")
+    assert rep.rc == 0, rep
+    page = (tmp_path / "report.html").read_text()
+    assert "<h3>Estimate vs actual</h3>" in page and "<td>12 → 12 (1.0)</td>" in page
