@@ -12,7 +12,7 @@ from typing import Any, Dict, FrozenSet, Mapping, Optional
 
 from .errors import ConfigError
 
-__all__ = ["JudgeSettings", "judge_model_config", "JUDGE_HOWTO"]
+__all__ = ["JudgeSettings", "judge_model_config", "dry_run_model_config", "JUDGE_HOWTO"]
 
 logger = logging.getLogger(__name__)
 
@@ -119,3 +119,15 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
     cfg = {k: v for k, v in cfg.items() if v is not None}
     resolve_config(cfg)  # raises ConfigError naming what is missing
     return cfg
+
+
+#: the endpoint of a dry run's judge when none is configured: never contacted (a dry run sends nothing)
+DRY_RUN_BASE_URL = "http://dry-run.invalid/v1"
+
+
+def dry_run_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+    """A judge for ``--dry-run`` without a configured one: the named model (for its tokenizer and
+    price) at an endpoint that is never contacted, so an estimate needs no key."""
+    env = os.environ if env is None else env
+    model = settings.model or env.get("AGENT_EVAL_JUDGE_MODEL") or env.get("OPENAI_MODEL") or "unnamed-judge"
+    return {"model": model, "base_url": DRY_RUN_BASE_URL, "api_key": "dry-run"}

@@ -39,7 +39,7 @@ from . import registry
 from .errors import ConfigError
 from .import_path import import_object
 from .judge_panel_config import panel_model_config, read_judge_section
-from .judge_settings import _JUDGE_KEYS, JUDGE_HOWTO, JudgeSettings, judge_model_config  # noqa: F401 - re-exported
+from .judge_settings import _JUDGE_KEYS, JUDGE_HOWTO, JudgeSettings, dry_run_model_config, judge_model_config  # noqa: F401 - re-exported
 from .run_call import RUN_OPTION_KEYS, read_run_options
 from .thresholds import Threshold, check_threshold_metrics, closest_hint, parse_threshold
 
@@ -382,6 +382,8 @@ def build_evaluators(cfg: RunConfig) -> Tuple[Dict[str, Any], Dict[str, str], Op
     evaluated nothing would hide a missing secret in CI).
     """
     model_config: Any = panel_model_config(cfg.judge_panel, cfg.judge) if cfg.judge_panel else judge_model_config(cfg.judge)
+    if model_config is None and cfg.run_options.get("dry_run"):
+        model_config = dry_run_model_config(cfg.judge)  # a dry run calls no judge: it needs none configured
     evaluators: Dict[str, Any] = {}
     skipped: Dict[str, str] = {}
     for spec in cfg.evaluators:

@@ -31,7 +31,8 @@ def _tokens(usage: Any, scored: Any = None) -> str:
     if (p is None or c is None) and not scored:  # every call failed: nothing was spent, nothing is unknown
         return "0 tokens (no successful calls)"
     total = "?" if p is None or c is None else f"{p + c:,}"
-    return f"{total} ({calls or 0} calls)"
+    cached = usage.get("cached_tokens")  # prompt tokens the provider served from its prompt cache, where it says
+    return f"{total} ({calls or 0} calls{f', {cached:,} cached' if cached else ''})"
 
 
 def _cost(usage: Any, scored: Any = None) -> str:

@@ -176,6 +176,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(_safe(hint), file=err)
         return code
 
+    if cfg.run_options.get("dry_run"):
+        return _dry_run_done(result, output, out)
     aliases = [s.alias for s in cfg.evaluators]
     ran = [a for a in aliases if a not in skipped]
     failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
@@ -225,6 +227,24 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print("\nWrote " + ", ".join(str(p) for p in written), file=out)
     print(f"Result: {verdict(code, outcome)}, exit code {code}", file=out)
     return code
+
+
+def _dry_run_done(result: Any, output: Path, out: TextIO) -> int:
+    """A dry run's table and where its estimate went; exit 0 (no thresholds are checked)."""
+    from .estimate import print_estimate
+
+    summary = result.summary or {}
+    print(f"\nDry run: {summary.get('rows', 0)} row(s) rendered, no judge called, thresholds not checked\n", file=out)
+    print_estimate(result.estimate or {}, out)
+    if summary.get("error_count"):
+        print("\n" + _safe(f"{summary['error_count']} cell(s) could not be rendered (they would be errors in a real run); "
+                    f"first: row {summary['errors'][0]['line_number']} {summary['errors'][0]['alias']}: "
+                    f"{summary['errors'][0]['message']}"), file=out)
+    where = output / ("summary.json" if (output / "summary.json").is_file() and not (output / "rows.jsonl").is_file()
+                      else "estimate.json")
+    print("\n" + _safe(f"Wrote {where}"), file=out)
+    print("Result: DRY RUN, exit code 0", file=out)
+    return 0
 
 
 def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) -> Dict[str, Any]:

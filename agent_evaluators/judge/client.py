@@ -31,6 +31,7 @@ from .._scrub import SecretSet, current_run, install_log_filter, register
 from ..errors import ConfigError, JudgeError
 from .cache import JudgeCache, cache_key, open_cache
 from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
+from .dry import dry_judge
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, parse_json_reply
 from .pool import transport_for_loop
@@ -473,7 +474,7 @@ class JudgeClient:
         run = current_run()
         if run is not None:
             run.join(self.secrets)  # the run masks this client's secrets in its rows and summary
-        client = self._transport()
+        client = dry_judge() or self._transport()  # a dry run: answered in process (see .dry)
         sent_params = self.prepare_params(params)
         extra_rf = (params or {}).get("response_format") if output_model is None else None
         key = None
@@ -526,7 +527,7 @@ class JudgeClient:
                                       template_hash=template_hash, price=self.price)
             raise
         usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash, price=self.price)
-        if key is not None and self.cache is not None:
+        if key is not None and self.cache is not None and dry_judge() is None:  # a placeholder verdict is never kept
             self.cache.put(key, {"text": text, "finish_reason": finish, "response_format": mode,
                                  "model": usage["model"]})
         return JudgeReply(data=data, text=text, finish_reason=finish, usage=usage)
@@ -556,8 +557,8 @@ class JudgeClient:
                           usage=priced(usage, self.price, self.model), cached=True)
 
 
-#: model-config keys read by the client itself, not by the endpoint resolver
-_CLIENT_KEYS = tuple(k for k in CLIENT_KEYS if k != "max_input_chars")  # max_input_chars: the evaluator's
+#: model-config keys read by the client itself, not by the endpoint resolver (max_input_chars: the evaluator's)
+_CLIENT_KEYS = tuple(k for k in CLIENT_KEYS if k != "max_input_chars")
 
 
 def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = False,
@@ -594,7 +595,6 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
     if isinstance(max_reply_bytes, bool) or not isinstance(max_reply_bytes, int) or max_reply_bytes < 1024:
         raise ConfigError(f"max_reply_bytes must be an integer >= 1024 (bytes), got {max_reply_bytes!r}")
     config = resolve_config(model_config)
-    return JudgeClient(config, is_reasoning_model=is_reasoning_model,
-                       cache=open_cache(cache) if cache is not None else None,
-                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits,
-                       max_reply_bytes=max_reply_bytes, price=price)
+    return JudgeClient(config, is_reasoning_model=is_reasoning_model, cache=open_cache(cache) if cache is not None else None,
+                       timeout=timeout, max_attempts=max_attempts, schema_limits=limits, max_reply_bytes=max_reply_bytes,
+                       price=price)

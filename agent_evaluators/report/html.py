@@ -18,6 +18,7 @@ from ..runner.option_table import RUN_OPTIONS
 from ..runner.panel_votes import describe_agreement
 from ..stats.noise import split_variance
 from .compare_html import compare_section, compare_view
+from .estimate_html import estimate_section
 from .load import RunData, cell_status, row_label
 from .plan import agent_run_pass_at_k, noise_rows
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
@@ -493,6 +494,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
             compare_section(cmp),
             _errors_section(run),
             _usage_section(run),
+            estimate_section(run),
             _rows_section(run, max_rows, rows_href),
         ]
     )

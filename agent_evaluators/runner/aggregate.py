@@ -258,6 +258,11 @@ class AliasStats:
         # one pass over the cell (this runs once per row and evaluator): usage, verdicts, numbers
         results: List[str] = []
         numbers: List[Any] = []
+        # a composite's own usage already sums its members' (their ``<member>_usage`` keys would count twice)
+        own_usage = cell.get(f"{self.result_key}_usage") if self.result_key else None
+        if isinstance(own_usage, Mapping):
+            self.usage = {} if self.usage is None else self.usage
+            add_usage(self.usage, own_usage)
         for k, v in cell.items():
             t = type(v)
             if t is int or t is float:  # not bool: a flag is not a metric
@@ -267,6 +272,8 @@ class AliasStats:
                 if k.endswith("_result"):
                     results.append(v)
             elif k.endswith("_usage") and isinstance(v, Mapping):
+                if own_usage is not None:
+                    continue
                 if self.usage is None:
                     self.usage = {}
                 add_usage(self.usage, v)

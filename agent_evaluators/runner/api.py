@@ -12,8 +12,10 @@ from typing import Any, Callable, Mapping, Optional, Union
 from .._loop import run_sync
 from ..errors import ConfigError
 from .azure_output import split_output_path, write_azure_json
+from .dry_run import run_dry
 from .ledger import RunInterrupted
 from .local import RunWatch, run_local
+from .option_table import options_docstring
 from .options import RayOptions, RunOptions
 from .result import EvaluationResult
 
@@ -43,6 +45,7 @@ async def evaluate_async(
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
+    dry_run: bool = False,
     azure_compat: bool = False,
     data_format: str = "auto",
     judge_mode: str = "direct",
@@ -54,7 +57,7 @@ async def evaluate_async(
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    result = await run_local(options)
+    result = await (run_dry(options) if options.values["dry_run"] else run_local(options))
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -80,6 +83,7 @@ def evaluate(
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
+    dry_run: bool = False,
     azure_compat: bool = False,
     data_format: str = "auto",
     judge_mode: str = "direct",
@@ -108,29 +112,7 @@ def evaluate(
             ``.json`` (azure-ai-evaluation's style) also gets azure's result file
             ``{"rows", "metrics", "studio_url"}``, with the folder at the same path minus ``.json``.
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
-        max_concurrency: judge HTTP requests in flight, shared by every evaluator.
-        resume: continue the run in ``output_path``: only missing or failed cells run.
-        rerun_failed: re-run only the failed cells of the run in ``output_path``.
-        force: resume even though the data or evaluator configuration changed.
-        num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere
-            (CI logs) a plain line every 10 s and at the end; ``True``: the redrawn line; ``False``: none.
-        timeout: seconds per evaluator / target call (an inline sync function cannot be interrupted); ``None``: no limit.
-        evaluation_name, tags: recorded in ``summary.json``'s ``config``.
-        azure_compat: add azure-ai-evaluation 1.18's metric names and values (``<alias>.binary_aggregate``, ...,
-            :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves names to :mod:`agent_evaluators.azure`.
         azure_ai_project: accepted so azure code runs unchanged; nothing is uploaded (a warning says so).
-        data_format: ``"auto"`` (by suffix; traces by content) or ``"otlp"`` (``data`` is traces).
-        max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
-        min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
-        prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
-        judge_mode: ``"batch"``: through the provider's Batch API at half price (:mod:`..judge.batch_collect`;
-            no per-call ``timeout``; local engine). ``batch_*``: its first poll interval and batch limits.
-        engine: ``"local"`` (one process, one event loop) or ``"ray"``: the run split into shards on a Ray cluster
-            (``pip install agent-evaluators[ray]``; more options: :func:`agent_evaluators.runner.distributed.evaluate_ray`),
-            ``max_concurrency`` one budget across the whole cluster.
-        ray_address: ``engine="ray"`` only: the cluster (``None``: a connected one, else a local Ray).
-        num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
     """
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
@@ -145,6 +127,9 @@ def evaluate(
 def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
     """Run ``options`` on the chosen engine; Ctrl-C becomes :class:`RunInterrupted` once the
     cancelled local run has saved what it finished."""
+    if options.values["dry_run"]:
+        return run_sync(run_dry(options), nested_hint="evaluate() was called from inside the evaluators' event loop; "
+                        "use `await evaluate_async(...)`")
     if engine == "ray":
         from .distributed import run_ray  # lazy: Ray is an optional extra
 
@@ -161,3 +146,6 @@ def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> Ev
         if interruption is not None:
             raise interruption from None
         raise
+
+
+evaluate.__doc__ = (evaluate.__doc__ or "") + options_docstring()

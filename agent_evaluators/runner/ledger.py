@@ -25,6 +25,7 @@ from ..errors import AgentEvalError, ConfigError, InputError
 from .aggregate import run_cost
 from .azure_metrics import azure_run_metrics
 from .describe import RunDescription
+from .estimate import compare_estimate, earlier_estimate
 from .fingerprint import fingerprint_changes, row_digest
 from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
@@ -115,6 +116,8 @@ class RunLedger:
         self.changed_rows = 0
         self.total = total
         self.interruption: Optional[RunInterrupted] = None
+        #: a dry run's estimate found in the folder: the summary compares the usage with it
+        self.estimate: Optional[Dict[str, Any]] = None
         self.summary: Dict[str, Any] = {
             "status": "running",
             "started_at": _now_iso(self.started),
@@ -172,6 +175,7 @@ class RunLedger:
 
     def _open_locked(self, description: RunDescription) -> None:
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
+        self.estimate = earlier_estimate(self.out_dir)
         if self.options.continues_earlier_run:
             self._check_earlier_run(description)
             self._prior_offsets, self._prior_status, _ = scan_rows(self.rows_path, self._prior_hash)
@@ -476,6 +480,8 @@ class RunLedger:
         })
         if agreement:
             summary["agreement"] = agreement
+        if self.estimate:
+            summary.update(estimate=self.estimate, estimate_vs_actual=compare_estimate(self.estimate, usage))
         if extra:
             summary.update(extra)
         if self.summary_path is not None:

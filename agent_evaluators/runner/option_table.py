@@ -24,7 +24,8 @@ from ..errors import ConfigError
 from ..judge.prices import check_prices
 from .readers import DATA_FORMATS
 
-__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of"]
+__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of",
+           "options_docstring"]
 
 #: keywords of ``evaluate()`` that are not in the table: their CLI / YAML forms are their own
 OWN_FORM_ARGUMENTS = ("data", "evaluators", "evaluator_config", "azure_ai_project")
@@ -182,6 +183,8 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
               "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
               in_summary=True, flag_aliases=("--price",)),
+    RunOption("dry_run", False, "flag", "call no judge: render every prompt the run would send and report judge "
+              "calls, tokens and cost per evaluator (summary.json's estimate; no rows, no thresholds, exit 0)", _flag),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,
@@ -228,3 +231,15 @@ def check_options(values: Mapping[str, Any]) -> Dict[str, Any]:
     if unknown:
         raise ConfigError(f"unknown run option {unknown[0]!r}; run options: {', '.join(_BY_NAME)}")
     return {o.name: o.check(o.name, values.get(o.name, o.default)) for o in RUN_OPTIONS}
+
+
+def options_docstring(*, async_only: bool = False) -> str:
+    """The run options' part of ``evaluate()``'s docstring, made from this table, so a new option
+    documents itself (and ``evaluate()`` stays within the engine's function length)."""
+    lines = ["", "    Run options (each also ``agent-eval run --flag`` and a run-config key; ``runner/option_table.py``):"]
+    for o in RUN_OPTIONS:
+        if async_only and not o.async_too:
+            continue
+        default = "" if "default" in o.help else f" (default {o.default!r})"
+        lines.append(f"        {o.name}{default}: {o.help}.")
+    return "\n".join(lines) + "\n"

@@ -37,7 +37,8 @@ class EvaluationResult(Dict[str, Any]):
     * ``errors``: ``[{"line_number", "alias", "message"}]`` for every error cell;
     * ``usage``: judge usage totals per evaluator alias;
     * ``summary``: everything ``summary.json`` holds (config, versions, fingerprint);
-    * ``output_path``: the run folder, or ``None``.
+    * ``output_path``: the run folder, or ``None``;
+    * ``estimate``: a dry run's estimate (``dry_run=True``, :mod:`.estimate`), else ``None``.
     """
 
     def __init__(
@@ -55,6 +56,7 @@ class EvaluationResult(Dict[str, Any]):
         self.usage = usage
         self.summary = summary
         self.output_path = output_path
+        self.estimate: Optional[Dict[str, Any]] = None
 
     @property
     def rows(self) -> Sequence[Dict[str, Any]]:

@@ -6,7 +6,7 @@ content that actually reached the judge); ``Reply`` scripts one reply exactly
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 __all__ = ["ChatRequest", "Reply", "AUTO"]
 
@@ -107,6 +107,12 @@ class ChatRequest:
         js = rf.get("json_schema") or {}
         schema = js.get("schema") if isinstance(js, dict) else None
         return schema if isinstance(schema, dict) else None
+
+    def prompt_tokens(self, count: Callable[[str], int]) -> int:
+        """The prompt's tokens as a chat endpoint counts them: each message's content by ``count``,
+        plus OpenAI's published framing (3 tokens per message, 3 to prime the reply). The
+        response-format schema is not counted (providers count it differently)."""
+        return 3 + sum(3 + count(_content_text(m.get("content"))) for m in self.messages if isinstance(m, dict))
 
     @property
     def params(self) -> Dict[str, Any]:

@@ -89,6 +89,9 @@ class JudgeServer:
     endpoint does; counted in ``stats()["faults"]["unauthorized"]``.
     ``batch``: how the files and batches endpoints behave (:class:`~.batches.BatchFaults`);
     ``batches.custom_ids`` counts the batch lines answered, per ``custom_id``.
+    ``count_tokens``: a tokenizer (text -> tokens) for the reported usage, e.g.
+    ``agent_evaluators.judge.token_count.counter_for(model)``, so a test can compare a dry run's
+    estimate with what a real run records (:meth:`ChatRequest.prompt_tokens`); default: characters / 4.
     """
 
     def __init__(
@@ -103,7 +106,9 @@ class JudgeServer:
         keep_requests: bool = True,
         require_api_key: Optional[str] = None,
         batch: Optional[BatchFaults] = None,
+        count_tokens: Optional[Callable[[str], int]] = None,
     ) -> None:
+        self.count_tokens = count_tokens
         self.responder = responder or schema_reply
         self.faults = faults or Faults()
         self.delay_s = delay_s
@@ -428,6 +433,7 @@ class JudgeServer:
 
         choices = []
         completion_chars = 0
+        completion_tokens = 0
         for i, reply in enumerate(replies):
             content = reply.content
             text = json.dumps(content) if isinstance(content, (dict, list)) else content
@@ -438,6 +444,7 @@ class JudgeServer:
                 text = (text or "")[: max(1, len(text or "") // 2)]
                 finish = "length"
             completion_chars += len(text or "")
+            completion_tokens += self.count_tokens(text or "") if self.count_tokens is not None else 0
             if reply.refusal is not None:
                 text = None
             choices.append({"index": i, "message": {"role": "assistant", "content": text, "refusal": reply.refusal},
@@ -445,7 +452,11 @@ class JudgeServer:
         out: Dict[str, Any] = {"id": f"chatcmpl-local-{request_id}", "object": "chat.completion",
                                "created": int(time.time()), "model": req.model or "local-judge",
                                "choices": choices}
-        if first.usage is AUTO:
+        if first.usage is AUTO and self.count_tokens is not None:
+            prompt, completion = req.prompt_tokens(self.count_tokens), completion_tokens
+            out["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                            "total_tokens": prompt + completion}
+        elif first.usage is AUTO:
             prompt = max(1, len(req.text) // 4)
             completion = max(1, completion_chars // 4)
             out["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,

@@ -71,7 +71,8 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
               "max_rows": 2, "min_agreement": 0.667, "engine": "ray", "ray_address": "auto", "num_workers": 2,
               "azure_compat": True, "data_format": "otlp",
               "prices": {"my-deploy": {"input": 1.0, "cached_input": 0.5, "output": 2.0}},
-              "judge_mode": "batch", "batch_poll_s": 5.0, "batch_max_requests": 1000, "batch_max_bytes": 1_000_000}
+              "judge_mode": "batch", "batch_poll_s": 5.0, "batch_max_requests": 1000, "batch_max_bytes": 1_000_000,
+              "dry_run": True}
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml
 

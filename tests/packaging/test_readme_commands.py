@@ -60,6 +60,7 @@ RUNS: Dict[str, int] = {
     "agent-eval run --config samples/eval.yaml --judge-base-url http://127.0.0.1:8089/v1 --judge-model local": 0,
     "agent-eval run --config samples/eval.yaml --azure-compat": 0,
     "agent-eval run --config samples/eval.yaml --batch": 0,
+    "agent-eval run --config samples/eval.yaml --dry-run": 0,
     # the bad runs (rows 3, 7, 11) fail on purpose
     "pytest --agent-eval-collect samples/agents.eval.yaml": 1,
     "pytest --agent-eval-collect samples/agents.eval.yaml::row3-travel-004": 1,
@@ -91,6 +92,7 @@ NOT_RUN: Dict[str, str] = {
     'pip install -e ".[dev,azure,promptflow]"': _FRESH_ENV + "; tests/packaging/test_extras_coinstall.py (heavy)",
     "pip install -e '.[adk]'": _FRESH_ENV + "; tests/packaging/test_extras_coinstall.py (heavy)",
     "pip install 'agent-evaluators[ray]'": "installs from PyPI; .ci/run installs the [ray] extra",
+    "pip install agent-evaluators[tokens]": "installs from PyPI; .ci/run installs the [tokens] extra",
     "pip install 'agent-evaluators[local]'": "installs from PyPI; ci/local_model_e2e.sh installs the [local] extra",
     'python -m pytest -q -m "not heavy"': "the test suite itself (this test is part of it)",
     'python -m pytest tests/reliability -q -m "not heavy"': "a part of the test suite itself",
@@ -115,6 +117,7 @@ NOT_RUN: Dict[str, str] = {
     "python bench/bench_deterministic.py": "a benchmark; figures in README",
     "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures in README",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
+    "python bench/bench_prompt_tokens.py": "a benchmark against azure-ai-evaluation; figures in README",
     "python bench/bench_compare.py --check": "a simulation of minutes; tests/stats/test_simulation.py (heavy) runs it",
     "agent-eval compare RUN_A RUN_B [--metric ALIAS.METRIC] [--fail-on-regression] [--json]":
         "a synopsis with placeholders; 'Did it get worse?' runs the same command on two real runs",

@@ -178,3 +178,17 @@ def test_cli_run_config_prices_and_bad_flag(tmp_path):
     bad = agent_eval("run", "--data", data, "-e", "response_match", "--price", "eval-judge=cheap", "-o",
                      tmp_path / "bad")
     assert bad.rc == 2 and "IN,OUT" in bad.err, bad
+
+
+def test_cli_table_shows_the_cached_prompt_tokens_the_provider_reports(tmp_path):
+    # issue 25 item 5: 400 of each call's 1,000 prompt tokens came from the provider's prompt cache
+    data = _cli_rows(tmp_path)
+    with JudgeServer(_judge) as server:
+        r = agent_eval("run", "--data", data, "-e", "intent_resolution=intent", "--judge-model", "gpt-4o",
+                       "--judge-base-url", server.url + "/v1", "-o", tmp_path / "out", "--no-show-progress")
+    assert r.rc in (0, 1), r
+    line = next(t for t in r.out.splitlines() if t.startswith("intent "))
+    assert "3,600 (3 calls, 1,200 cached)" in line, r
+    assert _summary(tmp_path)["usage"]["intent"]["cached_tokens"] == 1200
+    rows = [json.loads(x) for x in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
+    assert all(row[KEY]["cached_tokens"] == 400 for row in rows)

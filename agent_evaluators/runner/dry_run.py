@@ -1,0 +1,95 @@
+"""``evaluate(..., dry_run=True)``: what a run would send to its judges, and what that would cost.
+
+The run itself is made, on the same engine code, with every judge request answered in process
+by :class:`~agent_evaluators.judge.dry.DryRunTransport` (no network; placeholder verdicts valid
+for each schema), into a throw-away folder: so the count of requests covers every fan-out
+exactly (samples, ``num_runs``, per turn, per tool call, panels, the hallucination metric's
+segment-then-validate, the user simulator up to its turn limit), and the usage the
+evaluators record is the estimate. The run's folder gets only ``summary.json`` with
+``status: "dry_run"`` and ``estimate`` (no rows; thresholds are for the caller not to check);
+when that folder already holds a run's rows, the estimate goes to ``estimate.json`` beside
+them instead, and the run is left as it is.
+
+A real run later in the same folder compares its usage with that estimate
+(``estimate_vs_actual`` in its ``summary.json``, :func:`compare_estimate`).
+
+Not estimated: azure-ai-evaluation's own classes (they send their own requests, which no
+dry run can intercept, so they are not run at all) and a ``target``'s own model calls (the
+target runs: its answers are what the judges are asked about).
+"""
+
+import dataclasses
+import logging
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict
+
+from ..judge.dry import DryRunTransport, use_dry_judge
+from .estimate import ESTIMATE_FILE, build_estimate
+from .local import run_local
+from .options import RunOptions
+from .result import EvaluationResult
+from .store import ROWS_FILE, SUMMARY_FILE, write_json_atomic
+
+__all__ = ["run_dry"]
+
+logger = logging.getLogger("agent_evaluators.runner")
+
+NOT_ESTIMATED = ("not estimated: azure-ai-evaluation's own class sends its own requests, which a dry run cannot "
+                 "intercept; it was not run")
+
+
+def _is_azure_class(evaluator: Any) -> bool:
+    return type(evaluator).__module__.startswith("azure.ai.evaluation")
+
+
+def _inner_options(options: RunOptions, folder: Path) -> RunOptions:
+    """The run to make: the same, minus azure's own classes, into ``folder``, quietly."""
+    evaluators = {a: e for a, e in options.rows.evaluators.items() if not _is_azure_class(e)}
+    rows = dataclasses.replace(options.rows, evaluators=evaluators)
+    values = {**options.values, "output_path": folder, "dry_run": False, "show_progress": False,
+              "fail_on_evaluator_errors": False, "resume": False, "rerun_failed": False}
+    return dataclasses.replace(options, rows=rows, output_path=folder, values=values, continues_earlier_run=False)
+
+
+async def run_dry(options: RunOptions) -> EvaluationResult:
+    """Make the dry run of ``options`` (see the module docstring) and return its result (``estimate`` set)."""
+    skipped = {a: NOT_ESTIMATED for a, e in options.rows.evaluators.items() if _is_azure_class(e)}
+    started = time.time()
+    transport = DryRunTransport()
+    with tempfile.TemporaryDirectory(prefix="agent-eval-dry-run-") as folder:
+        inner = _inner_options(options, Path(folder))
+        with use_dry_judge(transport):
+            made = await run_local(inner) if inner.rows.evaluators else None
+        usage = dict(made.usage) if made is not None else {}
+        errors = list(made.errors) if made is not None else []
+        rows = len(made.rows) if made is not None else 0
+        base = dict(made.summary) if made is not None else {}
+    estimate = build_estimate(usage, skipped, transport.methods, transport.total)
+    summary: Dict[str, Any] = {
+        "status": "dry_run", "started_at": base.get("started_at"), "duration_s": round(time.time() - started, 3),
+        "rows": rows, "config": base.get("config"), "versions": base.get("versions"),
+        "fingerprint": base.get("fingerprint"), "estimate": estimate,
+        "error_count": len(errors), "errors": errors,
+    }
+    out = options.output_path
+    if out is not None:
+        _write(out, summary)
+    result = EvaluationResult(rows=[], metrics={}, errors=errors, usage={}, summary=summary, output_path=out)
+    result.estimate = estimate
+    return result
+
+
+def _write(out: Path, summary: Dict[str, Any]) -> None:
+    """``summary.json``, or ``estimate.json`` where the folder holds an earlier run's rows."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows = out / ROWS_FILE
+    if rows.exists() and rows.stat().st_size:
+        logger.warning("%s holds an earlier run's rows: the dry run's estimate is in %s, the run is left as it is",
+                       out, ESTIMATE_FILE)
+        write_json_atomic(out / ESTIMATE_FILE, summary)
+    else:
+        write_json_atomic(out / SUMMARY_FILE, summary)
+
+

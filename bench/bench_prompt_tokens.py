@@ -1,0 +1,180 @@
+"""Prompt tokens per verdict: our template vs azure-ai-evaluation 1.18's prompt, metric by metric, same rows.
+
+Both sides run their real classes (``agent_evaluators.azure.X`` and ``azure.ai.evaluation``'s X,
+called with the same arguments) against a local judge server of their own (``JudgeServer``, real
+HTTP). Each server counts every request's prompt as a chat endpoint does
+(:meth:`agent_evaluators.testing.ChatRequest.prompt_tokens`, with the offline tokenizer of
+:mod:`agent_evaluators.judge.token_count`), so the figures compare what each side would pay for
+its prompts. The rows are the bundled sample agents' OpenAI- and Azure-agent-format runs
+(``samples/data/agents.jsonl``, the ADK rows left out; a row one side refuses is left out of
+both: azure 1.18.10 refuses the OpenAI-format ones for the agent metrics, ``content: null``);
+the quality metrics get those rows' last user text, final answer, ground truth and tool
+outputs (as context) as plain strings, as azure's quality evaluators take them.
+
+    PYTHONPATH=. python bench/bench_prompt_tokens.py [--model gpt-4o] [--check]
+
+``--check`` exits 1 when any of our prompts costs more tokens per verdict than azure's.
+Needs the ``azure`` extra; ``PF_DISABLE_TRACING`` is set here.
+"""
+
+import argparse
+import importlib
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from statistics import mean
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+os.environ.setdefault("PF_DISABLE_TRACING", "true")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from agent_evaluators.judge.token_count import counter_for  # noqa: E402
+from agent_evaluators.testing import ChatRequest, JudgeServer, schema_reply  # noqa: E402
+
+#: our name -> azure 1.18.10's module and class (the private ones are not exported)
+AZURE = {
+    "IntentResolutionEvaluator": ("azure.ai.evaluation", "IntentResolutionEvaluator"),
+    "ResponseCompletenessEvaluator": ("azure.ai.evaluation", "ResponseCompletenessEvaluator"),
+    "TaskAdherenceEvaluator": ("azure.ai.evaluation", "TaskAdherenceEvaluator"),
+    "ToolCallAccuracyEvaluator": ("azure.ai.evaluation", "ToolCallAccuracyEvaluator"),
+    "TaskCompletionEvaluator": ("azure.ai.evaluation._evaluators._task_completion", "_TaskCompletionEvaluator"),
+    "ToolSelectionEvaluator": ("azure.ai.evaluation._evaluators._tool_selection", "_ToolSelectionEvaluator"),
+    "ToolInputAccuracyEvaluator": ("azure.ai.evaluation._evaluators._tool_input_accuracy",
+                                   "_ToolInputAccuracyEvaluator"),
+    "ToolOutputUtilizationEvaluator": ("azure.ai.evaluation", "_ToolOutputUtilizationEvaluator"),
+    "ToolCallSuccessEvaluator": ("azure.ai.evaluation", "_ToolCallSuccessEvaluator"),
+    "CoherenceEvaluator": ("azure.ai.evaluation", "CoherenceEvaluator"),
+    "FluencyEvaluator": ("azure.ai.evaluation", "FluencyEvaluator"),
+    "RelevanceEvaluator": ("azure.ai.evaluation", "RelevanceEvaluator"),
+    "GroundednessEvaluator": ("azure.ai.evaluation", "GroundednessEvaluator"),
+    "SimilarityEvaluator": ("azure.ai.evaluation", "SimilarityEvaluator"),
+    "RetrievalEvaluator": ("azure.ai.evaluation", "RetrievalEvaluator"),
+}
+
+#: each metric's arguments from one sample row (``r``: the row as messages, ``t``: as plain texts)
+CALLS: Dict[str, Callable[[Dict[str, Any], Dict[str, str]], Dict[str, Any]]] = {
+    "IntentResolutionEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                   tool_definitions=r["tool_definitions"]),
+    "ResponseCompletenessEvaluator": lambda r, t: dict(response=t["response"], ground_truth=t["ground_truth"]),
+    "TaskAdherenceEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                tool_definitions=r["tool_definitions"]),
+    "ToolCallAccuracyEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                   tool_definitions=r["tool_definitions"]),
+    "TaskCompletionEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                 tool_definitions=r["tool_definitions"]),
+    "ToolSelectionEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                tool_definitions=r["tool_definitions"]),
+    "ToolInputAccuracyEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                    tool_definitions=r["tool_definitions"]),
+    "ToolOutputUtilizationEvaluator": lambda r, t: dict(query=r["query"], response=r["response"],
+                                                        tool_definitions=r["tool_definitions"]),
+    "ToolCallSuccessEvaluator": lambda r, t: dict(response=r["response"], tool_definitions=r["tool_definitions"]),
+    "CoherenceEvaluator": lambda r, t: dict(query=t["query"], response=t["response"]),
+    "FluencyEvaluator": lambda r, t: dict(response=t["response"]),
+    "RelevanceEvaluator": lambda r, t: dict(query=t["query"], response=t["response"]),
+    "GroundednessEvaluator": lambda r, t: dict(query=t["query"], response=t["response"], context=t["context"]),
+    "SimilarityEvaluator": lambda r, t: dict(query=t["query"], response=t["response"],
+                                             ground_truth=t["ground_truth"]),
+    "RetrievalEvaluator": lambda r, t: dict(query=t["query"], context=t["context"]),
+}
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def _texts(row: Dict[str, Any]) -> Dict[str, str]:
+    """A row's last user text, final answer, ground truth and tool outputs (the context) as plain strings."""
+    user = [_text(m.get("content")) for m in row["query"] if m.get("role") == "user"]
+    answers = [_text(m.get("content")) for m in row["response"] if m.get("role") == "assistant"]
+    tools = [_text(m.get("content")) or json.dumps(m.get("content")) for m in row["response"] if m.get("role") == "tool"]
+    return {"query": user[-1], "response": next(a for a in reversed(answers) if a), "ground_truth": row["ground_truth"],
+            "context": "\n".join(tools) or row["ground_truth"]}
+
+
+def sample_rows() -> List[Dict[str, Any]]:
+    rows = [json.loads(line) for line in (REPO / "samples" / "data" / "agents.jsonl").read_text().splitlines()]
+    return [r for r in rows if r["format"] in ("openai", "azure_agent")]
+
+
+def azure_judge(req: ChatRequest) -> Any:
+    """A reply azure's parsers accept: its quality prompts' ``<S2>`` tags, else its JSON fields."""
+    if "<S2>" in req.text:
+        return "<S0>thinking</S0><S1>a placeholder explanation</S1><S2>4</S2>"
+    if req.json_schema is not None:
+        return schema_reply(req)
+    return {"explanation": "placeholder", "reason": "placeholder", "score": 1, "success": True, "status": "completed",
+            "properties": {}, "chain_of_thought": "placeholder"}
+
+
+def _tokens(server: JudgeServer, count: Callable[[str], int]) -> Tuple[int, float]:
+    requests = server.requests
+    return len(requests), (mean(r.prompt_tokens(count) for r in requests) if requests else float("nan"))
+
+
+def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Tuple[Optional[float], Optional[float], int]:
+    """(our mean prompt tokens per request, azure's, rows both sides judged)."""
+    import agent_evaluators.azure as ours_pkg
+
+    module, cls_name = AZURE[name]
+    theirs_cls = getattr(importlib.import_module(module), cls_name)
+    count = counter_for(model)
+    with JudgeServer() as ours_server, JudgeServer(azure_judge) as their_server:
+        ours = getattr(ours_pkg, name)({**ours_server.openai_config(model), "type": "openai"})
+        theirs = theirs_cls({**their_server.openai_config(model), "type": "openai"})
+        judged = 0
+        for row in rows:
+            kwargs = CALLS[name](row, _texts(row))
+            before = (len(ours_server.requests), len(their_server.requests))
+            try:
+                ours(**kwargs)
+            except Exception:  # noqa: BLE001 - a row one side refuses is left out of both
+                pass
+            try:
+                theirs(**kwargs)
+            except Exception:  # noqa: BLE001
+                pass
+            if len(ours_server.requests) == before[0] or len(their_server.requests) == before[1]:
+                _drop_since(ours_server, before[0])
+                _drop_since(their_server, before[1])
+                continue
+            judged += 1
+        _, our_mean = _tokens(ours_server, count)
+        _, their_mean = _tokens(their_server, count)
+    return our_mean, their_mean, judged
+
+
+def _drop_since(server: JudgeServer, n: int) -> None:
+    """Forget the requests of a row the other side did not judge (so both means cover the same rows)."""
+    with server._lock:  # noqa: SLF001 - a benchmark of our own server
+        del server._requests[n:]  # noqa: SLF001
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default="gpt-4o", help="judge model named in the requests (its tokenizer counts)")
+    parser.add_argument("--check", action="store_true", help="exit 1 when one of our prompts is the longer")
+    args = parser.parse_args(argv)
+    logging.getLogger("azure").setLevel(logging.ERROR)  # "experimental class" notices, one per class
+    rows = sample_rows()
+    print(f"prompt tokens per verdict, {len(rows)} sample rows, counted with: {counter_for(args.model).method}\n")
+    print(f"{'metric':34} {'ours':>7} {'azure':>7} {'ours/azure':>10} {'rows':>5}")
+    worse = []
+    for name in AZURE:
+        ours, theirs, judged = measure(name, rows, args.model)
+        ratio = ours / theirs if judged and theirs else float("nan")
+        if ratio > 1:
+            worse.append(name)
+        print(f"{name:34} {ours:7.0f} {theirs:7.0f} {ratio:10.2f} {judged:5d}")
+    return 1 if args.check and worse else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
