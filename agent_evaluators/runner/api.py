@@ -43,6 +43,8 @@ async def evaluate_async(
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
+    max_cost: Optional[float] = None,
+    max_judge_calls: Optional[int] = None,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
@@ -75,6 +77,8 @@ def evaluate(
     max_rows: Optional[int] = None,
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
+    max_cost: Optional[float] = None,
+    max_judge_calls: Optional[int] = None,
     azure_compat: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
@@ -120,6 +124,12 @@ def evaluate(
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
+        max_cost, max_judge_calls: caps on the run's judge work (USD; calls), counted over the run folder
+            (a resume starts from what earlier runs spent). A call that would pass a cap is not sent, the
+            run stops starting judge work, lets calls in flight finish, and marks the cells left
+            ``not_run`` (reason ``budget``); ``summary.json`` says ``"status": "stopped"`` and holds
+            ``"budget"``. ``resume=True`` with higher caps continues. Local engine only; see
+            :mod:`agent_evaluators.judge.budget` for the rule.
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with

@@ -13,14 +13,17 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from typing import Any, Dict, List, Optional
 
 from ..errors import JudgeError
+from ..judge.budget import BUDGET_REASON, NOT_RUN
 from ..stats.passk import pass_at_k, pass_hat_k
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
 
 __all__ = [
     "Cell",
+    "NotRunCell",
     "CallTimeout",
     "error_cell",
+    "not_run_cell",
     "exception_cell",
     "combine_runs",
     "call_with_timeout",
@@ -42,6 +45,14 @@ class Cell:
         self.out = out
         self.ok = ok
         self.message = message
+
+
+class NotRunCell(Cell):
+    """A cell the run's budget left unrun: neither an error nor a score. ``rows.jsonl`` marks it
+    ``cell_status: "not_run"``; a resume runs it."""
+
+    __slots__ = ()
+    status = NOT_RUN
 
 
 class CallTimeout(Exception):
@@ -104,6 +115,18 @@ def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, 
     else:
         out = {"error": message}
     return Cell(out, False, message)
+
+
+def not_run_cell(inv: Invoker, where: str, why: str, usage: Any = None) -> Cell:
+    """``<key>_result: "not_run"`` with ``<key>_not_run: "budget"`` (``output_*`` for an evaluator without
+    a result key); ``usage``: what calls it made before the refusal cost (they were paid for)."""
+    k = inv.result_key if inv.ours and inv.result_key else "output"
+    message = (f"{where}: not run: the run's judge budget stopped ({why}); resume with a higher "
+               "max_cost / max_judge_calls runs it")
+    out: Dict[str, Any] = {k: None, f"{k}_result": NOT_RUN, f"{k}_not_run": BUDGET_REASON, f"{k}_reason": message}
+    if usage:
+        out[f"{k}_usage"] = dict(usage)
+    return NotRunCell(out, True, message)
 
 
 def exception_cell(inv: Invoker, where: str, exc: BaseException, timeout: Optional[float]) -> Cell:

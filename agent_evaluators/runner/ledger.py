@@ -19,11 +19,13 @@ import time
 from array import array
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
+from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import AgentEvalError, ConfigError, InputError
+from ..judge.budget import JudgeBudget
 from .aggregate import run_cost
 from .azure_metrics import azure_run_metrics
+from .budget_run import STOPPED, budget_record, earlier_spend, stop_message
 from .describe import RunDescription
 from .fingerprint import fingerprint_changes, row_digest
 from .lock import LOCK_FILE, RunFolderLock
@@ -115,6 +117,10 @@ class RunLedger:
         self.changed_rows = 0
         self.total = total
         self.interruption: Optional[RunInterrupted] = None
+        #: judge calls and USD the folder's earlier runs spent (a resume's budget starts there)
+        self.earlier_spend: Tuple[int, float] = (0, 0)
+        #: the run's judge budget, when it has a cap (:mod:`.budget_run`)
+        self.budget: Optional[JudgeBudget] = None
         self.summary: Dict[str, Any] = {
             "status": "running",
             "started_at": _now_iso(self.started),
@@ -207,8 +213,9 @@ class RunLedger:
                 "agent-evaluators and is left as it is. Move or delete it, or choose another output_path."
             )
         status = old.get("status")
-        if status in ("running", "interrupted") and not self.options.force:
-            how = "was interrupted" if status == "interrupted" else "did not finish (it crashed or was killed)"
+        if status in ("running", "interrupted", STOPPED) and not self.options.force:
+            how = {"interrupted": "was interrupted", STOPPED: "was stopped by its judge budget (pass a higher "
+                   "max_cost / max_judge_calls with resume=True)"}.get(status, "did not finish (it crashed or was killed)")
             raise ConfigError(
                 f"the earlier run in {self.out_dir} {how}: pass resume=True to continue it, or force=True to "
                 "replace its results with a new run"
@@ -231,6 +238,7 @@ class RunLedger:
             else:
                 logger.info("nothing to resume in %s; starting a new run", self.out_dir)
             return
+        self.earlier_spend = earlier_spend(old)
         changes = fingerprint_changes(
             old.get("fingerprint") or {}, description.fingerprint, old.get("config") or {}, description.config
         )
@@ -476,6 +484,11 @@ class RunLedger:
         })
         if agreement:
             summary["agreement"] = agreement
+        if self.budget is not None:
+            summary["budget"] = budget_record(self.budget, sum(s.not_run for s in tally.stats.values()))
+            if self.budget.stopped is not None:
+                summary["status"] = STOPPED
+                logger.warning("%s", stop_message(summary["budget"]))
         if extra:
             summary.update(extra)
         if self.summary_path is not None:

@@ -89,6 +89,17 @@ def _agreement(name: str, value: Any) -> Optional[float]:
     return float(value)
 
 
+def _cap(name: str, value: Any) -> Any:
+    """A budget cap: ``max_judge_calls`` a whole number, ``max_cost`` USD; ``None`` for no cap."""
+    whole = name == "max_judge_calls"
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (whole and not isinstance(value, int)):
+        raise ConfigError(f"{name} must be {'a whole number of judge calls' if whole else 'an amount in USD'} >= 0 "
+                          f"(or None for no cap), got {value!r}")
+    return value if whole else float(value)
+
+
 def _keep(name: str, value: Any) -> Any:
     return value
 
@@ -160,6 +171,12 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
               "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
               in_summary=True, flag_aliases=("--price",)),
+    RunOption("max_cost", None, "float", "stop judge work before the run's judge cost in USD would pass this; the "
+              "cells left are not_run (exit 2); --resume with a higher cap goes on", _cap, metavar="USD",
+              in_summary=True, report_label="Max judge cost (USD)"),
+    RunOption("max_judge_calls", None, "int", "stop judge work after this many judge calls; the cells left are "
+              "not_run (exit 2); --resume with a higher cap goes on", _cap, metavar="N", in_summary=True,
+              report_label="Max judge calls"),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,
