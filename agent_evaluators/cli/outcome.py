@@ -56,8 +56,9 @@ class RunOutcome:
 
 
 def exit_code(outcome: RunOutcome) -> int:
-    """2: error cells, or a run the judge budget stopped (incomplete); 1: a threshold failed (or, without applicable thresholds, a scored cell failed);
-    3: a threshold is inconclusive (its judge panel disagrees too much to tell); 0: pass."""
+    """2: error cells, or a run the judge budget stopped (incomplete); 1: a threshold failed (or, without
+    applicable thresholds, a scored cell failed); 3: a threshold is inconclusive (its judge panel disagrees
+    too much to tell); 0: pass."""
     if outcome.error_count or outcome.budget_stop is not None:
         return 2
     applicable = [c for c in outcome.checks if c["status"] != "skipped"]

@@ -237,10 +237,8 @@ def _budget_stop(summary: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 
 
 def _print_budget_stop(budget: Dict[str, Any], err: TextIO) -> None:
-    """The judge budget stopped the run: what was spent, what is left, and the command that finishes it."""
-    from ..runner.budget_run import stop_message
-
-    print(f"\nagent-eval: {stop_message(budget).split('. The results')[0]}.", file=err)
+    """The judge budget stopped the run (the run's warning said why and what was spent): the command that
+    finishes it."""
     argv: List[str] = []
     dropped = False
     for a in sys.argv[1:]:  # the old caps and --resume / --force out; the new cap goes last
@@ -249,8 +247,8 @@ def _print_budget_stop(budget: Dict[str, Any], err: TextIO) -> None:
             continue
         argv.append(a)
     cap = "--max-cost USD" if budget.get("max_cost") is not None else "--max-judge-calls N"
-    print("Saved. Finish the run with a higher cap:\n  " + _safe(shlex.join(["agent-eval", *argv, "--resume"]))
-          + f" {cap}", file=err)
+    print(f"\nagent-eval: {budget.get('not_run_cells')} cell(s) not run, saved. Finish the run with a higher cap:\n  "
+          + _safe(shlex.join(["agent-eval", *argv, "--resume"])) + f" {cap}", file=err)
 
 
 def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) -> Dict[str, Any]:

@@ -17,6 +17,7 @@ import pytest
 from agent_evaluators import IntentResolutionEvaluator, evaluate
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.testing import JudgeServer, Reply
+from tests.cli.helpers import agent_eval, write_jsonl
 
 from .distributed.helpers import comparable, make_rows, rule_judge
 
@@ -131,11 +132,13 @@ def test_samples_of_num_runs_and_panel_judges_each_count_as_a_call(tmp_path):
     with JudgeServer(_judge) as server:
         result = _run(server, tmp_path / "runs", num_runs=2, max_judge_calls=3, max_concurrency=1)
         assert server.stats()["requests"] == 3
-    # row 0: two runs; row 1: its first run was sent, the second refused: the cell is not_run and keeps
-    # the usage of the call that was paid for
-    row0, row1 = result.rows[0], result.rows[1]
-    assert row0[f"{KEY}_result"] in ("pass", "fail") and row1[f"{KEY}_result"] == "not_run"
-    assert row1[f"{KEY}_usage"]["judge_calls"] == 1
+    # one row got both its runs; another got one run sent and the second refused: that cell is not_run
+    # and keeps the usage of the call that was paid for
+    done = [r for r in result.rows if r[f"{KEY}_result"] in ("pass", "fail")]
+    partial = [r for r in result.rows if (r.get(f"{KEY}_usage") or {}).get("judge_calls") == 1]
+    assert len(done) == 1 and done[0][f"{KEY}_usage"]["judge_calls"] == 2
+    assert len(partial) == 1 and partial[0][f"{KEY}_result"] == "not_run"
+    assert _results(result).count("not_run") == ROWS - 1
     assert _summary(tmp_path / "runs")["budget"]["cost_usd"] == pytest.approx(3 * PER_CALL)
     with JudgeServer(_judge) as a, JudgeServer(_judge) as b:
         panel = IntentResolutionEvaluator(model_config=[{**a.openai_config("judge-m"), "name": "a", "price": PRICE},
@@ -172,8 +175,9 @@ def test_a_target_is_not_run_for_rows_left_to_a_stopped_budget_and_a_resume_runs
                      max_concurrency=1)
         assert server.stats()["requests"] == 3
         skipped = [r for r in first.rows if r.get("target_not_run") == "budget"]
-        assert len(skipped) >= ROWS - 4 and all("outputs.answer" not in r for r in skipped)
-        assert len(called()) < ROWS
+        # rows already in flight when the budget stopped ran their target; the rest did not
+        assert skipped and all("outputs.answer" not in r for r in skipped)
+        assert len(called()) == ROWS - len(skipped)
         second = _run(server, tmp_path / "out", target=target, evaluator_config=mapping, resume=True)
         assert server.stats()["requests"] == ROWS
     assert sorted(called()) == list(range(ROWS))  # each row's target ran once over both runs
@@ -217,3 +221,60 @@ def test_azure_evaluation_s_own_classes_are_refused_with_a_cap(tmp_path):
             _run(server, tmp_path / "out", evaluators={"intent": theirs}, max_judge_calls=3)
         assert server.stats()["requests"] == 0
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------------------- the command line
+def _cli_args(tmp_path: Path, server: JudgeServer, *more: Any) -> List[Any]:
+    data = write_jsonl(tmp_path / "d.jsonl", make_rows(5))
+    return ["run", "--data", data, "-e", "intent_resolution=intent", "--judge-model", "eval-judge",
+            "--judge-base-url", server.url + "/v1", "--price", "eval-judge=1,5", "-o", tmp_path / "out",
+            "--no-show-progress", *more]
+
+
+def test_cli_cap_exits_2_says_how_to_finish_and_resume_completes(tmp_path):
+    with JudgeServer(_judge) as server:
+        r = agent_eval(*_cli_args(tmp_path, server, "--max-judge-calls", "2", "--threshold", "intent.pass_rate >= 0"))
+        assert server.stats()["requests"] == 2
+        assert r.rc == 2, r
+        # the run's warning, in the CLI's words, then the command that finishes the run (the old cap left out)
+        assert "stopped by the judge budget (--max-judge-calls 2 reached): 2 judge call(s), $0.004 spent" in r.err, r
+        assert "3 cell(s) not run, saved. Finish the run with a higher cap" in r.err, r
+        command = r.err.strip().splitlines()[-1]
+        assert command.endswith("--resume --max-judge-calls N") and command.count("--max-judge-calls") == 1, r
+        assert "INCOMPLETE (stopped by the judge budget: 3 cell(s) not run), exit code 2" in r.out, r
+        header = next(line for line in r.out.splitlines() if line.startswith("evaluator"))
+        assert "not run" in header, r
+        intent = next(line for line in r.out.splitlines() if line.startswith("intent "))
+        # evaluator, metric, mean, pass rate, scored, failed, errors, n/a, not run, ...
+        assert intent.split()[4] == "2" and intent.split()[8] == "3", r
+        assert "3 of 5 cells not run (budget); the value leaves them out" in r.out, r
+        checks = json.loads((tmp_path / "out" / "checks.json").read_text())
+        assert checks["budget_stopped"] is True and checks["exit_code"] == 2
+        rep = agent_eval("report", tmp_path / "out", "-o", tmp_path / "report.html")
+        assert rep.rc == 0, rep
+        html = (tmp_path / "report.html").read_text()
+        assert "INCOMPLETE: stopped by the judge budget" in html and "not run (judge budget)" in html
+        assert "incomplete: stopped by the judge budget (max_judge_calls 2 reached); 3 cell(s) not run" in html
+
+        again = agent_eval(*_cli_args(tmp_path, server, "--resume", "--max-cost", "1"))
+        assert again.rc in (0, 1), again
+        assert server.stats()["requests"] == 5  # the 3 cells left, nothing twice
+    summary = _summary(tmp_path / "out")
+    assert summary["status"] == "complete" and summary["metrics"]["intent.not_run_count"] == 0
+    assert summary["config"]["max_cost"] == 1.0 and summary["budget"]["cost_usd"] == pytest.approx(5 * PER_CALL)
+
+
+def test_cli_run_config_caps(tmp_path):
+    data = write_jsonl(tmp_path / "d.jsonl", make_rows(6))
+    with JudgeServer(_judge) as server:
+        (tmp_path / "run.yaml").write_text(
+            f"data: {data.name}\noutput_path: out\nevaluators:\n  intent: {{type: intent_resolution}}\n"
+            f"judge:\n  model: eval-judge\n  base_url: {server.url}/v1\n"
+            f"prices:\n  eval-judge: {{input: 1, output: 5}}\nmax_cost: {4 * PER_CALL}\nmax_concurrency: 2\n")
+        r = agent_eval("run", "--config", tmp_path / "run.yaml", "--no-show-progress", cwd=tmp_path)
+        assert server.stats()["requests"] == 4
+    assert r.rc == 2 and "stopped by the judge budget (--max-cost $0.008 would be passed" in r.err, r
+    summary = _summary(tmp_path / "out")
+    assert summary["config"]["max_cost"] == pytest.approx(4 * PER_CALL) and summary["metrics"]["intent.not_run_count"] == 2
+    bad = agent_eval("run", "--data", data, "-e", "response_match", "--max-judge-calls", "-1", "-o", tmp_path / "bad")
+    assert bad.rc == 2 and "--max-judge-calls must be a whole number" in bad.err, bad
