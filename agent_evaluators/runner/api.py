@@ -85,9 +85,8 @@ def evaluate(
     ray_address: Optional[str] = None,
     num_workers: Optional[int] = None,
 ) -> EvaluationResult:
-    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()``
-    plus ``max_concurrency``, ``resume``, ``rerun_failed``, ``force``, ``num_runs``,
-    ``show_progress``, ``timeout`` and the engine choice.
+    """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()`` plus
+    the run options of :mod:`.option_table` (below) and the engine choice.
 
     Works in a plain script and inside a running event loop (notebooks, FastAPI): the run
     goes to the package's background event loop, where the judge client pool lives.
@@ -96,8 +95,7 @@ def evaluate(
     Args:
         data: JSONL / CSV / JSON / ADK ``.evalset.json`` / ``.test.json`` path, an open
             JSONL file, a DataFrame, or any iterable of row dicts. Read lazily.
-        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's,
-            sync or async functions returning a dict or a scalar).
+        evaluators: ``{alias: evaluator}``; any callable (ours, azure-ai-evaluation's, sync or async; a dict or scalar).
         evaluator_config: ``{alias | "default": {"column_mapping": {input: "${data.path}" | "${target.path}"}}}``.
         target: optional callable(**row) -> dict, run once per row before the evaluators.
         output_path: folder for ``rows.jsonl`` (streamed) and ``summary.json``; a path ending in
@@ -105,37 +103,30 @@ def evaluate(
             ``{"rows", "metrics", "studio_url"}``, with the folder at the same path minus ``.json``.
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         max_concurrency: judge HTTP requests in flight, shared by every evaluator.
-        resume: continue the run in ``output_path``: only missing or failed cells run.
-        rerun_failed: re-run only the failed cells of the run in ``output_path``.
+        resume, rerun_failed: continue the run in ``output_path``: only missing, failed (or not run) cells
+            run; only the failed ones.
         force: resume even though the data or evaluator configuration changed.
         num_runs: evaluate every cell this many times; the cell holds the mean.
-        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal,
-            elsewhere (CI logs) the same text as a plain line every 10 s and at the end;
-            ``True``: the redrawn line anyway; ``False``: none.
-        timeout: seconds per evaluator / target call (async and blocking ones; an inline
-            sync function cannot be interrupted). ``None``: no limit.
+        show_progress: progress on stderr. ``None`` (default): a redrawn line on a terminal, elsewhere
+            (CI logs) a plain line every 10 s and at the end; ``True``: the redrawn line; ``False``: none.
+        timeout: seconds per async or blocking evaluator / target call (not inline sync ones); ``None``: no limit.
         evaluation_name, tags: recorded in ``summary.json``'s ``config``.
         azure_compat: add azure-ai-evaluation 1.18's metric names and values to ``metrics`` (and
             ``summary.json``): ``<alias>.binary_aggregate``, ``<alias>.<key>_passed`` and 1.18's means
             (see :mod:`.azure_metrics`); ``agent-eval run --azure-compat`` also resolves registry
             names to :mod:`agent_evaluators.azure`'s classes.
-        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is
-            uploaded (a warning says so once per call) and ``studio_url`` stays ``None``.
+        azure_ai_project: accepted so azure-ai-evaluation code runs unchanged; nothing is uploaded (a warning says so).
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
-        max_cost, max_judge_calls: caps on the run's judge work (USD; calls), counted over the run folder
-            (a resume starts from what earlier runs spent). A call that would pass a cap is not sent, the
-            run stops starting judge work, lets calls in flight finish, and marks the cells left
-            ``not_run`` (reason ``budget``); ``summary.json`` says ``"status": "stopped"`` and holds
-            ``"budget"``. ``resume=True`` with higher caps continues. Local engine only; see
-            :mod:`agent_evaluators.judge.budget` for the rule.
+        max_cost, max_judge_calls: caps on judge work (USD, calls): the cells left are ``not_run``; see
+            :mod:`agent_evaluators.judge.budget` (a resume with higher caps goes on; local engine only).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
             ``max_concurrency`` as one budget across the whole cluster.
-        ray_address: ``engine="ray"`` only: the cluster (``None``: a connected one, else a local Ray).
-        num_workers: ``engine="ray"`` only: shards evaluated at once (default: the cluster's CPUs).
+        ray_address, num_workers: ``engine="ray"`` only: the cluster (``None``: a connected one, else a
+            local Ray); shards evaluated at once (default: the cluster's CPUs).
     """
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
