@@ -300,6 +300,8 @@ class RunLedger:
             "rows": done, "rows_total": total, "rows_reused": self.reused,
             "error_count": self.tally.error_count, "errors": self.tally.errors,
         })
+        if self.budget is not None:  # what was spent so far: a resume's caps count it
+            self.summary["budget"] = budget_record(self.budget, sum(s.not_run for s in self.tally.stats.values()))
         of = f" of {total}" if total is not None else ""
         if self.summary_path is not None and not self._started:
             self.close()  # nothing was written: the earlier run's files stay as they were
