@@ -278,3 +278,34 @@ def test_cli_run_config_caps(tmp_path):
     assert summary["config"]["max_cost"] == pytest.approx(4 * PER_CALL) and summary["metrics"]["intent.not_run_count"] == 2
     bad = agent_eval("run", "--data", data, "-e", "response_match", "--max-judge-calls", "-1", "-o", tmp_path / "bad")
     assert bad.rc == 2 and "--max-judge-calls must be a whole number" in bad.err, bad
+
+
+def test_a_simulated_user_s_turns_count_and_a_refused_conversation_is_run_again_on_resume(tmp_path):
+    from agent_evaluators.agents.conversation import simulated_conversation_target
+    from agent_evaluators.testing import schema_reply
+
+    def agent(messages: List[Dict[str, Any]]) -> str:
+        return f"reply to: {messages[-1]['content']}"
+
+    rows = [{"starting_prompt": f"Weather in city {i}?", "conversation_plan": "Ask the weather, then for tomorrow."}
+            for i in range(4)]
+    mapping = {"intent": {"column_mapping": {"conversation": "${target.conversation}"}}}
+
+    def run(server: JudgeServer, out: Path, **kwargs: Any) -> Any:
+        judge = {**server.openai_config("judge-m"), "price": PRICE}
+        return evaluate(data=rows, target=simulated_conversation_target(agent, model_config=judge),
+                        evaluators={"intent": IntentResolutionEvaluator(model_config=judge)},
+                        evaluator_config=mapping, output_path=out, show_progress=False, max_concurrency=1, **kwargs)
+
+    with JudgeServer(schema_reply) as server:
+        uncapped = run(server, tmp_path / "full")
+        all_calls = server.stats()["requests"]
+    with JudgeServer(schema_reply) as server:
+        capped = run(server, tmp_path / "out", max_judge_calls=all_calls // 2)
+        assert server.stats()["requests"] == all_calls // 2  # simulated turns and verdicts, all counted
+        assert "not_run" in [r[f"{KEY}_result"] for r in capped.rows]
+        # a conversation or cell cut short by the cap runs again whole: the calls it made were paid for
+        # but are not reused, so finishing takes a little more than the uncapped run's calls
+        finished = run(server, tmp_path / "out", resume=True, max_cost=1.0)
+        assert all_calls <= server.stats()["requests"] < all_calls + all_calls // 2
+    assert _comparable_cells(finished.rows) == _comparable_cells(uncapped.rows)
