@@ -58,7 +58,12 @@ _refusals: "contextvars.ContextVar[Optional[List[str]]]" = contextvars.ContextVa
 
 
 class BudgetExhausted(JudgeError):
-    """The run's ``max_judge_calls`` / ``max_cost`` would be passed by this call: it was not sent."""
+    """The run's ``max_judge_calls`` / ``max_cost`` would be passed by this call: it was not sent.
+    ``reason`` says which cap and by how much."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"not sent: {reason}")
+        self.reason = reason
 
 
 def estimated_cost(messages: List[Dict[str, Any]], params: Mapping[str, Any], price: Price) -> float:
@@ -136,7 +141,7 @@ class JudgeBudget:
                         self.stopped = verdict
                 if self.stopped is not None:
                     self.refused += 1
-                    raise BudgetExhausted(f"not sent: {self.stopped}")
+                    raise BudgetExhausted(self.stopped)
                 loop = asyncio.get_running_loop()
                 wake = loop.create_future()
                 self._waiters.append((loop, wake))
@@ -212,7 +217,7 @@ async def admit_call(model: str, price: Optional[Price], messages: List[Dict[str
     except BudgetExhausted as exc:
         seen = _refusals.get()
         if seen is not None:
-            seen.append(str(exc))
+            seen.append(exc.reason)
         raise
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "CallTimeout",
     "error_cell",
     "not_run_cell",
+    "is_not_run",
     "exception_cell",
     "combine_runs",
     "call_with_timeout",
@@ -117,10 +118,19 @@ def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, 
     return Cell(out, False, message)
 
 
+def _not_run_key(inv: Invoker) -> str:
+    return inv.result_key if inv.ours and inv.result_key else "output"
+
+
+def is_not_run(inv: Invoker, out: Mapping[str, Any]) -> bool:
+    """Whether a stored cell of ``inv`` is one the judge budget left unrun."""
+    return out.get(f"{_not_run_key(inv)}_result") == NOT_RUN
+
+
 def not_run_cell(inv: Invoker, where: str, why: str, usage: Any = None) -> Cell:
     """``<key>_result: "not_run"`` with ``<key>_not_run: "budget"`` (``output_*`` for an evaluator without
     a result key); ``usage``: what calls it made before the refusal cost (they were paid for)."""
-    k = inv.result_key if inv.ours and inv.result_key else "output"
+    k = _not_run_key(inv)
     message = (f"{where}: not run: the run's judge budget stopped ({why}); resume with a higher "
                "max_cost / max_judge_calls runs it")
     out: Dict[str, Any] = {k: None, f"{k}_result": NOT_RUN, f"{k}_not_run": BUDGET_REASON, f"{k}_reason": message}

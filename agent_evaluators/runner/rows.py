@@ -38,6 +38,7 @@ from .cells import (
     describe_exc,
     error_cell,
     exception_cell,
+    is_not_run,
     not_run_cell,
     sync_result,
     timeout_message,
@@ -184,8 +185,7 @@ class RowEvaluator:
         return kept, tout
 
     def _kept_cell(self, alias: str, out: Dict[str, Any]) -> Cell:
-        key = self.invokers[alias].result_key or "output"
-        return NotRunCell(out, True) if out.get(f"{key}_result") == NotRunCell.status else Cell(out, True)
+        return NotRunCell(out, True) if is_not_run(self.invokers[alias], out) else Cell(out, True)
 
     # --------------------------------------------------------------- target
     def _target_kwargs(self, row: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
@@ -255,8 +255,7 @@ class RowEvaluator:
         if not refused:
             return cell
         key = plan.invoker.result_key if plan.invoker.ours else None
-        return not_run_cell(plan.invoker, self._where(line, plan), refused[0].removeprefix("not sent: "),
-                            cell.out.get(f"{key}_usage") if key else None)
+        return not_run_cell(plan.invoker, self._where(line, plan), refused[0], cell.out.get(f"{key}_usage") if key else None)
 
     async def _cell_async(self, line: int, plan: ArgPlan, row: Mapping[str, Any],
                           tout: Optional[Mapping[str, Any]]) -> Cell:
@@ -311,15 +310,17 @@ class RowEvaluator:
         judge, and refused when it asks a judge itself; then every cell of the row is ``not_run``."""
         budget = self.budget
         assert budget is not None
-        why = budget.stopped if all(_judges(p.invoker) for p in plans) else None
-        if why is None:
+        stopped = budget.stopped if all(_judges(p.invoker) for p in plans) else None
+        if stopped is not None:
+            why = f"{stopped}; the target was not run"
+        else:
             with watch_refusals() as refused:
                 result = await self.run_target(line, row)
             if not refused:
                 return result, False
-            why = refused[0].removeprefix("not sent: ")
+            why = f"{refused[0]}; the target's own judge call was refused"
         for p in plans:
-            cells[p.alias] = not_run_cell(p.invoker, self._where(line, p), f"{why}; the target was not run")
+            cells[p.alias] = not_run_cell(p.invoker, self._where(line, p), why)
         return (None, None), True
 
     def row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
