@@ -62,7 +62,7 @@ class BudgetExhausted(JudgeError):
     ``reason`` says which cap and by how much."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(f"not sent: {reason}")
+        super().__init__(f"judge call not sent: {reason}; resume the run with a higher max_cost / max_judge_calls")
         self.reason = reason
 
 
