@@ -309,3 +309,26 @@ def test_a_simulated_user_s_turns_count_and_a_refused_conversation_is_run_again_
         finished = run(server, tmp_path / "out", resume=True, max_cost=1.0)
         assert all_calls <= server.stats()["requests"] < all_calls + all_calls // 2
     assert _comparable_cells(finished.rows) == _comparable_cells(uncapped.rows)
+
+
+def test_rerun_failed_keeps_not_run_cells_as_they_are(tmp_path):
+    with JudgeServer(_judge) as server:
+        _run(server, tmp_path / "out", max_judge_calls=3, max_concurrency=1)
+        again = _run(server, tmp_path / "out", rerun_failed=True)
+        assert server.stats()["requests"] == 3  # no error cells: nothing to rerun; not_run is not an error
+    assert _results(again).count("not_run") == ROWS - 3
+    assert sum(r["cell_status"]["intent"] == "not_run" for r in again.rows) == ROWS - 3
+    assert again.metrics["intent.not_run_count"] == ROWS - 3
+
+
+def test_azure_layer_rows_say_why_a_cell_was_not_run(tmp_path):
+    from agent_evaluators import azure
+
+    with JudgeServer(_judge) as server:
+        ev = azure.IntentResolutionEvaluator(model_config={**server.openai_config("judge-m"), "price": PRICE})
+        result = azure.evaluate(data=make_rows(4), evaluators={"intent": ev}, output_path=str(tmp_path / "r.json"),
+                                max_judge_calls=2, max_concurrency=1)
+        assert server.stats()["requests"] == 2
+    errors = [row.get("outputs.intent.error") for row in result["rows"]]
+    assert errors.count(None) == 2
+    assert all("not run: the run's judge budget stopped (max_judge_calls 2 reached)" in e for e in errors if e)
