@@ -1,7 +1,8 @@
 """What a finished ``agent-eval run`` comes to: failing and erroring cells, run-level checks, the exit code.
 
-Exit codes of ``run``: 2 on bad configuration or when any row × evaluator cell
-errored (errors take precedence); else 1 when a run-level threshold failed or,
+Exit codes of ``run``: 2 on bad configuration, when any row × evaluator cell
+errored, or when the judge budget (``--max-cost`` / ``--max-judge-calls``) stopped the run
+before every cell ran (the run is incomplete; these take precedence); else 1 when a run-level threshold failed or,
 with no thresholds, when any scored cell failed; else 3 when a threshold is
 INCONCLUSIVE (over a judge panel whose agreement is below ``min_agreement``); else 0.
 Judge-backed evaluators that were skipped because no judge is configured do not count.
@@ -46,12 +47,19 @@ class RunOutcome:
     intervals: Dict[str, Any] = field(default_factory=dict)  # summary.json's "intervals"
     #: ``--azure-compat``: the table shows azure-ai-evaluation 1.18's ``binary_aggregate``, not our pass rate
     azure_compat: bool = False
+    #: ``summary.json``'s ``"budget"`` when the judge budget stopped the run (cells ``not_run``), else ``None``
+    budget_stop: Optional[Dict[str, Any]] = None
+
+    def not_run(self, alias: str) -> int:
+        """Cells of ``alias`` the judge budget left unrun."""
+        return int(self.metrics.get(f"{alias}.not_run_count") or 0)
 
 
 def exit_code(outcome: RunOutcome) -> int:
-    """2: error cells; 1: a threshold failed (or, without applicable thresholds, a scored cell failed);
-    3: a threshold is inconclusive (its judge panel disagrees too much to tell); 0: pass."""
-    if outcome.error_count:
+    """2: error cells, or a run the judge budget stopped (incomplete); 1: a threshold failed (or, without
+    applicable thresholds, a scored cell failed); 3: a threshold is inconclusive (its judge panel disagrees
+    too much to tell); 0: pass."""
+    if outcome.error_count or outcome.budget_stop is not None:
         return 2
     applicable = [c for c in outcome.checks if c["status"] != "skipped"]
     if applicable:
@@ -127,8 +135,17 @@ def check_thresholds(
             out.append({"check": str(t), "metric": t.metric, "value": value, "status": "inconclusive", "note": low})
             continue
         out.append({"check": str(t), "metric": t.metric, "value": value, "status": "pass" if t.check(value) else "fail",
-                    "note": ""})
+                    "note": _not_run_note(t.alias, t.metric, metrics)})
     return out
+
+
+def _not_run_note(alias: str, metric: str, metrics: Mapping[str, Any]) -> str:
+    """A check over an evaluator the judge budget cut short says how many cells its value leaves out."""
+    not_run = metrics.get(f"{alias}.not_run_count") or 0
+    if not not_run or metric.endswith("_count"):
+        return ""
+    total = sum(metrics.get(f"{alias}.{m}") or 0 for m in ("n", "error_count", "not_applicable_count", "not_run_count"))
+    return f"{not_run} of {total} cells not run (budget); the value leaves them out"
 
 
 def _cell_score(row: Mapping[str, Any], column: str) -> Any:

@@ -55,10 +55,13 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
     headers = ["evaluator", "metric", "mean", rate_name.replace("_", " "), "scored", "failed", "errors", "n/a",
                "judge cost", "judge tokens"]
     table: List[List[str]] = []
+    not_run = any(outcome.not_run(a) for a in outcome.aliases)  # a column only when the budget cut the run short
+    if not_run:
+        headers.insert(8, "not run")
     for alias in outcome.aliases:
         key = outcome.result_keys.get(alias) or "-"
         if alias in outcome.skipped:
-            table.append([alias, key, "skipped", "", "", "", "", "", "", ""])
+            table.append([alias, key, "skipped", "", "", "", "", "", "", ""] + ([""] if not_run else []))
             continue
         m = outcome.metrics
         rate = m.get(f"{alias}.{rate_name}")
@@ -68,12 +71,13 @@ def print_table(outcome: RunOutcome, out: TextIO) -> None:
             alias, key, _fmt(m.get(f"{alias}.{key}")),
             "-" if rate is None else f"{100 * rate:.1f}%",
             _fmt(m.get(f"{alias}.n")), str(fails), str(errs),
-            _fmt(m.get(f"{alias}.not_applicable_count")), _cost(outcome.usage.get(alias), m.get(f"{alias}.n")),
-            _tokens(outcome.usage.get(alias), m.get(f"{alias}.n")),
+            _fmt(m.get(f"{alias}.not_applicable_count")), *([str(outcome.not_run(alias))] if not_run else []),
+            _cost(outcome.usage.get(alias), m.get(f"{alias}.n")), _tokens(outcome.usage.get(alias), m.get(f"{alias}.n")),
         ])
-    lines = fit_table(headers, table, right={2, 3, 4, 5, 6, 7, 8}, cut_order=(1, 0, 9),
-                      short_headers={3: "binary" if outcome.azure_compat else "pass", 4: "n", 5: "fail", 6: "err",
-                                     8: "cost", 9: "tokens"})
+    shift = 1 if not_run else 0
+    short = {3: "binary" if outcome.azure_compat else "pass", 4: "n", 5: "fail", 6: "err", 8 + shift: "cost",
+             9 + shift: "tokens", **({8: "unrun"} if not_run else {})}
+    lines = fit_table(headers, table, right=set(range(2, 9 + shift)), cut_order=(1, 0, 9 + shift), short_headers=short)
     for text in lines:
         print(_safe(text), file=out)
     print_intervals(outcome, out)

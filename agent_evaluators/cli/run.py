@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 __all__ = ["run_command", "add_run_parser", "CHECKS_FILE", "EXIT_CODES"]
 
 EXIT_CODES = (
-    "Exit codes: 2 on bad configuration or any errored cell; else 1 when a run-level threshold failed "
+    "Exit codes: 2 on bad configuration, any errored cell, or a run the judge budget (--max-cost / --max-judge-calls) "
+    "stopped with cells not run; else 1 when a run-level threshold failed "
     "(or, with no thresholds, any scored cell failed); else 3 when a threshold is INCONCLUSIVE (a judge panel "
     "agreeing below --min-agreement); else 0. Evaluators skipped for want of a judge do not count."
 )
@@ -188,6 +189,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         skipped=skipped, failures=failures, fail_count=n_fail, error_count=n_err, rows=n_rows,
         intervals=dict((result.summary or {}).get("intervals") or {}),
         azure_compat=bool(cfg.run_options.get("azure_compat")),
+        budget_stop=_budget_stop(result.summary or {}),
     )
     for f in outcome.failures:
         f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)
@@ -226,6 +228,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         written.append(write_report(output))
     print("\nWrote " + ", ".join(str(p) for p in written), file=out)
     print(f"Result: {verdict(code, outcome)}, exit code {code}", file=out)
+    if outcome.budget_stop is not None:
+        _print_budget_stop(outcome.budget_stop, err)
     return code
 
 
@@ -245,6 +249,26 @@ def _dry_run_done(result: Any, output: Path, out: TextIO) -> int:
     print("\n" + _safe(f"Wrote {where}"), file=out)
     print("Result: DRY RUN, exit code 0", file=out)
     return 0
+
+
+def _budget_stop(summary: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    budget = summary.get("budget")
+    return budget if isinstance(budget, dict) and budget.get("stopped") else None
+
+
+def _print_budget_stop(budget: Dict[str, Any], err: TextIO) -> None:
+    """The judge budget stopped the run (the run's warning said why and what was spent): the command that
+    finishes it."""
+    argv: List[str] = []
+    dropped = False
+    for a in sys.argv[1:]:  # the old caps and --resume / --force out; the new cap goes last
+        if dropped or a in ("--resume", "--force") or a.split("=")[0] in ("--max-cost", "--max-judge-calls"):
+            dropped = a in ("--max-cost", "--max-judge-calls")  # its value is the next word
+            continue
+        argv.append(a)
+    cap = "--max-cost USD" if budget.get("max_cost") is not None else "--max-judge-calls N"
+    print(f"\nagent-eval: {budget.get('not_run_cells')} cell(s) not run, saved. Finish the run with a higher cap:\n  "
+          + _safe(shlex.join(["agent-eval", *argv, "--resume"])) + f" {cap}", file=err)
 
 
 def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) -> Dict[str, Any]:
@@ -289,6 +313,9 @@ def _record_calibration(status: Dict[str, Any], output: Path) -> None:
 
 def verdict(code: int, outcome: RunOutcome) -> str:
     """``PASS``, ``FAIL (threshold)`` or ``ERROR (...)``, saying how many thresholds were not checked and why."""
+    if code == 2 and outcome.budget_stop is not None and not outcome.error_count:
+        n = outcome.budget_stop.get("not_run_cells")
+        return f"INCOMPLETE (stopped by the judge budget: {n} cell(s) not run)"
     text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})",
             3: "INCONCLUSIVE (a judge panel agrees below min_agreement)"}[code]
     unchecked = [c for c in outcome.checks if c["status"] == "skipped"]
@@ -315,6 +342,7 @@ def _write_checks(output: Path, outcome: RunOutcome, code: int) -> None:
         "judge_howto": JUDGE_HOWTO if outcome.skipped else None,
         "thresholds": outcome.checks,
         "exit_code": code,
+        **({"budget_stopped": True} if outcome.budget_stop is not None else {}),
         "failed_cells": outcome.fail_count,
         "error_cells": outcome.error_count,
     })

@@ -29,11 +29,12 @@ from urllib.parse import urlsplit
 from .._concurrency import judge_slot, report_throttle
 from .._scrub import SecretSet, current_run, install_log_filter, register
 from ..errors import ConfigError, JudgeError
+from .budget import admit_call
 from .cache import JudgeCache, cache_key, open_cache
 from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
 from .dry import dry_judge
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
-from .parsing import JudgeReplyParseError, parse_json_reply
+from .parsing import JudgeReplyParseError, describe_validation_error, parse_json_reply
 from .pool import transport_for_loop
 from .prices import Price, check_price, priced
 from .reply_body import DEFAULT_MAX_REPLY_BYTES, describe_size
@@ -155,19 +156,6 @@ class _Tally:
             "template_hash": template_hash,
             "latency_s": round(time.perf_counter() - started, 6),
         }, price, model)
-
-
-def _describe_validation_error(err: Exception) -> str:
-    errors = getattr(err, "errors", None)
-    if callable(errors):
-        try:
-            items = errors()
-            parts = [f"{'.'.join(str(p) for p in e.get('loc', ())) or 'reply'}: {e.get('msg')}" for e in items[:3]]
-            more = f" (+{len(items) - 3} more)" if len(items) > 3 else ""
-            return "; ".join(parts) + more
-        except Exception:  # noqa: BLE001 - fall back to str()
-            pass
-    return str(err)
 
 
 class JudgeClient:
@@ -431,7 +419,7 @@ class JudgeClient:
         try:
             return validate(json.dumps(data), strict=True)
         except Exception as e:  # noqa: BLE001 - pydantic ValidationError and validators' own errors
-            raise _Unusable(f"the JSON does not match the required fields: {_describe_validation_error(e)}") from None
+            raise _Unusable(f"the JSON does not match the required fields: {describe_validation_error(e)}") from None
 
     def _check_finish(self, text: str, finish: Optional[str], tally: _Tally,
                       completion: Optional[Dict[str, Any]] = None) -> None:
@@ -488,6 +476,7 @@ class JudgeClient:
             if hit is not None:
                 return hit
 
+        ticket = await admit_call(self.model, self.price, messages, sent_params)  # the run's caps (.budget)
         tally = _Tally()
         try:
             completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)
@@ -526,6 +515,10 @@ class JudgeClient:
                 e.usage = tally.usage(model=self.model, mode=self.format_mode(output_model), started=started,
                                       template_hash=template_hash, price=self.price)
             raise
+        finally:  # charged with what was measured; a cancelled call with its estimate
+            if ticket is not None:
+                ticket.settle(tally.usage(model=self.model, mode="", started=started, template_hash=None,
+                                          price=self.price) if tally.calls else None)
         usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash, price=self.price)
         if key is not None and self.cache is not None and dry_judge() is None:  # a placeholder verdict is never kept
             self.cache.put(key, {"text": text, "finish_reason": finish, "response_format": mode,

@@ -15,7 +15,7 @@ stays a float and is still rejected there.
 import json
 from typing import Any, Dict, List, Tuple
 
-__all__ = ["JudgeReplyParseError", "parse_json_reply"]
+__all__ = ["JudgeReplyParseError", "describe_validation_error", "parse_json_reply"]
 
 
 class JudgeReplyParseError(ValueError):
@@ -130,3 +130,17 @@ def parse_json_reply(text: str, *, integral_floats: bool = False) -> Dict[str, A
     if not found:
         raise JudgeReplyParseError("no JSON object found in the reply" + (f": {last_error}" if last_error else ""))
     return found[0]
+
+
+def describe_validation_error(err: Exception) -> str:
+    """A pydantic validation error as one short line (its first three problems), for a repair request."""
+    errors = getattr(err, "errors", None)
+    if callable(errors):
+        try:
+            items = errors()
+            parts = [f"{'.'.join(str(p) for p in e.get('loc', ())) or 'reply'}: {e.get('msg')}" for e in items[:3]]
+            more = f" (+{len(items) - 3} more)" if len(items) > 3 else ""
+            return "; ".join(parts) + more
+        except Exception:  # noqa: BLE001 - fall back to str()
+            pass
+    return str(err)

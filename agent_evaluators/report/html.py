@@ -28,7 +28,8 @@ from .transcript import transcript_html
 __all__ = ["render_report"]
 
 STATUSES = ("pass", "fail", "error", "not_applicable")
-_BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped"}
+_BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped",
+          "not_run": "not run"}
 
 
 def _bins(scores: Sequence[float], scale: Optional[Tuple[float, float]] = None
@@ -117,6 +118,8 @@ def _summary_section(run: RunData) -> str:
     verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors"),
                 3: ("fail", "INCONCLUSIVE: a judge panel agrees too little")}
     verdict = verdicts.get(code) if isinstance(code, int) else None
+    if run.checks.get("budget_stopped") and not s.get("error_count"):
+        verdict = ("error", "INCOMPLETE: stopped by the judge budget")
     items = [
         ("Data", cfg.get("data")),
         ("Rows", s.get("rows", len(run.rows))),
@@ -242,6 +245,7 @@ def _evaluators_section(run: RunData) -> str:
             ("scored", m.get(f"{alias}.n")),
             ("errors", m.get(f"{alias}.error_count")),
             ("not applicable", m.get(f"{alias}.not_applicable_count")),
+            ("not run (judge budget)", m.get(f"{alias}.not_run_count") or None),
             ("NaN/inf scores", f"{non_finite} (not in the histogram)" if non_finite else None),
             ("judge usage", _tokens(usage.get(alias)) if usage.get(alias) else None),
         ]
@@ -251,7 +255,8 @@ def _evaluators_section(run: RunData) -> str:
             for k in m
             if k.startswith(alias + ".")
             and k
-            not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count"}
+            not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count",
+                    f"{alias}.not_run_count"}
         )
         extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
         extra += _noise_text(run, alias, key)

@@ -65,6 +65,9 @@ def write_junit(path: Path, rows: Iterable[Mapping[str, Any]], outcome: Any) -> 
                 msg = f"{key} = {_num(score)} below threshold {_num(threshold)}"
                 ET.SubElement(case, "failure", message=msg, type="BelowThreshold").text = f"{msg}\nreason: {reason}"
                 c["failures"] += 1
+            elif status == "not_run":  # the judge budget stopped first: neither a failure nor an error
+                ET.SubElement(case, "skipped", message="not run: budget (resume with a higher cap runs it)")
+                c["skipped"] += 1
             elif status == "not_applicable":
                 reason = str(row.get(f"{prefix}{key}_reason") or "not applicable")
                 ET.SubElement(case, "skipped", message=f"not applicable: {reason}"[:500])

@@ -85,6 +85,10 @@ class RunData:
         status = self.summary.get("status")
         if status in (None, "complete"):
             return None
+        if status == "stopped":  # the judge budget (max_cost / max_judge_calls)
+            budget = self.summary.get("budget") or {}
+            return (f"incomplete: stopped by the judge budget ({budget.get('reason')}); "
+                    f"{budget.get('not_run_cells')} cell(s) not run (resume with a higher cap continues it)")
         done = self.summary.get("rows") if status == "interrupted" else len(self.rows)
         total = self.summary.get("rows_total")
         how = "interrupted" if status == "interrupted" else "did not finish"
@@ -159,10 +163,13 @@ def load_run(path: Any) -> RunData:
 
 
 def cell_status(row: Mapping[str, Any], alias: str) -> str:
-    """``pass``, ``fail``, ``error``, ``not_applicable`` or ``none`` (no verdict) for one cell."""
+    """``pass``, ``fail``, ``error``, ``not_applicable``, ``not_run`` (the judge budget stopped first) or
+    ``none`` (no verdict) for one cell."""
     status = row.get("cell_status") or {}
     if status.get(alias) == "error" or (alias not in status and row.get("row_error")):
         return "error"
+    if status.get(alias) == "not_run":
+        return "not_run"
     prefix = f"outputs.{alias}."
     verdicts = [v for k, v in row.items() if k.startswith(prefix) and k.endswith("_result")]
     if not verdicts and alias not in status:

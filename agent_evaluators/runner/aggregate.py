@@ -8,6 +8,9 @@ Per evaluator alias:
 * ``<alias>.pass_rate``: share of scored cells whose ``*_result`` values are all
   ``"pass"`` (cells without a pass/fail result are left out);
 * ``<alias>.n`` (scored cells), ``<alias>.error_count``, ``<alias>.not_applicable_count``;
+* ``<alias>.not_run_count``: cells a run's budget left unrun (``<key>_result: "not_run"``, see
+  :mod:`agent_evaluators.judge.budget`), in a run with a cap or with such cells; like errors, they
+  enter no mean and no pass rate;
 * with ``num_runs > 1``: ``<alias>.<key>_std`` (population standard deviation of the
   per-run means, i.e. how much the headline number moves between runs),
   ``<alias>.pass_rate_run_<i>`` for runs ``i = 1..num_runs``, and ``<alias>.pass_at_<k>`` /
@@ -46,7 +49,7 @@ __all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage
 _NUM = (int, float)
 
 #: the metrics every alias gets besides its score means (see :meth:`AliasStats.metrics`)
-COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count")
+COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count", "not_run_count")
 
 
 def azure_metric_names(result_key: str) -> Tuple[str, ...]:
@@ -235,7 +238,7 @@ class AliasStats:
     """Running totals for one evaluator alias."""
 
     __slots__ = ("result_key", "n", "errors", "na", "passes", "pass_den", "sums", "usage", "runs", "num_runs",
-                 "values", "reps", "row_passes", "details_key", "panel")
+                 "values", "reps", "row_passes", "details_key", "panel", "not_run", "budgeted")
 
     def __init__(self, result_key: Optional[str], num_runs: int = 1) -> None:
         self.result_key = result_key
@@ -243,7 +246,9 @@ class AliasStats:
         #: a judge panel's verdicts (:class:`~.panel_votes.PanelVotes`), made when the first panel cell comes
         self.panel: Any = None
         self.num_runs = num_runs
-        self.n = self.errors = self.na = self.passes = self.pass_den = 0
+        self.n = self.errors = self.na = self.passes = self.pass_den = self.not_run = 0
+        #: the run has a budget cap: ``not_run_count`` is reported even when it is 0
+        self.budgeted = False
         self.sums: Dict[str, ExactSum] = {}
         self.usage: Optional[Dict[str, Any]] = None
         # per run: [passes, pass_den, {key: ExactSum}]
@@ -288,6 +293,9 @@ class AliasStats:
             return
         if results and all(r == "not_applicable" for r in results):
             self.na += 1
+            return
+        if "not_run" in results:
+            self.not_run += 1
             return
         self.n += 1
         details = cell.get(self.details_key)
@@ -347,6 +355,7 @@ class AliasStats:
         self.n += other.n
         self.errors += other.errors
         self.na += other.na
+        self.not_run += other.not_run
         self.passes += other.passes
         self.pass_den += other.pass_den
         for k, part in other.sums.items():
@@ -376,6 +385,8 @@ class AliasStats:
         out[f"{alias}.n"] = self.n
         out[f"{alias}.error_count"] = self.errors
         out[f"{alias}.not_applicable_count"] = self.na
+        if self.not_run or self.budgeted:
+            out[f"{alias}.not_run_count"] = self.not_run
         if self.runs:
             keys = sorted({k for slot in self.runs for k in slot[2]})
             for k in keys:

@@ -46,6 +46,8 @@ async def evaluate_async(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     dry_run: bool = False,
+    max_cost: Optional[float] = None,
+    max_judge_calls: Optional[int] = None,
     azure_compat: bool = False,
     data_format: str = "auto",
     judge_mode: str = "direct",
@@ -84,6 +86,8 @@ def evaluate(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     dry_run: bool = False,
+    max_cost: Optional[float] = None,
+    max_judge_calls: Optional[int] = None,
     azure_compat: bool = False,
     data_format: str = "auto",
     judge_mode: str = "direct",
@@ -96,7 +100,7 @@ def evaluate(
     num_workers: Optional[int] = None,
 ) -> EvaluationResult:
     """Run evaluators over a dataset; the same arguments as azure-ai-evaluation's ``evaluate()`` plus
-    our own run options (``max_concurrency``, ``resume``, ``num_runs``, ``timeout``, the engine, ...).
+    the run options of :mod:`.option_table` (below) and the engine choice.
 
     Works in a plain script and inside a running event loop (notebooks, FastAPI): the run
     goes to the package's background event loop, where the judge client pool lives.

@@ -36,9 +36,11 @@ def _leaves(value: Mapping[str, Any], prefix: str) -> Iterable[Tuple[str, Any]]:
 
 
 def _cell_error(cell: Mapping[str, Any]) -> str:
-    """The message of one of our error cells (``error`` for any callable, ``<key>_error`` for ours)."""
+    """The message of one of our error cells (``error`` for any callable, ``<key>_error`` for ours), or
+    why a cell the judge budget left unrun was not run (1.18 has no such cell: it reads as not evaluated)."""
+    not_run = any(k.endswith("_result") and v == "not_run" for k, v in cell.items())
     for k, v in cell.items():
-        if (k == ERROR_KEY or k.endswith("_error")) and isinstance(v, str):
+        if (k == ERROR_KEY or k.endswith("_error") or (not_run and k.endswith("_reason"))) and isinstance(v, str):
             return v
     return "the evaluator failed on this row"
 

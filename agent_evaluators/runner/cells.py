@@ -13,14 +13,18 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from typing import Any, Dict, List, Optional
 
 from ..errors import JudgeError
+from ..judge.budget import BUDGET_REASON, NOT_RUN
 from ..stats.passk import pass_at_k, pass_hat_k
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
 
 __all__ = [
     "Cell",
+    "NotRunCell",
     "CallTimeout",
     "error_cell",
+    "not_run_cell",
+    "is_not_run",
     "exception_cell",
     "combine_runs",
     "call_with_timeout",
@@ -42,6 +46,14 @@ class Cell:
         self.out = out
         self.ok = ok
         self.message = message
+
+
+class NotRunCell(Cell):
+    """A cell the run's budget left unrun: neither an error nor a score. ``rows.jsonl`` marks it
+    ``cell_status: "not_run"``; a resume runs it."""
+
+    __slots__ = ()
+    status = NOT_RUN
 
 
 class CallTimeout(Exception):
@@ -104,6 +116,27 @@ def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, 
     else:
         out = {"error": message}
     return Cell(out, False, message)
+
+
+def _not_run_key(inv: Invoker) -> str:
+    return inv.result_key if inv.ours and inv.result_key else "output"
+
+
+def is_not_run(inv: Invoker, out: Mapping[str, Any]) -> bool:
+    """Whether a stored cell of ``inv`` is one the judge budget left unrun."""
+    return out.get(f"{_not_run_key(inv)}_result") == NOT_RUN
+
+
+def not_run_cell(inv: Invoker, where: str, why: str, usage: Any = None) -> Cell:
+    """``<key>_result: "not_run"`` with ``<key>_not_run: "budget"`` (``output_*`` for an evaluator without
+    a result key); ``usage``: what calls it made before the refusal cost (they were paid for)."""
+    k = _not_run_key(inv)
+    message = (f"{where}: not run: the run's judge budget stopped ({why}); resume with a higher "
+               "max_cost / max_judge_calls runs it")
+    out: Dict[str, Any] = {k: None, f"{k}_result": NOT_RUN, f"{k}_not_run": BUDGET_REASON, f"{k}_reason": message}
+    if usage:
+        out[f"{k}_usage"] = dict(usage)
+    return NotRunCell(out, True, message)
 
 
 def exception_cell(inv: Invoker, where: str, exc: BaseException, timeout: Optional[float]) -> Cell:

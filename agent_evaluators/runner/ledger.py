@@ -19,11 +19,13 @@ import time
 from array import array
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence
+from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import AgentEvalError, ConfigError, InputError
+from ..judge.budget import JudgeBudget
 from .aggregate import run_cost
 from .azure_metrics import azure_run_metrics
+from .budget_run import STOPPED, budget_record, earlier_spend, stop_message
 from .describe import RunDescription
 from .estimate import compare_estimate, earlier_estimate
 from .fingerprint import fingerprint_changes, row_digest
@@ -118,6 +120,10 @@ class RunLedger:
         self.interruption: Optional[RunInterrupted] = None
         #: a dry run's estimate found in the folder: the summary compares the usage with it
         self.estimate: Optional[Dict[str, Any]] = None
+        #: judge calls and USD the folder's earlier runs spent (a resume's budget starts there)
+        self.earlier_spend: Tuple[int, float] = (0, 0)
+        #: the run's judge budget, when it has a cap (:mod:`.budget_run`)
+        self.budget: Optional[JudgeBudget] = None
         self.summary: Dict[str, Any] = {
             "status": "running",
             "started_at": _now_iso(self.started),
@@ -211,8 +217,9 @@ class RunLedger:
                 "agent-evaluators and is left as it is. Move or delete it, or choose another output_path."
             )
         status = old.get("status")
-        if status in ("running", "interrupted") and not self.options.force:
-            how = "was interrupted" if status == "interrupted" else "did not finish (it crashed or was killed)"
+        if status in ("running", "interrupted", STOPPED) and not self.options.force:
+            how = {"interrupted": "was interrupted", STOPPED: "was stopped by its judge budget (pass a higher "
+                   "max_cost / max_judge_calls with resume=True)"}.get(status, "did not finish (it crashed or was killed)")
             raise ConfigError(
                 f"the earlier run in {self.out_dir} {how}: pass resume=True to continue it, or force=True to "
                 "replace its results with a new run"
@@ -235,6 +242,7 @@ class RunLedger:
             else:
                 logger.info("nothing to resume in %s; starting a new run", self.out_dir)
             return
+        self.earlier_spend = earlier_spend(old)
         changes = fingerprint_changes(
             old.get("fingerprint") or {}, description.fingerprint, old.get("config") or {}, description.config
         )
@@ -296,6 +304,8 @@ class RunLedger:
             "rows": done, "rows_total": total, "rows_reused": self.reused,
             "error_count": self.tally.error_count, "errors": self.tally.errors,
         })
+        if self.budget is not None:  # what was spent so far: a resume's caps count it
+            self.summary["budget"] = budget_record(self.budget, sum(s.not_run for s in self.tally.stats.values()))
         of = f" of {total}" if total is not None else ""
         if self.summary_path is not None and not self._started:
             self.close()  # nothing was written: the earlier run's files stay as they were
@@ -482,6 +492,11 @@ class RunLedger:
             summary["agreement"] = agreement
         if self.estimate:
             summary.update(estimate=self.estimate, estimate_vs_actual=compare_estimate(self.estimate, usage))
+        if self.budget is not None:
+            summary["budget"] = budget_record(self.budget, sum(s.not_run for s in tally.stats.values()))
+            if self.budget.stopped is not None:
+                summary["status"] = STOPPED
+                logger.warning("%s", stop_message(summary["budget"]))
         if extra:
             summary.update(extra)
         if self.summary_path is not None:

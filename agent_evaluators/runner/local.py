@@ -18,8 +18,10 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from .._concurrency import new_limiter, use_judge_limiter
 from .._gc import relaxed_gc
+from ..judge.budget import use_budget
 from ..judge.prices import use_prices
 from .batch_mode import judge_route, rows_in_flight
+from .budget_run import run_budget
 from .describe import describe_run
 from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
@@ -94,8 +96,14 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
     """
     try:
         rows = RowEvaluator.prepare(options.rows)
+        budget = run_budget(options, rows)  # before the ledger: a refused cap leaves the folder as it was
         ledger = RunLedger(options, rows, describe_run(options, rows), total=options.row_source().known_total())
         rows.hash_rows = ledger.encodes_rows
+        if budget is not None:
+            budget.carry(*ledger.earlier_spend)
+            ledger.budget = rows.budget = budget
+            for stats in ledger.tally.stats.values():
+                stats.budgeted = True
         if watch is not None:
             watch.ledger = ledger
         await _run(options, rows, ledger)
@@ -109,7 +117,8 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> No
     with ledger, relaxed_gc():
         window = RowWindow(rows, rows_in_flight(options), ledger.add)
         try:
-            with use_judge_limiter(new_limiter(options.max_concurrency)), use_prices(options.values["prices"]):
+            with use_judge_limiter(new_limiter(options.max_concurrency)), use_prices(options.values["prices"]), \
+                    use_budget(rows.budget):
                 async with judge_route(options, ledger.progress):
                     await _feed(options, rows, ledger, window)
                     await window.finish()

@@ -110,6 +110,17 @@ def _positive_float(name: str, value: Any) -> float:
     return float(value)
 
 
+def _cap(name: str, value: Any) -> Any:
+    """A budget cap: ``max_judge_calls`` a whole number, ``max_cost`` USD; ``None`` for no cap."""
+    whole = name == "max_judge_calls"
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (whole and not isinstance(value, int)):
+        raise ConfigError(f"{name} must be {'a whole number of judge calls' if whole else 'an amount in USD'} >= 0 "
+                          f"(or None for no cap), got {value!r}")
+    return value if whole else float(value)
+
+
 def _keep(name: str, value: Any) -> Any:
     return value
 
@@ -185,6 +196,12 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               in_summary=True, flag_aliases=("--price",)),
     RunOption("dry_run", False, "flag", "call no judge: render every prompt the run would send and report judge "
               "calls, tokens and cost per evaluator (summary.json's estimate; no rows, no thresholds, exit 0)", _flag),
+    RunOption("max_cost", None, "float", "stop judge work before the run's judge cost in USD would pass this; the "
+              "cells left are not_run (exit 2); --resume with a higher cap goes on", _cap, metavar="USD",
+              in_summary=True, report_label="Max judge cost (USD)"),
+    RunOption("max_judge_calls", None, "int", "stop judge work after this many judge calls; the cells left are "
+              "not_run (exit 2); --resume with a higher cap goes on", _cap, metavar="N", in_summary=True,
+              report_label="Max judge calls"),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,

@@ -7,7 +7,14 @@ built from a :class:`~.options.RowSpec` by :meth:`RowEvaluator.prepare`.
 
 A record is the flat dict written to ``rows.jsonl``: ``line_number``,
 ``inputs.<col>``, ``outputs.<col>`` (target), ``outputs.<alias>.<key>``,
-``cell_status`` and, when they happened, ``row_error`` / ``target_error``.
+``cell_status`` and, when they happened, ``row_error`` / ``target_error`` / ``target_not_run``.
+
+With a judge budget (``max_cost`` / ``max_judge_calls``, :mod:`agent_evaluators.judge.budget`),
+a judge evaluator's cell whose call the budget refused is ``not_run``, and once the budget
+has stopped, judge cells are not started at all; deterministic evaluators need no judge and
+still run. A target is skipped too when every evaluator left on its row needs a judge (or
+when it asks a judge itself, a simulated user, and is refused): then the whole row is
+``not_run`` and ``target_not_run`` says so, so a resume runs the target again.
 """
 
 import asyncio
@@ -19,17 +26,21 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .._scrub import RunSecrets, joining_run
 from ..errors import ConfigError
 from ..judge.batch_route import note_origin
+from ..judge.budget import BUDGET_REASON, JudgeBudget, watch_refusals
 from .aggregate import add_usage
 from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
 from .cells import (
     CallTimeout,
     Cell,
+    NotRunCell,
     as_dict,
     call_with_timeout,
     combine_runs,
     describe_exc,
     error_cell,
     exception_cell,
+    is_not_run,
+    not_run_cell,
     sync_result,
     timeout_message,
 )
@@ -77,6 +88,8 @@ class RowEvaluator:
         #: rows.jsonl and summary.json are masked with them, and with nothing else
         self.secrets = RunSecrets()
         self._warned_unhashable = False
+        #: the run's judge budget, when it has a cap (the local engine sets it)
+        self.budget: Optional[JudgeBudget] = None
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":
@@ -146,12 +159,14 @@ class RowEvaluator:
             p = self._prefixes[alias]
             for k, v in cell.out.items():
                 record[p + k] = v
-            status[alias] = "ok" if cell.ok else "error"
+            status[alias] = ("ok" if type(cell) is not NotRunCell else NotRunCell.status) if cell.ok else "error"
         record["cell_status"] = status
         if row_error:
             record["row_error"] = row_error
         if target_error:
             record["target_error"] = target_error
+        if tout is None and self.target is not None and any(type(c) is NotRunCell for c in cells.values()):
+            record["target_not_run"] = BUDGET_REASON
         return record
 
     def error_row(self, line: int, err: RowError) -> Tuple[Record, Cells]:
@@ -165,10 +180,13 @@ class RowEvaluator:
         if prior is None:
             return {}, None
         prior_cells, tout = self.split_prior(prior)
-        kept = {a: Cell(c, True) for a, c in prior_cells.items() if a not in needed and a in self.invokers}
-        if self.target is None or "target_error" in prior:
+        kept = {a: self._kept_cell(a, c) for a, c in prior_cells.items() if a not in needed and a in self.invokers}
+        if self.target is None or "target_error" in prior or "target_not_run" in prior:
             return kept, None
         return kept, tout
+
+    def _kept_cell(self, alias: str, out: Dict[str, Any]) -> Cell:
+        return NotRunCell(out, True) if is_not_run(self.invokers[alias], out) else Cell(out, True)
 
     # --------------------------------------------------------------- target
     def _target_kwargs(self, row: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
@@ -228,6 +246,20 @@ class RowEvaluator:
 
     async def cell_async(self, line: int, plan: ArgPlan, row: Mapping[str, Any],
                          tout: Optional[Mapping[str, Any]]) -> Cell:
+        budget = self.budget
+        if budget is None or not _judges(plan.invoker):
+            return await self._cell_async(line, plan, row, tout)
+        if budget.stopped is not None:
+            return not_run_cell(plan.invoker, self._where(line, plan), budget.stopped)
+        with watch_refusals() as refused:  # a refusal an evaluator caught (a panel, a sample) counts too
+            cell = await self._cell_async(line, plan, row, tout)
+        if not refused:
+            return cell
+        key = plan.invoker.result_key if plan.invoker.ours else None
+        return not_run_cell(plan.invoker, self._where(line, plan), refused[0], cell.out.get(f"{key}_usage") if key else None)
+
+    async def _cell_async(self, line: int, plan: ArgPlan, row: Mapping[str, Any],
+                          tout: Optional[Mapping[str, Any]]) -> Cell:
         kwargs, problem = plan.build(row, tout)
         inv = plan.invoker
         if problem:
@@ -274,6 +306,25 @@ class RowEvaluator:
         for p in plans:
             cells[p.alias] = error_cell(p.invoker, f"{terr}; evaluator {p.alias!r} was not run")
 
+    async def _budgeted_target(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
+                               cells: Cells) -> Tuple[TargetResult, bool]:
+        """The target under the budget: skipped once it has stopped when every evaluator left needs a
+        judge, and refused when it asks a judge itself; then every cell of the row is ``not_run``."""
+        budget = self.budget
+        assert budget is not None
+        stopped = budget.stopped if all(_judges(p.invoker) for p in plans) else None
+        if stopped is not None:
+            why = f"{stopped}; the target was not run"
+        else:
+            with watch_refusals() as refused:
+                result = await self.run_target(line, row)
+            if not refused:
+                return result, False
+            why = f"{refused[0]}; the target's own judge call was refused"
+        for p in plans:
+            cells[p.alias] = not_run_cell(p.invoker, self._where(line, p), why)
+        return (None, None), True
+
     def row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                  prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[Record, Cells]:
         with joining_run(self.secrets):
@@ -303,13 +354,16 @@ class RowEvaluator:
                          prior: Optional[Mapping[str, Any]], tout: Any) -> Tuple[int, Record, Cells]:
         cells, prior_tout = self.kept(prior, [p.alias for p in plans]) if prior is not None else ({}, None)
         terr = None
+        skipped = False
         if self.target is not None:
             tout = tout if tout is not None else prior_tout
-            if tout is None:
+            if tout is None and self.budget is not None:
+                (tout, terr), skipped = await self._budgeted_target(line, row, plans, cells)
+            elif tout is None:
                 tout, terr = await self.run_target(line, row)
         if terr:
             self._target_failed(plans, cells, terr)
-        else:
+        elif not skipped:
             await self._row_cells(line, row, plans, tout, cells)
         return line, self.assemble(line, row, tout, cells, target_error=terr), cells
 

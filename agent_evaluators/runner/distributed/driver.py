@@ -27,6 +27,7 @@ from typing import Any, Dict, Iterator, Optional, Set, Tuple
 
 from ..._loop import run_sync
 from ...errors import ConfigError
+from ..budget_run import refuse_caps_on_ray
 from ..describe import describe_run
 from ..ledger import RunLedger
 from ..options import RayOptions, RunOptions
@@ -128,6 +129,7 @@ def _single_node(ray: Any) -> bool:
 
 def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
     """Evaluate ``options`` on a Ray cluster (see :func:`~agent_evaluators.runner.distributed.evaluate_ray`)."""
+    refuse_caps_on_ray(options.values)
     rows = RowEvaluator.prepare(options.rows)
     dpath = data_path(options.data)
     if dpath is not None and not dpath.is_file() and not dpath.is_dir():  # a folder: trace files
