@@ -36,7 +36,7 @@ from ..adk.results import (
 from ..errors import JudgeError
 from ..evaluators.base import score_scale
 from ..runner.cells import ErrorResult
-from .criteria import FAILED, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
+from .criteria import FAILED, INFORMATIONAL, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
 
 __all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
 
@@ -45,7 +45,9 @@ INVOCATIONS_COLUMN = "invocations"
 #: the producer's output column holding a simulated user's per-turn records (scenario cases)
 SIMULATED_USER_COLUMN = "simulated_user"
 
-_ENGINE_RESULT = {"PASSED": "pass", "FAILED": "fail", NOT_EVALUATED: "not_applicable"}
+_ENGINE_RESULT = {"PASSED": "pass", "FAILED": "fail", NOT_EVALUATED: "not_applicable", INFORMATIONAL: "informational"}
+#: the target's output column holding the agent's final session state (``None`` when unknown)
+FINAL_STATE_COLUMN = "final_session_state"
 
 
 @dataclass
@@ -55,7 +57,8 @@ class CaseSlot:
     key: str
     eval_set_id: str
     case: EvalCase
-    criteria: Dict[str, Criterion]
+    #: the config's criteria, then ADK's efficiency metrics (``None``: they take no criterion)
+    criteria: Dict[str, Optional[Criterion]]
 
     @property
     def expected(self) -> Optional[List[Invocation]]:
@@ -90,24 +93,28 @@ class CriterionCell:
         every ADK criterion but the 1–5 ``response_evaluation_score`` is a 0–1 share)."""
         return score_scale(_metric_class(self.name)) or (0.0, 1.0)
 
-    async def __call__(self, *, case: str, invocations: List[Dict[str, Any]]) -> Dict[str, Any]:
+    async def __call__(self, *, case: str, invocations: List[Dict[str, Any]],
+                       final_session_state: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         slot = self._slots[case]
         n = self.name
-        crit = slot.criteria.get(n)
-        if crit is None:  # another eval set's criterion: this case's config does not name it
+        if n not in slot.criteria:  # another eval set's criterion: this case's config does not name it
             return {n: None, f"{n}_result": "not_applicable", f"{n}_reason": "not a criterion of this eval set"}
+        crit = slot.criteria[n]
+        threshold = crit.threshold if crit is not None else None
         try:
             result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
-                                                 scenario=slot.case.conversation_scenario)
+                                                 scenario=slot.case.conversation_scenario,
+                                                 final_state=final_session_state,
+                                                 expected_state=slot.case.final_session_state)
         except JudgeError as exc:  # the judge failed: an error, not "does not apply"
             message = str(exc)
-            raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": crit.threshold, f"{n}_error": message,
+            raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": threshold, f"{n}_error": message,
                                f"{n}_reason": f"the judge failed: {message}",
                                f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message,
                                                 "per_invocation": []}}, message) from None
         except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
             message = f"{type(exc).__name__}: {exc}"
-            return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": crit.threshold,
+            return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": threshold,
                     f"{n}_reason": f"not evaluated: {message}",
                     f"{n}_details": {"status": NOT_EVALUATED, "error": message, "per_invocation": []}}
         cell = _cell(result)
@@ -185,7 +192,7 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
         if judge_error:  # an error, whatever status a metric of our own reported
             errors.append(f"{name} could not be judged: {judge_error}")
             status, score = EvalStatus.FAILED, None
-        overall.append(_metric(name, crit, score, status, details.get("rubric_scores")))
+        overall.append(_metric(name, crit, score, status, details.get("rubric_scores"), details))
         if details.get("error") and not judge_error and not details.get("per_invocation"):
             notes.append(f"{name}: not evaluated: {details['error']}")
         elif status == EvalStatus.NOT_EVALUATED:
@@ -199,6 +206,7 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
             rubric_scores = inv_details.get("rubric_scores") if isinstance(inv_details, Mapping) else None
             item.eval_metric_results.append(_metric(
                 name, crit, inv.get("score"), EvalStatus.parse(inv.get("status", NOT_EVALUATED)), rubric_scores,
+                inv_details,
             ))
     status = EvalStatus.FAILED if errors else final_eval_status(m.eval_status for m in overall)
     result = case_result(slot, status, notes, errors)
@@ -207,11 +215,18 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
     return result
 
 
-def _metric(name: str, crit: Criterion, score: Any, status: EvalStatus, rubric_scores: Any) -> EvalMetricResult:
+def _metric(name: str, crit: Optional[Criterion], score: Any, status: EvalStatus, rubric_scores: Any,
+            details: Any = None) -> EvalMetricResult:
+    """One metric's result in ADK's shape; an efficiency metric has no criterion and keeps its
+    breakdown (``token_usage_details`` / ``duration_details``) where ADK's result file has it."""
+    extra = details if isinstance(details, Mapping) else {}
     return EvalMetricResult(
-        metric_name=name, threshold=crit.threshold, criterion=crit.to_json_dict(),
+        metric_name=name, threshold=crit.threshold if crit is not None else None,
+        criterion=crit.to_json_dict() if crit is not None else None,
         score=None if score is None else float(score), eval_status=status,
-        details=EvalMetricResultDetails(rubric_scores=_rubrics(rubric_scores)),
+        details=EvalMetricResultDetails(rubric_scores=_rubrics(rubric_scores),
+                                        token_usage_details=extra.get("token_usage_details"),
+                                        duration_details=extra.get("duration_details")),
     )
 
 

@@ -106,13 +106,13 @@ def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: b
     values: Dict[str, List[float]] = {}
     for r in runs:
         for m in r.overall_eval_metric_results:
-            if m.metric_name in errored:
-                continue
+            if m.metric_name in errored or m.eval_status == EvalStatus.INFORMATIONAL:
+                continue  # an informational metric (tool_call_count_v1 ...) never fails, as in ADK
             thresholds[m.metric_name] = m.threshold
             values.setdefault(m.metric_name, [])
         for item in r.eval_metric_result_per_invocation:
             for m in item.eval_metric_results:
-                if m.score is not None and m.metric_name not in errored:
+                if m.score is not None and m.metric_name in values:
                     values[m.metric_name].append(m.score)
     for name, scores in values.items():
         threshold = thresholds[name]
