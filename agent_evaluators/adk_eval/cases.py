@@ -19,7 +19,7 @@ error capture, and this module owns only ADK's verdict rules:
   deadline) is ``FAILED`` with no metric results, and the reason in ``errors`` and ``notes``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..adk.eval_config import Criterion
@@ -33,7 +33,7 @@ from ..adk.results import (
     EvalStatus,
     RubricScore,
 )
-from ..errors import JudgeError
+from ..errors import ConfigError, JudgeError
 from ..evaluators.base import score_scale
 from ..runner.cells import ErrorResult
 from .criteria import FAILED, INFORMATIONAL, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
@@ -59,6 +59,8 @@ class CaseSlot:
     case: EvalCase
     #: the config's criteria, then ADK's efficiency metrics (``None``: they take no criterion)
     criteria: Dict[str, Optional[Criterion]]
+    #: the criteria that are ADK custom metrics: their functions (``custom_metrics`` in the config)
+    custom: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def expected(self) -> Optional[List[Invocation]]:
@@ -84,14 +86,17 @@ class CriterionCell:
         self._slots = slots
         self._model_config = model_config
         self.__name__ = name
+        custom = next((s.custom[name] for s in slots.values() if name in s.custom), None)
         #: what a report names as this cell's evaluator (this adapter class says nothing to a reader)
-        self.scored_by = f"{_metric_class(name).__name__} (ADK criterion {name})"
+        self.scored_by = (f"{_metric_class(name).__name__} (ADK criterion {name})" if custom is None else
+                          f"{getattr(custom, '__module__', '?')}.{getattr(custom, '__qualname__', '?')} (ADK custom metric {name})")
+        self._custom = custom is not None
 
     @property
     def score_scale(self) -> Tuple[float, float]:
         """The criterion's own scale, as its evaluator class declares it (0–1 unless it says otherwise:
         every ADK criterion but the 1–5 ``response_evaluation_score`` is a 0–1 share)."""
-        return score_scale(_metric_class(self.name)) or (0.0, 1.0)
+        return (score_scale(_metric_class(self.name)) if not self._custom else None) or (0.0, 1.0)
 
     async def __call__(self, *, case: str, invocations: List[Dict[str, Any]],
                        final_session_state: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
@@ -102,17 +107,26 @@ class CriterionCell:
         crit = slot.criteria[n]
         threshold = crit.threshold if crit is not None else None
         try:
-            result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
-                                                 scenario=slot.case.conversation_scenario,
-                                                 final_state=final_session_state,
-                                                 expected_state=slot.case.final_session_state)
-        except JudgeError as exc:  # the judge failed: an error, not "does not apply"
-            message = str(exc)
-            raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": threshold, f"{n}_error": message,
-                               f"{n}_reason": f"the judge failed: {message}",
-                               f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message,
-                                                "per_invocation": []}}, message) from None
+            if n in slot.custom:
+                from .custom import custom_result
+
+                assert crit is not None
+                result = await custom_result(n, slot.custom[n], crit, invocations, slot.expected,
+                                             slot.case.conversation_scenario)
+            else:
+                result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
+                                                     scenario=slot.case.conversation_scenario,
+                                                     final_state=final_session_state,
+                                                     expected_state=slot.case.final_session_state)
         except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
+            # a failed judge, or a custom metric that returned the wrong thing: an error, not "does not apply"
+            custom_error = isinstance(exc, ConfigError) and n in slot.custom
+            if isinstance(exc, JudgeError) or custom_error:
+                message = str(exc)
+                raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": threshold, f"{n}_error": message,
+                                   f"{n}_reason": message if custom_error else f"the judge failed: {message}",
+                                   f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message,
+                                                    "per_invocation": []}}, message) from None
             message = f"{type(exc).__name__}: {exc}"
             return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": threshold,
                     f"{n}_reason": f"not evaluated: {message}",

@@ -21,10 +21,10 @@ def informational_result(metric: str, actual: Sequence[Invocation]) -> Invocatio
     result = compute(metric, from_invocations(actual))
     per: List[InvocationScore] = []
     for i, value in enumerate(result.per_turn):
-        details = None
+        breakdown = None
         if result.per_turn_details is not None:
-            details = {breakdown_key(metric): result.per_turn_details[i]}
-        per.append(InvocationScore(value, INFORMATIONAL, "" if value is not None else "not available", details))
+            breakdown = {breakdown_key(metric): result.per_turn_details[i]}
+        per.append(InvocationScore(value, INFORMATIONAL, "" if value is not None else "not available", breakdown))
     known = sum(v is not None for v in result.per_turn)
     details: Dict[str, Any] = {
         "reason": (f"informational: the average over {known} of {len(per)} invocation(s)" if result.overall is not None

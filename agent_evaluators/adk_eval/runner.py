@@ -68,6 +68,7 @@ from .cases import (
     case_result_from_row,
 )
 from .criteria import get_metric, judge_endpoint
+from .custom import resolve_custom
 from .producers import Producer, check_target, from_actual, from_target, has_actual
 
 __all__ = ["run_eval_sets", "arun_eval_sets", "prepare_run", "RunPlan", "EvalSetJob", "split_case_selector",
@@ -186,6 +187,8 @@ class EvalSetJob:
     app_name: str
     #: cases decided without running anything (a scenario case with no invocations to score)
     skipped: Dict[str, EvalCaseResult] = field(default_factory=dict)
+    #: the criteria that are custom metrics (``custom_metrics``), with their functions
+    custom: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -216,7 +219,8 @@ class RunPlan:
                     continue
                 for r in runs:
                     key = f"{j}:{c}:{r}"  # a row per case and run
-                    slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, _criteria(job.config, self.efficiency))
+                    slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, _criteria(job.config, self.efficiency),
+                                          job.custom)
                     producers[key] = (job, slots[key])
         rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir, timeout, self.timed_out)
         results: List[EvalCaseResult] = []
@@ -373,7 +377,10 @@ def prepare_run(
     for raw in paths:
         path, selected = split_case_selector(str(raw))
         cfg = explicit or _config_beside(path)
+        custom = resolve_custom(cfg, path)  # a custom metric that cannot be imported fails the run here
         for name, crit in cfg.criteria.items():
+            if name in custom:
+                continue
             spec = get_metric(name)
             spec.evaluator_class()  # a judge metric that is not available yet fails the run here
             if spec.uses_judge:
@@ -394,7 +401,7 @@ def prepare_run(
         else:
             assert producer is not None
             source = producer
-        job = EvalSetJob(path, eval_set, cfg, cases, source, app_name or _app_name(path, cases))
+        job = EvalSetJob(path, eval_set, cfg, cases, source, app_name or _app_name(path, cases), custom=custom)
         for case in cases:
             unscorable = case.conversation is None and (
                 target is not None or (actual_map is not None and not has_actual(actual_map, set_id, case))

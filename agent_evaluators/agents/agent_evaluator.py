@@ -91,7 +91,7 @@ class AgentEvaluator:
 def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: bool) -> List[str]:
     """ADK's per-metric verdict over every run of one case."""
     from ..adk.results import EvalStatus
-    from ..adk_eval.criteria import get_metric
+    from ..adk_eval.criteria import METRICS
 
     failures = [f"{case.eval_id}: the agent could not be run: {'; '.join(r.notes)}"
                 for r in runs if not r.overall_eval_metric_results]
@@ -117,8 +117,9 @@ def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: b
     for name, scores in values.items():
         threshold = thresholds[name]
         if not scores:
-            spec = get_metric(name)
-            if (spec.reference_based and scenario) or (spec.scenario_based and not scenario):
+            spec = METRICS.get(name)  # None: a custom metric (custom_metrics), which says its own status
+            if spec is not None and ((spec.reference_based and scenario) or (spec.scenario_based and not scenario)
+                                     or (spec.state_based and not case.final_session_state)):
                 continue  # cannot apply to this kind of case: ADK skips it too
             why = "; ".join(n for r in runs for n in r.notes if n.startswith(f"{name}:")) or "no score"
             failures.append(f"{case.eval_id}: {name} for {agent_module} was not evaluated ({why}), so the "
