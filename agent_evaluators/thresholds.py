@@ -85,9 +85,13 @@ def check_threshold_metrics(thresholds: Sequence[Threshold],
     from .runner.aggregate import COUNT_METRICS, azure_metric_names, known_metric  # the runner imports run configs
 
 
+    from .efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
+
     for t in thresholds:
         key = result_keys.get(t.alias)
         name = t.metric.split(".", 1)[1]
+        if isinstance(key, str) and key in EFFICIENCY_METRICS:  # informational, as in ADK: never a gate
+            reject_threshold(key, t, where=f"threshold '{t}'")
         if not key or known_metric(name, key, azure_compat):
             continue
         keys = (key,) if isinstance(key, str) else tuple(key)

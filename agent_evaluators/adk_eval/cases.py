@@ -88,8 +88,9 @@ class CriterionCell:
         self.__name__ = name
         custom = next((s.custom[name] for s in slots.values() if name in s.custom), None)
         #: what a report names as this cell's evaluator (this adapter class says nothing to a reader)
+        where = f"{getattr(custom, '__module__', '?')}.{getattr(custom, '__qualname__', '?')}"
         self.scored_by = (f"{_metric_class(name).__name__} (ADK criterion {name})" if custom is None else
-                          f"{getattr(custom, '__module__', '?')}.{getattr(custom, '__qualname__', '?')} (ADK custom metric {name})")
+                          f"{where} (ADK custom metric {name})")
         self._custom = custom is not None
 
     @property
