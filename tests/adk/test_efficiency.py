@@ -87,6 +87,8 @@ def test_agent_eval_adk_reports_them_per_invocation_and_averaged(judge, tmp_path
     assert all(d["total_seconds"] > 0 and d["model_seconds"] is not None for d in durations)
     mean = round(sum(d["total_seconds"] for d in durations) / 2, 3)
     assert overall["invocation_duration_v1"]["score"] == mean
+    # the sample's test_config also names its custom metric (by function path) and its end-state check
+    assert overall["answered_every_turn"]["eval_status"] == 1 and overall["final_state_match"]["eval_status"] == 1
 
 
 def test_a_threshold_in_test_config_is_a_config_error_exit_2(tmp_path):
