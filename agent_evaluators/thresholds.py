@@ -82,10 +82,8 @@ def check_threshold_metrics(thresholds: Sequence[Threshold],
     aliases whose metrics are known in advance (the package's evaluators); other aliases (plain
     functions, foreign classes) are not checked.
     """
-    from .runner.aggregate import COUNT_METRICS, azure_metric_names, known_metric  # the runner imports run configs
-
-
     from .efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
+    from .runner.aggregate import COUNT_METRICS, azure_metric_names, known_metric  # the runner imports run configs
 
     for t in thresholds:
         key = result_keys.get(t.alias)

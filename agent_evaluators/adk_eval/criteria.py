@@ -38,7 +38,7 @@ import dataclasses
 import importlib
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ..adk.convert import InvocationLike, add_rubric, as_invocations, final_response_text
@@ -47,6 +47,16 @@ from ..adk.models import Invocation
 from ..adk.results import JUDGE_ERROR, judge_error_summary
 from ..efficiency import EFFICIENCY_METRICS, reject_threshold
 from ..errors import ConfigError, JudgeError
+from .outcome import (
+    FAILED,
+    INFORMATIONAL,
+    NOT_EVALUATED,
+    PASSED,
+    InvocationScore,
+    InvocationsResult,
+    _score_dict,
+    status_for,
+)
 
 __all__ = [
     "PASSED",
@@ -67,67 +77,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-PASSED = "PASSED"
-FAILED = "FAILED"
-NOT_EVALUATED = "NOT_EVALUATED"
-#: a metric that reports a value and never passes or fails (ADK's efficiency metrics)
-INFORMATIONAL = "INFORMATIONAL"
-
 JUDGES_MODULE = "agent_evaluators.evaluators.adk_judges"
-
-
-def status_for(score: Optional[float], threshold: float) -> str:
-    """ADK's ``get_eval_status``: no score → NOT_EVALUATED, else PASSED iff ``score >= threshold``."""
-    if score is None:
-        return NOT_EVALUATED
-    return PASSED if score >= threshold else FAILED
-
-
-@dataclass
-class InvocationScore:
-    """One invocation's result for one metric."""
-
-    score: Optional[float]
-    status: str
-    reason: str = ""
-    details: Any = None
-    error: Optional[str] = None
-    usage: Optional[Dict[str, Any]] = None
-    #: why the judge failed on this invocation (then ``status`` is ``FAILED`` and ``score`` ``None``)
-    judge_error: Optional[str] = None
-
-
-@dataclass
-class InvocationsResult:
-    """What :func:`evaluate_invocations` returns (ADK's ``EvaluationResult``, flattened).
-
-    ``score`` is the overall score (``None`` when nothing was scored), ``status`` one of
-    ``"PASSED"``, ``"FAILED"``, ``"NOT_EVALUATED"``; ``per_invocation_scores`` has one
-    entry per actual invocation. ``details`` holds ``reason``, ``per_invocation``
-    (score, status, reason, evaluator details, error per invocation), ``usage`` for
-    judge metrics, and whatever case-level details the metric adds (e.g. rubric scores).
-    A judge failure makes the metric ``FAILED`` with ``score`` ``None`` and sets
-    ``details["judge_error"]`` (:attr:`judge_error`): an error, not a verdict.
-    """
-
-    metric_name: str
-    score: Optional[float]
-    status: str
-    per_invocation_scores: List[Optional[float]]
-    threshold: Optional[float]
-    criterion: Optional[Criterion]
-    per_invocation: List[InvocationScore] = field(default_factory=list)
-    details: Dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def per_invocation_statuses(self) -> List[str]:
-        return [p.status for p in self.per_invocation]
-
-    @property
-    def judge_error(self) -> Optional[str]:
-        """Why the judge failed (``None`` when it did not): the metric is then an error, not a verdict."""
-        value = self.details.get(JUDGE_ERROR)
-        return str(value) if value else None
 
 
 # ----------------------------------------------------------------------------- specs
@@ -483,14 +433,3 @@ def _merge_usage(usages: Sequence[Optional[Dict[str, Any]]]) -> Optional[Dict[st
     from ..judge.usage import merge_usage
 
     return merge_usage(present)
-
-
-def _score_dict(p: InvocationScore) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"score": p.score, "status": p.status, "reason": p.reason}
-    if p.details is not None:
-        out["details"] = p.details
-    if p.error is not None:
-        out["error"] = p.error
-    if p.judge_error:
-        out[JUDGE_ERROR] = p.judge_error
-    return out

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 from ..adk.eval_config import Criterion, EvalConfig
 from ..custom_metric import acall_adk_metric, resolve_function
 from ..errors import ConfigError
-from .criteria import InvocationScore, InvocationsResult, _score_dict
+from .outcome import InvocationScore, InvocationsResult, _score_dict
 
 __all__ = ["custom_paths", "resolve_custom", "custom_result"]
 

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional
 
 from ..adk.eval_config import Criterion
 from ..errors import ConfigError
-from .criteria import NOT_EVALUATED, InvocationScore, InvocationsResult, _score_dict, status_for
+from .outcome import NOT_EVALUATED, InvocationScore, InvocationsResult, _score_dict, status_for
 
 __all__ = ["end_state_result"]
 

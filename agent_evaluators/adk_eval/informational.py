@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Sequence
 
 from ..adk.models import Invocation
 from ..efficiency import compute, from_invocations
-from .criteria import INFORMATIONAL, InvocationScore, InvocationsResult, _score_dict
+from .outcome import INFORMATIONAL, InvocationScore, InvocationsResult, _score_dict
 
 __all__ = ["informational_result", "breakdown_key"]
 
