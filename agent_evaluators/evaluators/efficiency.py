@@ -38,6 +38,7 @@ class _EfficiencyEvaluator(Evaluator):
     """One efficiency metric over a conversation; subclasses name the metric."""
 
     result_key: ClassVar[str] = ""
+    default_threshold = None  # type: ignore[assignment]  # informational: never a verdict
     unit: ClassVar[str] = ""
 
     def __init__(self, *, threshold: Optional[float] = None) -> None:

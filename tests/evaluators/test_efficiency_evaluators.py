@@ -118,3 +118,11 @@ def test_agent_eval_run_with_the_registry_name_reports_the_value(tmp_path):
     assert r.rc == 0, r
     rows = [json.loads(line) for line in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
     assert rows[0]["outputs.token_usage.token_usage_v1"] == 199.5
+
+
+def test_agent_eval_list_shows_the_new_names():
+    r = agent_eval("list")
+    assert r.rc == 0, r
+    for name in ("tool_call_count", "inference_call_count", "token_usage", "invocation_duration", "final_state_match"):
+        assert f"\n{name}  [deterministic]" in r.out
+    assert "token_usage  [deterministic]  TokenUsageEvaluator, key token_usage_v1, default threshold none" in r.out
