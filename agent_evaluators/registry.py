@@ -115,6 +115,7 @@ _HARM = "agent_evaluators.evaluators.content_safety"
 _LABELS = "agent_evaluators.evaluators.safety_labels"
 _QUALITY = "agent_evaluators.evaluators.quality"
 _NLP = "agent_evaluators.evaluators.nlp"
+_EFFICIENCY = "agent_evaluators.evaluators.efficiency"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -201,6 +202,19 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
+    # ADK's informational efficiency metrics (what the agent spent; never pass or fail). Their ADK names are
+    # aliases, not adk_metric: no test_config.json criterion may name them (ADK appends them to every run)
+    EvaluatorEntry("tool_call_count", f"{_EFFICIENCY}:ToolCallCountEvaluator", False, "tool_call_count_v1",
+                   aliases=("tool_call_count_v1",)),
+    EvaluatorEntry("inference_call_count", f"{_EFFICIENCY}:InferenceCallCountEvaluator", False,
+                   "inference_call_count_v1", aliases=("inference_call_count_v1",)),
+    EvaluatorEntry("token_usage", f"{_EFFICIENCY}:TokenUsageEvaluator", False, "token_usage_v1",
+                   aliases=("token_usage_v1",)),
+    EvaluatorEntry("invocation_duration", f"{_EFFICIENCY}:InvocationDurationEvaluator", False,
+                   "invocation_duration_v1", aliases=("invocation_duration_v1",)),
+    # the end state an agent leaves behind (ADK's final_session_state), deterministic
+    EvaluatorEntry("final_state_match", "agent_evaluators.evaluators.final_state:FinalStateMatchEvaluator", False,
+                   "final_state_match", aliases=("end_state",)),
     # azure-ai-evaluation 1.18's newer agent metrics (0/1 verdicts)
     EvaluatorEntry("task_completion", f"{_EVALUATORS}.task_completion:TaskCompletionEvaluator", True, "task_completion",
                    calibration=_cal("task_completion.jsonl", 0, 1)),

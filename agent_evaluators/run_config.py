@@ -165,6 +165,14 @@ class EvaluatorSpec:
         except (TypeError, ValueError):
             params = {}  # type: ignore[assignment]
         if not inspect.isclass(cls):  # a plain function is the evaluator itself
+            from .custom_metric import AdkCustomMetric, is_adk_metric_function
+
+            if is_adk_metric_function(cls):  # an ADK custom metric (its custom_metrics function), called as ADK does
+                threshold = kwargs.pop("threshold", None)
+                if kwargs:
+                    raise ConfigError(f"evaluator {self.alias!r} ({self.name}) is an ADK custom metric: it takes "
+                                      "only a threshold (on its criterion)")
+                return AdkCustomMetric(cls, self.alias, None if threshold is None else {"threshold": threshold})
             if kwargs:
                 raise ConfigError(f"evaluator {self.alias!r} ({self.name}) is a function: it takes no options")
             return cls

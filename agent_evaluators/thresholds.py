@@ -82,12 +82,14 @@ def check_threshold_metrics(thresholds: Sequence[Threshold],
     aliases whose metrics are known in advance (the package's evaluators); other aliases (plain
     functions, foreign classes) are not checked.
     """
+    from .efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
     from .runner.aggregate import COUNT_METRICS, azure_metric_names, known_metric  # the runner imports run configs
-
 
     for t in thresholds:
         key = result_keys.get(t.alias)
         name = t.metric.split(".", 1)[1]
+        if isinstance(key, str) and key in EFFICIENCY_METRICS:  # informational, as in ADK: never a gate
+            reject_threshold(key, t, where=f"threshold '{t}'")
         if not key or known_metric(name, key, azure_compat):
             continue
         keys = (key,) if isinstance(key, str) else tuple(key)

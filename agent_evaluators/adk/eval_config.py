@@ -33,6 +33,7 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
+from ..efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
 from ..errors import ConfigError, InputError
 from .loading import read_json_file, validation_message
 from .models import Rubric
@@ -253,6 +254,9 @@ def parse_eval_config(data: Any, *, source: str = "<config>") -> EvalConfig:
         config = EvalConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(f"{source}: invalid criteria config:\n{validation_message(exc)}") from None
+    for name in criteria_raw:  # ADK: "does not support a threshold"; they are reported on every run anyway
+        if name in EFFICIENCY_METRICS:
+            reject_threshold(name, criteria_raw[name] if criteria_raw[name] is not None else "set", where=source)
     config.criteria = {name: parse_criterion(name, value, source=source) for name, value in criteria_raw.items()}
     config.source = source
     return config

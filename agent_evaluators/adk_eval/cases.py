@@ -19,7 +19,7 @@ error capture, and this module owns only ADK's verdict rules:
   deadline) is ``FAILED`` with no metric results, and the reason in ``errors`` and ``notes``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..adk.eval_config import Criterion
@@ -33,10 +33,10 @@ from ..adk.results import (
     EvalStatus,
     RubricScore,
 )
-from ..errors import JudgeError
+from ..errors import ConfigError, JudgeError
 from ..evaluators.base import score_scale
 from ..runner.cells import ErrorResult
-from .criteria import FAILED, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
+from .criteria import FAILED, INFORMATIONAL, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
 
 __all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
 
@@ -45,7 +45,9 @@ INVOCATIONS_COLUMN = "invocations"
 #: the producer's output column holding a simulated user's per-turn records (scenario cases)
 SIMULATED_USER_COLUMN = "simulated_user"
 
-_ENGINE_RESULT = {"PASSED": "pass", "FAILED": "fail", NOT_EVALUATED: "not_applicable"}
+_ENGINE_RESULT = {"PASSED": "pass", "FAILED": "fail", NOT_EVALUATED: "not_applicable", INFORMATIONAL: "informational"}
+#: the target's output column holding the agent's final session state (``None`` when unknown)
+FINAL_STATE_COLUMN = "final_session_state"
 
 
 @dataclass
@@ -55,7 +57,10 @@ class CaseSlot:
     key: str
     eval_set_id: str
     case: EvalCase
-    criteria: Dict[str, Criterion]
+    #: the config's criteria, then ADK's efficiency metrics (``None``: they take no criterion)
+    criteria: Dict[str, Optional[Criterion]]
+    #: the criteria that are ADK custom metrics: their functions (``custom_metrics`` in the config)
+    custom: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def expected(self) -> Optional[List[Invocation]]:
@@ -81,33 +86,50 @@ class CriterionCell:
         self._slots = slots
         self._model_config = model_config
         self.__name__ = name
+        custom = next((s.custom[name] for s in slots.values() if name in s.custom), None)
         #: what a report names as this cell's evaluator (this adapter class says nothing to a reader)
-        self.scored_by = f"{_metric_class(name).__name__} (ADK criterion {name})"
+        where = f"{getattr(custom, '__module__', '?')}.{getattr(custom, '__qualname__', '?')}"
+        self.scored_by = (f"{_metric_class(name).__name__} (ADK criterion {name})" if custom is None else
+                          f"{where} (ADK custom metric {name})")
+        self._custom = custom is not None
 
     @property
     def score_scale(self) -> Tuple[float, float]:
         """The criterion's own scale, as its evaluator class declares it (0–1 unless it says otherwise:
         every ADK criterion but the 1–5 ``response_evaluation_score`` is a 0–1 share)."""
-        return score_scale(_metric_class(self.name)) or (0.0, 1.0)
+        return (score_scale(_metric_class(self.name)) if not self._custom else None) or (0.0, 1.0)
 
-    async def __call__(self, *, case: str, invocations: List[Dict[str, Any]]) -> Dict[str, Any]:
+    async def __call__(self, *, case: str, invocations: List[Dict[str, Any]],
+                       final_session_state: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         slot = self._slots[case]
         n = self.name
-        crit = slot.criteria.get(n)
-        if crit is None:  # another eval set's criterion: this case's config does not name it
+        if n not in slot.criteria:  # another eval set's criterion: this case's config does not name it
             return {n: None, f"{n}_result": "not_applicable", f"{n}_reason": "not a criterion of this eval set"}
+        crit = slot.criteria[n]
+        threshold = crit.threshold if crit is not None else None
         try:
-            result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
-                                                 scenario=slot.case.conversation_scenario)
-        except JudgeError as exc:  # the judge failed: an error, not "does not apply"
-            message = str(exc)
-            raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": crit.threshold, f"{n}_error": message,
-                               f"{n}_reason": f"the judge failed: {message}",
-                               f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message,
-                                                "per_invocation": []}}, message) from None
+            if n in slot.custom:
+                from .custom import custom_result
+
+                assert crit is not None
+                result = await custom_result(n, slot.custom[n], crit, invocations, slot.expected,
+                                             slot.case.conversation_scenario)
+            else:
+                result = await aevaluate_invocations(n, invocations, slot.expected, crit, self._model_config,
+                                                     scenario=slot.case.conversation_scenario,
+                                                     final_state=final_session_state,
+                                                     expected_state=slot.case.final_session_state)
         except Exception as exc:  # noqa: BLE001 - ADK records a crashed metric as NOT_EVALUATED
+            # a failed judge, or a custom metric that returned the wrong thing: an error, not "does not apply"
+            custom_error = isinstance(exc, ConfigError) and n in slot.custom
+            if isinstance(exc, JudgeError) or custom_error:
+                message = str(exc)
+                raise ErrorResult({n: None, f"{n}_result": "error", f"{n}_threshold": threshold, f"{n}_error": message,
+                                   f"{n}_reason": message if custom_error else f"the judge failed: {message}",
+                                   f"{n}_details": {"status": FAILED, "error": message, JUDGE_ERROR: message,
+                                                    "per_invocation": []}}, message) from None
             message = f"{type(exc).__name__}: {exc}"
-            return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": crit.threshold,
+            return {n: None, f"{n}_result": "not_applicable", f"{n}_threshold": threshold,
                     f"{n}_reason": f"not evaluated: {message}",
                     f"{n}_details": {"status": NOT_EVALUATED, "error": message, "per_invocation": []}}
         cell = _cell(result)
@@ -185,7 +207,7 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
         if judge_error:  # an error, whatever status a metric of our own reported
             errors.append(f"{name} could not be judged: {judge_error}")
             status, score = EvalStatus.FAILED, None
-        overall.append(_metric(name, crit, score, status, details.get("rubric_scores")))
+        overall.append(_metric(name, crit, score, status, details.get("rubric_scores"), details))
         if details.get("error") and not judge_error and not details.get("per_invocation"):
             notes.append(f"{name}: not evaluated: {details['error']}")
         elif status == EvalStatus.NOT_EVALUATED:
@@ -199,6 +221,7 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
             rubric_scores = inv_details.get("rubric_scores") if isinstance(inv_details, Mapping) else None
             item.eval_metric_results.append(_metric(
                 name, crit, inv.get("score"), EvalStatus.parse(inv.get("status", NOT_EVALUATED)), rubric_scores,
+                inv_details,
             ))
     status = EvalStatus.FAILED if errors else final_eval_status(m.eval_status for m in overall)
     result = case_result(slot, status, notes, errors)
@@ -207,11 +230,18 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
     return result
 
 
-def _metric(name: str, crit: Criterion, score: Any, status: EvalStatus, rubric_scores: Any) -> EvalMetricResult:
+def _metric(name: str, crit: Optional[Criterion], score: Any, status: EvalStatus, rubric_scores: Any,
+            details: Any = None) -> EvalMetricResult:
+    """One metric's result in ADK's shape; an efficiency metric has no criterion and keeps its
+    breakdown (``token_usage_details`` / ``duration_details``) where ADK's result file has it."""
+    extra = details if isinstance(details, Mapping) else {}
     return EvalMetricResult(
-        metric_name=name, threshold=crit.threshold, criterion=crit.to_json_dict(),
+        metric_name=name, threshold=crit.threshold if crit is not None else None,
+        criterion=crit.to_json_dict() if crit is not None else None,
         score=None if score is None else float(score), eval_status=status,
-        details=EvalMetricResultDetails(rubric_scores=_rubrics(rubric_scores)),
+        details=EvalMetricResultDetails(rubric_scores=_rubrics(rubric_scores),
+                                        token_usage_details=extra.get("token_usage_details"),
+                                        duration_details=extra.get("duration_details")),
     )
 
 

@@ -38,19 +38,31 @@ import dataclasses
 import importlib
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ..adk.convert import InvocationLike, add_rubric, as_invocations, final_response_text
 from ..adk.eval_config import Criterion, parse_criterion
 from ..adk.models import Invocation
 from ..adk.results import JUDGE_ERROR, judge_error_summary
+from ..efficiency import EFFICIENCY_METRICS, reject_threshold
 from ..errors import ConfigError, JudgeError
+from .outcome import (
+    FAILED,
+    INFORMATIONAL,
+    NOT_EVALUATED,
+    PASSED,
+    InvocationScore,
+    InvocationsResult,
+    _score_dict,
+    status_for,
+)
 
 __all__ = [
     "PASSED",
     "FAILED",
     "NOT_EVALUATED",
+    "INFORMATIONAL",
     "MetricSpec",
     "METRICS",
     "register_metric",
@@ -65,65 +77,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-PASSED = "PASSED"
-FAILED = "FAILED"
-NOT_EVALUATED = "NOT_EVALUATED"
-
 JUDGES_MODULE = "agent_evaluators.evaluators.adk_judges"
-
-
-def status_for(score: Optional[float], threshold: float) -> str:
-    """ADK's ``get_eval_status``: no score → NOT_EVALUATED, else PASSED iff ``score >= threshold``."""
-    if score is None:
-        return NOT_EVALUATED
-    return PASSED if score >= threshold else FAILED
-
-
-@dataclass
-class InvocationScore:
-    """One invocation's result for one metric."""
-
-    score: Optional[float]
-    status: str
-    reason: str = ""
-    details: Any = None
-    error: Optional[str] = None
-    usage: Optional[Dict[str, Any]] = None
-    #: why the judge failed on this invocation (then ``status`` is ``FAILED`` and ``score`` ``None``)
-    judge_error: Optional[str] = None
-
-
-@dataclass
-class InvocationsResult:
-    """What :func:`evaluate_invocations` returns (ADK's ``EvaluationResult``, flattened).
-
-    ``score`` is the overall score (``None`` when nothing was scored), ``status`` one of
-    ``"PASSED"``, ``"FAILED"``, ``"NOT_EVALUATED"``; ``per_invocation_scores`` has one
-    entry per actual invocation. ``details`` holds ``reason``, ``per_invocation``
-    (score, status, reason, evaluator details, error per invocation), ``usage`` for
-    judge metrics, and whatever case-level details the metric adds (e.g. rubric scores).
-    A judge failure makes the metric ``FAILED`` with ``score`` ``None`` and sets
-    ``details["judge_error"]`` (:attr:`judge_error`): an error, not a verdict.
-    """
-
-    metric_name: str
-    score: Optional[float]
-    status: str
-    per_invocation_scores: List[Optional[float]]
-    threshold: float
-    criterion: Criterion
-    per_invocation: List[InvocationScore] = field(default_factory=list)
-    details: Dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def per_invocation_statuses(self) -> List[str]:
-        return [p.status for p in self.per_invocation]
-
-    @property
-    def judge_error(self) -> Optional[str]:
-        """Why the judge failed (``None`` when it did not): the metric is then an error, not a verdict."""
-        value = self.details.get(JUDGE_ERROR)
-        return str(value) if value else None
 
 
 # ----------------------------------------------------------------------------- specs
@@ -150,6 +104,10 @@ class MetricSpec:
     invocations' rubrics are copied first (as ADK's ``LocalEvalService`` does).
     ``scenario_based`` metrics score a case against its ``conversation_scenario`` (through the
     class's ``evaluate_scenario_case``) and are ``NOT_EVALUATED`` on a static case.
+    ``informational`` metrics (ADK's efficiency metrics) take no criterion, report a value per
+    invocation and their average, and are always ``INFORMATIONAL`` (:mod:`.informational`).
+    ``state_based`` metrics compare the agent's final session state with the case's
+    ``final_session_state`` (:mod:`.end_state`).
     """
 
     name: str
@@ -161,6 +119,8 @@ class MetricSpec:
     options: Options = _no_options
     reads_rubrics: bool = False
     scenario_based: bool = False
+    informational: bool = False
+    state_based: bool = False
 
     def evaluator_class(self) -> type:
         if ":" not in self.evaluator:  # a name in the shared evaluator registry
@@ -191,6 +151,8 @@ class MetricSpec:
         return found
 
     def _check_case_entry(self, cls: type) -> None:
+        if self.informational or self.state_based:
+            return
         if self.scenario_based:
             if not callable(getattr(cls, "evaluate_scenario_case", None)):
                 raise ConfigError(f"ADK metric {self.name!r}: {self.evaluator} has no evaluate_scenario_case")
@@ -240,6 +202,9 @@ METRICS: Dict[str, MetricSpec] = {
                        "multi_turn_tool_use_quality_v1")),
         MetricSpec("per_turn_user_simulator_quality_v1", "per_turn_user_simulator_quality_v1",
                    reference_based=False, uses_judge=True, scenario_based=True),
+        *(MetricSpec(name, name, reference_based=False, informational=True) for name in EFFICIENCY_METRICS),
+        MetricSpec("final_state_match", "final_state_match", reference_based=False, default_threshold=1.0,
+                   state_based=True),
     )
 }
 
@@ -252,7 +217,8 @@ def register_metric(spec: MetricSpec) -> None:
 def get_metric(name: str) -> MetricSpec:
     spec = METRICS.get(name)
     if spec is None:
-        raise ConfigError(f"unknown ADK metric {name!r}; supported metrics are: {', '.join(METRICS)}")
+        raise ConfigError(f"unknown ADK metric {name!r}; supported metrics are: {', '.join(METRICS)} (or a "
+                          "custom metric: name it under custom_metrics with its code_config.name)")
     return spec
 
 
@@ -266,6 +232,8 @@ def evaluate_invocations(
     criterion: Union[None, float, Mapping[str, Any], Criterion] = None,
     model_config: Any = None,
     scenario: Any = None,
+    final_state: Optional[Mapping[str, Any]] = None,
+    expected_state: Optional[Mapping[str, Any]] = None,
 ) -> InvocationsResult:
     """Score ``actual`` invocations with ADK metric ``metric_name``, as ADK's evaluator would.
 
@@ -280,6 +248,11 @@ def evaluate_invocations(
             criterion's ``judge_model_options.judge_model`` replaces its model name.
         scenario: the case's ``conversation_scenario`` (a model or dict), for the metrics that
             score a simulated conversation against it (``per_turn_user_simulator_quality_v1``).
+        final_state / expected_state: the agent's final session state and the case's
+            ``final_session_state``, for ``final_state_match``.
+
+    The efficiency metrics (``tool_call_count_v1`` ...) take no criterion: a threshold is a
+    :class:`ConfigError`, as in ADK; they are always ``INFORMATIONAL``.
 
     Raises:
         ValueError: ``expected`` is given and its length differs from ``actual`` (ADK ≥ 2.6).
@@ -291,7 +264,8 @@ def evaluate_invocations(
     """
     from .._loop import run_sync
 
-    return run_sync(aevaluate_invocations(metric_name, actual, expected, criterion, model_config, scenario))
+    return run_sync(aevaluate_invocations(metric_name, actual, expected, criterion, model_config, scenario,
+                                          final_state, expected_state))
 
 
 async def aevaluate_invocations(
@@ -301,9 +275,16 @@ async def aevaluate_invocations(
     criterion: Union[None, float, Mapping[str, Any], Criterion] = None,
     model_config: Any = None,
     scenario: Any = None,
+    final_state: Optional[Mapping[str, Any]] = None,
+    expected_state: Optional[Mapping[str, Any]] = None,
 ) -> InvocationsResult:
     """Async twin of :func:`evaluate_invocations`; the invocations are scored concurrently."""
     spec = get_metric(metric_name)
+    if spec.informational:
+        from .informational import informational_result
+
+        reject_threshold(metric_name, criterion, where=metric_name)
+        return informational_result(metric_name, as_invocations(actual, name="actual") or [])
     if criterion is None and spec.default_threshold is None:
         raise ConfigError(
             f"{metric_name} needs a criterion with a threshold, e.g. criterion={{'threshold': 0.8}} "
@@ -327,6 +308,10 @@ async def aevaluate_invocations(
                               f"{metric_name} needs the case's conversation_scenario; a static conversation has none")
     if not actual_invs:
         return _not_evaluated(spec.name, crit, 0, "there are no invocations to evaluate")
+    if spec.state_based:
+        from .end_state import end_state_result
+
+        return end_state_result(spec.name, crit, len(actual_invs), final_state, expected_state)
     if spec.reads_rubrics and expected_invs is not None:
         try:
             actual_invs = _with_expected_rubrics(actual_invs, expected_invs)
@@ -453,14 +438,3 @@ def _merge_usage(usages: Sequence[Optional[Dict[str, Any]]]) -> Optional[Dict[st
     from ..judge.usage import merge_usage
 
     return merge_usage(present)
-
-
-def _score_dict(p: InvocationScore) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"score": p.score, "status": p.status, "reason": p.reason}
-    if p.details is not None:
-        out["details"] = p.details
-    if p.error is not None:
-        out["error"] = p.error
-    if p.judge_error:
-        out[JUDGE_ERROR] = p.judge_error
-    return out

@@ -28,8 +28,19 @@ an error case (``FAILED``, with the reason in its ``errors``), and the run goes 
 ``conversation_scenario`` cases have no expected invocations. With recorded or produced
 invocations, the criteria that compare with expected invocations are ``NOT_EVALUATED``
 (with the reason, as ADK) and the others (hallucinations_v1, safety_v1, the rubric
-criteria) score the conversation; without any, the case is ``NOT_EVALUATED``. The
-informational efficiency metrics ADK appends (tool_call_count_v1, ...) are not computed.
+criteria) score the conversation; without any, the case is ``NOT_EVALUATED``.
+
+As ADK does, every run of the agent (a producer marked ``runs_agent``, as
+:func:`~agent_evaluators.agents.adk_runner.agent_producer` is; ``efficiency=True`` asks for them
+on recorded invocations too) appends the four informational efficiency metrics
+(``tool_call_count_v1``, ``inference_call_count_v1``, ``token_usage_v1``,
+``invocation_duration_v1``, :mod:`agent_evaluators.efficiency`) to each case's criteria: a value
+per invocation and their average, status ``INFORMATIONAL`` (never a verdict), with the token and
+duration breakdowns in the result file. A config naming one is a :class:`ConfigError`.
+
+A producer's result may carry ``final_state`` (the agent's final session state; a live ADK run
+records it): the row keeps it as ``outputs.final_session_state`` and ``final_state_match``
+compares it with the case's ``final_session_state``.
 """
 
 import asyncio
@@ -44,9 +55,11 @@ from ..adk.eval_config import EvalConfig, find_config_for, load_eval_config, par
 from ..adk.loading import load_eval_set
 from ..adk.models import EvalCase, EvalSet, Invocation
 from ..adk.results import EvalCaseResult, EvalStatus, new_eval_set_result
+from ..efficiency import EFFICIENCY_METRICS
 from ..errors import ConfigError, InputError
 from .cases import (
     CASE_COLUMN,
+    FINAL_STATE_COLUMN,
     INVOCATIONS_COLUMN,
     SIMULATED_USER_COLUMN,
     CaseSlot,
@@ -55,6 +68,7 @@ from .cases import (
     case_result_from_row,
 )
 from .criteria import get_metric, judge_endpoint
+from .custom import resolve_custom
 from .producers import Producer, check_target, from_actual, from_target, has_actual, producing_for
 
 __all__ = ["run_eval_sets", "arun_eval_sets", "prepare_run", "RunPlan", "EvalSetJob", "split_case_selector",
@@ -92,6 +106,7 @@ def run_eval_sets(
     num_runs: int = 1,
     run_dir: Union[None, str, Path] = None,
     timeout: Optional[float] = DEFAULT_CASE_TIMEOUT,
+    efficiency: Optional[bool] = None,
 ) -> List[EvalCaseResult]:
     """Evaluate eval-set files; returns one :class:`EvalCaseResult` per case (and run), in file order.
 
@@ -117,6 +132,8 @@ def run_eval_sets(
             renders it as HTML).
         timeout: seconds each case's producer (the agent run) may take; a case past it is an
             error case and the run goes on (``None``: no limit).
+        efficiency: append ADK's informational efficiency metrics to every case (``None``: when
+            the producer runs the agent, as ``agent_producer`` does).
 
     Raises:
         ConfigError / InputError: bad config, unreadable eval set, not exactly one of
@@ -127,7 +144,8 @@ def run_eval_sets(
     return run_sync(
         arun_eval_sets(paths, config=config, actual=actual, target=target, output_dir=output_dir,
                        model_config=model_config, max_concurrency=max_concurrency, producer=producer,
-                       app_name=app_name, num_runs=num_runs, run_dir=run_dir, timeout=timeout)
+                       app_name=app_name, num_runs=num_runs, run_dir=run_dir, timeout=timeout,
+                       efficiency=efficiency)
     )
 
 
@@ -145,10 +163,11 @@ async def arun_eval_sets(
     num_runs: int = 1,
     run_dir: Union[None, str, Path] = None,
     timeout: Optional[float] = DEFAULT_CASE_TIMEOUT,
+    efficiency: Optional[bool] = None,
 ) -> List[EvalCaseResult]:
     """Async twin of :func:`run_eval_sets`."""
     plan = prepare_run(paths, config=config, actual=actual, target=target, model_config=model_config,
-                       producer=producer, app_name=app_name, num_runs=num_runs)
+                       producer=producer, app_name=app_name, num_runs=num_runs, efficiency=efficiency)
     return await plan.run(output_dir=output_dir, model_config=model_config, max_concurrency=max_concurrency,
                           run_dir=run_dir, timeout=timeout)
 
@@ -168,6 +187,8 @@ class EvalSetJob:
     app_name: str
     #: cases decided without running anything (a scenario case with no invocations to score)
     skipped: Dict[str, EvalCaseResult] = field(default_factory=dict)
+    #: the criteria that are custom metrics (``custom_metrics``), with their functions
+    custom: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -179,6 +200,8 @@ class RunPlan:
     written: List[Path] = field(default_factory=list)
     #: eval ids of the cases cancelled at their deadline (a blocking tool may still hold a thread)
     timed_out: List[str] = field(default_factory=list)
+    #: append ADK's efficiency metrics to every case (on by default for a live agent run)
+    efficiency: bool = False
 
     async def run(self, *, output_dir: Union[None, str, Path], model_config: Any,
                   max_concurrency: int, run_dir: Union[None, str, Path] = None,
@@ -197,7 +220,8 @@ class RunPlan:
                     continue
                 for r in runs:
                     key = f"{j}:{c}:{r}"  # a row per case and run
-                    slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, dict(job.config.criteria))
+                    slots[key] = CaseSlot(key, job.eval_set.eval_set_id, case, _criteria(job.config, self.efficiency),
+                                          job.custom)
                     producers[key] = (job, slots[key])
         rows = await _run_rows(slots, producers, model_config, max_concurrency, run_dir, timeout, self.timed_out,
                                judge_mode)
@@ -208,7 +232,7 @@ class RunPlan:
                 for r in runs:
                     key = f"{j}:{c}:{r}"
                     if key in slots:  # each row dropped once read: rows and results are never both whole
-                        case_results.append(case_result_from_row(slots[key], rows.pop(key), list(job.config.criteria)))
+                        case_results.append(case_result_from_row(slots[key], rows.pop(key), list(slots[key].criteria)))
                     else:
                         case_results.append(job.skipped[case.eval_id].model_copy(deep=True))
             results.extend(case_results)
@@ -244,7 +268,8 @@ async def _run_rows(
                 "(timeout= in Python) if the agent needs longer"
             ) from None
         invocations = _checked(slot, produced)
-        out: Dict[str, Any] = {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations]}
+        out: Dict[str, Any] = {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations],
+                               FINAL_STATE_COLUMN: getattr(produced, "final_state", None)}
         records = getattr(produced, "simulator_records", None)
         if records:  # a simulated conversation: keep the user's turns (text, stop, usage) in the row
             out[SIMULATED_USER_COLUMN] = list(records)
@@ -253,7 +278,8 @@ async def _run_rows(
     produce.__qualname__ = produce.__name__ = "agent"  # how the engine names the target in its messages
     names = sorted({name for slot in slots.values() for name in slot.criteria})
     evaluators = {name: CriterionCell(name, slots, model_config) for name in names}
-    mapping = {CASE_COLUMN: "${data." + CASE_COLUMN + "}", INVOCATIONS_COLUMN: "${target." + INVOCATIONS_COLUMN + "}"}
+    mapping = {CASE_COLUMN: "${data." + CASE_COLUMN + "}", INVOCATIONS_COLUMN: "${target." + INVOCATIONS_COLUMN + "}",
+               FINAL_STATE_COLUMN: "${target." + FINAL_STATE_COLUMN + "}"}
     # a cell only for the criteria of the case's own config: other eval sets may name others
     config = {name: {"column_mapping": mapping} for name in names}
     data = _case_rows(slots)
@@ -263,6 +289,15 @@ async def _run_rows(
         output_path=None if run_dir is None else str(run_dir),
     )
     return _RowsByCase(result["rows"])
+
+
+def _criteria(config: EvalConfig, efficiency: bool) -> Dict[str, Any]:
+    """The config's criteria, then (``efficiency``) ADK's efficiency metrics, which take no criterion."""
+    criteria: Dict[str, Any] = dict(config.criteria)
+    if efficiency:
+        for name in EFFICIENCY_METRICS:
+            criteria.setdefault(name, None)
+    return criteria
 
 
 class _RowsByCase:
@@ -315,6 +350,7 @@ def prepare_run(
     producer: Optional[Producer] = None,
     app_name: Optional[str] = None,
     num_runs: int = 1,
+    efficiency: Optional[bool] = None,
 ) -> RunPlan:
     """Load and check everything up front, so that bad input fails before any judge call:
     files, configs, metric names, judge metrics being installed, a judge being configured."""
@@ -344,7 +380,10 @@ def prepare_run(
     for raw in paths:
         path, selected = split_case_selector(str(raw))
         cfg = explicit or _config_beside(path)
+        custom = resolve_custom(cfg, path)  # a custom metric that cannot be imported fails the run here
         for name, crit in cfg.criteria.items():
+            if name in custom:
+                continue
             spec = get_metric(name)
             spec.evaluator_class()  # a judge metric that is not available yet fails the run here
             if spec.uses_judge:
@@ -365,7 +404,7 @@ def prepare_run(
         else:
             assert producer is not None
             source = producer
-        job = EvalSetJob(path, eval_set, cfg, cases, source, app_name or _app_name(path, cases))
+        job = EvalSetJob(path, eval_set, cfg, cases, source, app_name or _app_name(path, cases), custom=custom)
         for case in cases:
             unscorable = case.conversation is None and (
                 target is not None or (actual_map is not None and not has_actual(actual_map, set_id, case))
@@ -374,7 +413,9 @@ def prepare_run(
                 slot = CaseSlot("", set_id, case, dict(cfg.criteria))
                 job.skipped[case.eval_id] = case_result(slot, EvalStatus.NOT_EVALUATED, [SCENARIO_NOTE])
         jobs.append(job)
-    return RunPlan(jobs, num_runs)
+    if efficiency is None:  # ADK appends them to every agent run: they measure the agent's own cost
+        efficiency = bool(getattr(producer, "runs_agent", False))
+    return RunPlan(jobs, num_runs, efficiency=efficiency)
 
 
 def _check_judge(model_config: Any, crit: Any) -> None:

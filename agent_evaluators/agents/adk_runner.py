@@ -98,11 +98,15 @@ def load_agent(agent: Union[str, Path, ModuleType, Any]) -> Tuple[Any, Any]:
 class CaseRun(list):  # type: ignore[type-arg]
     """One run of a case: its invocations (it *is* that list), plus ``simulator_records``: what the
     simulated user did per turn (text, source, stop status, judge usage; empty for a static case),
-    so a result file or report can show the whole simulated conversation and its cost."""
+    so a result file or report can show the whole simulated conversation and its cost, and
+    ``final_state``: the session state the agent left (``final_state_match`` compares it with the
+    case's ``final_session_state``)."""
 
-    def __init__(self, invocations: List[Any], simulator_records: Optional[List[Dict[str, Any]]] = None) -> None:
+    def __init__(self, invocations: List[Any], simulator_records: Optional[List[Dict[str, Any]]] = None,
+                 final_state: Optional[Dict[str, Any]] = None) -> None:
         super().__init__(invocations)
         self.simulator_records: List[Dict[str, Any]] = list(simulator_records or [])
+        self.final_state = final_state
 
 
 def _plain(value: Any) -> Any:
@@ -132,8 +136,11 @@ def _details_plugin() -> Any:
     return _AppDetailsPlugin()
 
 
-def _to_invocation(invocation_id: str, user_content: Any, events: List[Any], details: Optional[Dict[str, Any]]) -> Any:
-    """ADK's ``convert_events_to_eval_invocations`` for one invocation, into our models."""
+def _to_invocation(invocation_id: str, user_content: Any, events: List[Any], details: Optional[Dict[str, Any]],
+                   timing: Optional[Dict[str, Optional[float]]] = None) -> Any:
+    """ADK's ``convert_events_to_eval_invocations`` for one invocation, into our models: each kept
+    event with its ``usage_metadata`` and ``model_version`` (what the efficiency metrics count),
+    and the turn's ``timing`` (``duration``, ``model_duration``, ``tool_duration``)."""
     from ..adk.models import Invocation
 
     final: Any = None
@@ -148,7 +155,9 @@ def _to_invocation(invocation_id: str, user_content: Any, events: List[Any], det
         if any(p.function_call or p.function_response or p.text for p in content.parts):
             kept.append(event)
     recorded = [{"author": e.author,
-                 "content": _plain(e.content) if e is not final_event or e.get_function_calls() else None}
+                 "content": _plain(e.content) if e is not final_event or e.get_function_calls() else None,
+                 "usage_metadata": _plain(e.usage_metadata) if e.usage_metadata is not None else None,
+                 "model_version": e.model_version}
                 for e in kept]
     data: Dict[str, Any] = {
         "invocation_id": invocation_id,
@@ -158,7 +167,44 @@ def _to_invocation(invocation_id: str, user_content: Any, events: List[Any], det
     }
     if details:
         data["app_details"] = {"agent_details": details}
+    data.update({k: v for k, v in (timing or {}).items() if v is not None})
     return Invocation.model_validate(data)
+
+
+def _busy_intervals() -> Any:
+    """ADK's own collector of the time a turn spent awaiting models and inside tools (what its
+    eval runner measures ``model_duration`` / ``tool_duration`` with); a no-op where this
+    google-adk has none, leaving the split unmeasured (``None``), never 0."""
+    import contextlib
+
+    try:
+        from google.adk.telemetry import _instrumentation
+
+        return _instrumentation.collect_busy_intervals()
+    except (ImportError, AttributeError):
+        return contextlib.nullcontext(None)
+
+
+async def _timed_turn(runner: Any, run_config: Any, user_id: str, session_id: str, content: Any
+                      ) -> Tuple[List[Any], Optional[str], Dict[str, Optional[float]]]:
+    """One turn's events, its invocation id and its timing, measured as ADK's eval runner does:
+    wall-clock seconds of the agent's work (the simulated user's turnaround stays outside),
+    split into model and tool time, rounded to milliseconds."""
+    import time
+
+    events: List[Any] = []
+    invocation_id = None
+    started = time.monotonic()
+    with _busy_intervals() as busy:
+        async for event in runner.run_async(user_id=user_id, session_id=session_id, new_message=content,
+                                            run_config=run_config):
+            invocation_id = invocation_id or event.invocation_id
+            events.append(event)
+    timing: Dict[str, Optional[float]] = {"duration": round(time.monotonic() - started, 3)}
+    if busy is not None:
+        timing["model_duration"] = round(busy.model_seconds(), 3)
+        timing["tool_duration"] = round(busy.tool_seconds(), 3)
+    return events, invocation_id, timing
 
 
 def _history(invocations: List[Any]) -> List[Dict[str, Any]]:
@@ -173,8 +219,9 @@ def _history(invocations: List[Any]) -> List[Dict[str, Any]]:
 
 
 async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input: Any = None, app: Any = None,
-                          tools: Optional[ToolSession] = None) -> List[Any]:
-    """Run ``root_agent`` with ADK's ``Runner`` for every turn ``user`` gives; one ``Invocation`` per turn.
+                          tools: Optional[ToolSession] = None) -> "CaseRun":
+    """Run ``root_agent`` with ADK's ``Runner`` for every turn ``user`` gives; one ``Invocation`` per
+    turn, in a :class:`CaseRun` whose ``final_state`` is the session state after the last turn.
 
     ``tools``: a case's tool session; its plugin (first among the App's) records every tool call
     or serves it from the recording (:mod:`.adk_tool_plugin`).
@@ -215,14 +262,19 @@ async def run_invocations(root_agent: Any, user: SimulatedUser, *, session_input
             if tools is not None:
                 tools.turn = len(invocations)
             content = types.Content(role="user", parts=[types.Part(text=turn.text)])
-            events, invocation_id = [], None
-            async for event in runner.run_async(user_id=user_id, session_id=session.id, new_message=content,
-                                                run_config=run_config):
-                invocation_id = invocation_id or event.invocation_id
-                events.append(event)
+            events, invocation_id, timing = await _timed_turn(runner, run_config, user_id, session.id, content)
             invocation_id = invocation_id or f"turn-{len(invocations) + 1}"
-            invocations.append(_to_invocation(invocation_id, content, events, plugin.by_invocation.get(invocation_id)))
-    return invocations
+            invocations.append(_to_invocation(invocation_id, content, events, plugin.by_invocation.get(invocation_id),
+                                              timing))
+        final = await sessions.get_session(app_name=app_name, user_id=user_id, session_id=session.id)
+    return CaseRun(invocations, final_state=_plain_state(final.state if final is not None else session.state))
+
+
+def _plain_state(state: Any) -> Dict[str, Any]:
+    """The session state as JSON data (ADK keeps ``temp:`` keys out of a stored session)."""
+    import json
+
+    return {str(k): json.loads(json.dumps(v, default=str)) for k, v in dict(state or {}).items()}
 
 
 async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
@@ -259,11 +311,11 @@ async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
         tools = tool_recorder.session(case.eval_id, eval_set_id=eval_set_id) if tool_recorder else None
         invocations = await _run_with_tools(tools, run_invocations(root, user, session_input=case.session_input,
                                                                    app=app, tools=tools))
-        runs.append(CaseRun(invocations, getattr(user, "records", None)))
+        runs.append(CaseRun(invocations, getattr(user, "records", None), getattr(invocations, "final_state", None)))
     return runs
 
 
-async def _run_with_tools(tools: Optional[ToolSession], run: Awaitable[List[Any]]) -> List[Any]:
+async def _run_with_tools(tools: Optional[ToolSession], run: Awaitable["CaseRun"]) -> "CaseRun":
     """``run`` inside the case's tool session (see :meth:`ToolSession.guard`)."""
     if tools is None:
         return await run
@@ -296,4 +348,5 @@ def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name
                                 tool_recorder=tool_recorder, eval_set_id=current_eval_set_id())
         return run
 
+    produce.runs_agent = True  # type: ignore[attr-defined]  # the runner appends ADK's efficiency metrics
     return produce

@@ -99,7 +99,7 @@ class AgentEvaluator:
 def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: bool) -> List[str]:
     """ADK's per-metric verdict over every run of one case."""
     from ..adk.results import EvalStatus
-    from ..adk_eval.criteria import get_metric
+    from ..adk_eval.criteria import METRICS
 
     failures = [f"{case.eval_id}: the agent could not be run: {'; '.join(r.notes)}"
                 for r in runs if not r.overall_eval_metric_results]
@@ -114,19 +114,20 @@ def _case_failures(agent_module: Any, case: Any, runs: Sequence[Any], verbose: b
     values: Dict[str, List[float]] = {}
     for r in runs:
         for m in r.overall_eval_metric_results:
-            if m.metric_name in errored:
-                continue
+            if m.metric_name in errored or m.eval_status == EvalStatus.INFORMATIONAL:
+                continue  # an informational metric (tool_call_count_v1 ...) never fails, as in ADK
             thresholds[m.metric_name] = m.threshold
             values.setdefault(m.metric_name, [])
         for item in r.eval_metric_result_per_invocation:
             for m in item.eval_metric_results:
-                if m.score is not None and m.metric_name not in errored:
+                if m.score is not None and m.metric_name in values:
                     values[m.metric_name].append(m.score)
     for name, scores in values.items():
         threshold = thresholds[name]
         if not scores:
-            spec = get_metric(name)
-            if (spec.reference_based and scenario) or (spec.scenario_based and not scenario):
+            spec = METRICS.get(name)  # None: a custom metric (custom_metrics), which says its own status
+            if spec is not None and ((spec.reference_based and scenario) or (spec.scenario_based and not scenario)
+                                     or (spec.state_based and not case.final_session_state)):
                 continue  # cannot apply to this kind of case: ADK skips it too
             why = "; ".join(n for r in runs for n in r.notes if n.startswith(f"{name}:")) or "no score"
             failures.append(f"{case.eval_id}: {name} for {agent_module} was not evaluated ({why}), so the "

@@ -12,10 +12,18 @@ and ``conversation_plan``, or a fixed list of ``user_turns``), and the target's 
 ``conversation`` (every message), ``query`` (the first user turn), ``response`` (the agent's
 messages) and ``simulation`` (per-turn records, the stop reason and the simulator's judge
 usage), so the existing evaluators map onto it and the report shows the whole conversation.
+
+For the efficiency metrics (``token_usage`` ...) the output's messages carry a ``timestamp``
+(epoch seconds: when the user turn was sent, when the agent's reply came back; the agent itself
+never sees it) and each turn record its ``duration``; usage is whatever the agent's messages
+carry (OpenAI ``usage``, genai ``usage_metadata``). An agent may return ``{"messages": [...],
+"state": {...}}``: the last state it returned is the output's ``final_state`` (for
+``final_state_match``).
 """
 
 import asyncio
 import inspect
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
@@ -55,6 +63,15 @@ class SimulatedConversation:
     turns: List[Dict[str, Any]] = field(default_factory=list)
     stop_reason: str = ""
     simulator_records: List[Dict[str, Any]] = field(default_factory=list)
+    #: when each message was sent or received (epoch seconds; ``None`` for the system message)
+    times: List[Optional[float]] = field(default_factory=list)
+    #: the last ``state`` the agent returned (``{"messages": [...], "state": {...}}``), if any
+    final_state: Optional[Dict[str, Any]] = None
+
+    def stamped(self) -> List[Dict[str, Any]]:
+        """The messages with their ``timestamp`` (a message that has its own keeps it)."""
+        return [dict(m) if t is None or "timestamp" in m else {**m, "timestamp": t}
+                for m, t in zip(self.messages, self.times + [None] * (len(self.messages) - len(self.times)))]
 
     @property
     def query(self) -> Optional[str]:
@@ -71,10 +88,13 @@ class SimulatedConversation:
 
         usages = [t["user_usage"] for t in self.turns if t.get("user_usage")]
         usages += [r["usage"] for r in self.simulator_records if r.get("usage") and r.get("status") != MESSAGE]
+        messages = self.stamped()
+        extra = {} if self.final_state is None else {"final_state": self.final_state}
         return {
-            "conversation": list(self.messages),
+            **extra,
+            "conversation": messages,
             "query": self.query,
-            "response": self.response,
+            "response": [m for m in messages if m.get("role") in _AGENT_ROLES],
             "simulation": {
                 "stop_reason": self.stop_reason,
                 "num_turns": len(self.turns),
@@ -142,7 +162,9 @@ async def asimulate_conversation(
     if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
         raise ConfigError(f"max_turns must be a positive integer, got {max_turns!r}")
     messages: List[Dict[str, Any]] = [{"role": "system", "content": system_message}] if system_message else []
+    times: List[Optional[float]] = [None] * len(messages)
     turns: List[Dict[str, Any]] = []
+    state: Optional[Dict[str, Any]] = None
     stop_reason = ""
     while True:
         if max_turns is not None and len(turns) >= max_turns:
@@ -157,15 +179,22 @@ async def asimulate_conversation(
         if tools is not None:  # a recorded or replayed call keeps the turn it was made in
             tools.turn = number - 1
         messages.append({"role": "user", "content": user_turn.text})
+        times.append(time.time())
+        started = time.monotonic()
         try:
             reply = await _call_agent(agent, [dict(m) for m in messages])
         except Exception as exc:
             raise RuntimeError(f"the agent failed on simulated turn {number}: {type(exc).__name__}: {exc}") from exc
+        duration = round(time.monotonic() - started, 3)
         added = reply_messages(reply, turn=number)
+        if isinstance(reply, Mapping) and isinstance(reply.get("state"), Mapping):
+            state = dict(reply["state"])
         messages.extend(added)
-        turns.append({"turn": number, "user": user_turn.text, "agent": added, "user_usage": user_turn.usage})
+        times.extend([times[-1] + duration] * len(added))  # type: ignore[operator]
+        turns.append({"turn": number, "user": user_turn.text, "agent": added, "user_usage": user_turn.usage,
+                      "duration": duration})
     records = list(getattr(user, "records", []) or [])
-    return SimulatedConversation(messages, turns, stop_reason, records)
+    return SimulatedConversation(messages, turns, stop_reason, records, times, state)
 
 
 def simulate_conversation(

@@ -81,7 +81,8 @@ def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{name}  [{kind}]  {d['module']}.{d['class']}, key {d['key']}, scale {scale}, "
                   f"threshold {d['threshold']}{passes}", file=out)
         else:
-            print(f"{name}  [{kind}]  {d['class']}, key {d['key']}, default threshold {d['threshold']}", file=out)
+            threshold = "none (informational: a value, never a pass or fail)" if d["threshold"] is None else d["threshold"]
+            print(f"{name}  [{kind}]  {d['class']}, key {d['key']}, default threshold {threshold}", file=out)
         print(f"    {d['summary']}", file=out)
         print(f"    inputs:  {', '.join(d['inputs'])}", file=out)
         if d["options"]:

@@ -13,17 +13,19 @@ from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
+from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
 _WEATHER = {"paris": ("sunny", 22), "tokyo": ("rainy", 18), "london": ("cloudy", 15)}
 _RATES = {("USD", "EUR"): 0.9, ("USD", "JPY"): 150.0, ("EUR", "USD"): 1.1}
 
 
-def get_weather(city: str) -> Dict[str, object]:
-    """Current weather of a city."""
+def get_weather(city: str, tool_context: ToolContext) -> Dict[str, object]:
+    """Current weather of a city; remembers the last city asked about in the session state."""
     found = _WEATHER.get(city.lower())
     if found is None:
         return {"status": "error", "error": f"no weather data for {city}"}
+    tool_context.state["last_city"] = city  # the end state an eval case can check (final_session_state)
     return {"status": "ok", "city": city, "condition": found[0], "temperature_c": found[1]}
 
 

@@ -18,6 +18,7 @@ optional_import("google.adk")
 from agent_evaluators.adk import AgentEvaluator  # noqa: E402
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus  # noqa: E402
 from agent_evaluators.adk_eval.cli import main  # noqa: E402
+from agent_evaluators.efficiency import EFFICIENCY_METRICS  # noqa: E402
 from agent_evaluators.testing import ChatRequest, JudgeServer  # noqa: E402
 from agent_evaluators.testing.synth import schema_reply  # noqa: E402
 
@@ -115,7 +116,8 @@ def test_fixture_scenario_config_sets_the_simulator_model_and_turn_limit(tmp_pat
     result = result_file(tmp_path / ".adk" / "eval_history")
     (case,) = result.eval_case_results
     assert code == (1 if case.final_eval_status == EvalStatus.FAILED else 0)
-    assert [m.metric_name for m in case.overall_eval_metric_results] == ["hallucinations_v1"]
+    # the one criterion, then the four informational efficiency metrics ADK appends to every agent run (issue 27)
+    assert [m.metric_name for m in case.overall_eval_metric_results] == ["hallucinations_v1", *EFFICIENCY_METRICS]
     invocations = [i.actual_invocation for i in case.eval_metric_result_per_invocation]
     limit = simulator["max_allowed_invocations"]
     assert len(invocations) == limit  # max_allowed_invocations, the starting prompt included
