@@ -231,11 +231,16 @@ class ToolSession:
 
     # ------------------------------------------------------------------ record
 
-    def record(self, tool: str, args: Any, result: Any, *, invocation_id: Optional[str] = None) -> None:
+    def record(self, tool: str, args: Any, result: Any, *, invocation_id: Optional[str] = None,
+               state_delta: Optional[Mapping[str, Any]] = None) -> None:
+        """Keep one call; ``state_delta``: the session-state keys the tool set (an ADK tool's
+        ``tool_context.state`` writes), which a replay sets again, since the tool will not run."""
         call: Dict[str, Any] = {"turn": self.turn}
         if invocation_id:
             call["invocation_id"] = invocation_id
         call.update(tool=tool, args=plain_json(args), result=plain_json(result))
+        if state_delta:
+            call["state_delta"] = plain_json(dict(state_delta))
         with self._lock:
             self.calls.append({"index": len(self.calls), **call})
 
@@ -243,6 +248,10 @@ class ToolSession:
 
     def serve(self, tool: str, args: Any) -> Any:
         """The recorded result for this call; :class:`InputError` (and a miss kept) when none matches."""
+        return self.serve_call(tool, args).get("result")
+
+    def serve_call(self, tool: str, args: Any) -> Dict[str, Any]:
+        """The recorded call (result, and the ``state_delta`` it made) matching this one; as :meth:`serve`."""
         wanted = plain_json(args)
         with self._lock:
             found = [i for i, c in enumerate(self.calls)
@@ -255,7 +264,7 @@ class ToolSession:
             at = (same_turn or found)[0]
             self._used.add(at)
             self.served += 1
-            return self.calls[at].get("result")
+            return self.calls[at]
 
     def _miss_message(self, tool: str, args: Any) -> str:
         shown = json.dumps(args, sort_keys=True)

@@ -127,6 +127,7 @@ def test_replay_gives_the_same_statuses_and_scores_with_no_tool_executed(recorde
     (call,) = paris["calls"]
     assert (call["index"], call["turn"], call["tool"], call["args"]) == (0, 0, "get_weather", {"city": "Paris"})
     assert call["result"] == {"status": "ok", "city": "Paris", "condition": "sunny", "temperature_c": 22}
+    assert call["state_delta"] == {"last_city": "Paris"}  # set again on replay: the case's end state holds
     turns = [c["turn"] for c in files["convert_then_weather"]["calls"]]
     assert turns == [0, 1]  # the user turn each call came in
 

@@ -73,8 +73,12 @@ def run(agent: Callable[..., Any], recorder: ToolRecorder, judge: JudgeServer, r
 
 
 def scores(rows: List[Dict[str, Any]]) -> List[tuple]:
+    """Scores and the agent's messages, less their wall-clock ``timestamp`` (no two runs share one)."""
+    def timeless(messages: Any) -> Any:
+        return [{k: v for k, v in m.items() if k != "timestamp"} for m in messages or []]
+
     return [(r.get("outputs.trajectory.tool_trajectory_avg_score"), r.get("outputs.intent.intent_resolution"),
-             r.get("outputs.response")) for r in rows]
+             timeless(r.get("outputs.response"))) for r in rows]
 
 
 def test_record_then_replay_gives_the_same_rows_with_no_tool_executed(fake_judge, tmp_path):
