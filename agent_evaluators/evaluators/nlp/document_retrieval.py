@@ -53,21 +53,25 @@ class RetrievalThresholds:
         order = (f"ndcg@{K}", f"xdcg@{K}", "fidelity", "top1_relevance", "top3_max_relevance", "holes", "holes_ratio",
                  "total_retrieved_documents", "total_ground_truth_documents")
         self._rules = tuple(
-            (name, f"{name}_result", f"{name}_passed", f"{name}_threshold", f"{name}_higher_is_better",
+            (name, f"{name}_result", f"{name}_passed",
              self.higher[name] if name in self.higher else self.lower[name], name in self.higher)
             for name in order)
+        # every verdict key in azure's order, the threshold and direction already in place
+        self._template: Dict[str, Any] = {}
+        for name, result_key, passed_key, threshold, higher in self._rules:
+            self._template.update({result_key: None, passed_key: None, f"{name}_threshold": threshold,
+                                   f"{name}_higher_is_better": higher})
 
-    def verdicts(self, metrics: Mapping[str, Any]) -> Dict[str, Any]:
-        """``<m>_result``, ``<m>_passed``, ``<m>_threshold``, ``<m>_higher_is_better`` per metric, as azure adds them."""
-        out: Dict[str, Any] = {}
-        for name, result_key, passed_key, threshold_key, higher_key, threshold, higher in self._rules:
+    def add_verdicts(self, metrics: Dict[str, Any]) -> Dict[str, Any]:
+        """``metrics`` with ``<m>_result``, ``<m>_passed``, ``<m>_threshold``, ``<m>_higher_is_better``
+        per metric added after them, as azure adds them."""
+        metrics.update(self._template)
+        for name, result_key, passed_key, threshold, higher in self._rules:
             value = metrics[name]
             passed = value >= threshold if higher else value <= threshold
-            out[result_key] = "pass" if passed else "fail"
-            out[passed_key] = passed
-            out[threshold_key] = threshold
-            out[higher_key] = higher
-        return out
+            metrics[result_key] = "pass" if passed else "fail"
+            metrics[passed_key] = passed
+        return metrics
 
 
 _DOCUMENT_ID, _LABEL, _SCORE = itemgetter("document_id"), itemgetter("query_relevance_label"), itemgetter("relevance_score")
@@ -109,21 +113,22 @@ def _weighted_by_rating(labels: Sequence[int], low: int, high: int) -> float:
 def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str, Any]],
                       low: int, high: int) -> Dict[str, Any]:
     """The metrics of one query (no verdicts), in azure's order and with azure's number types."""
-    totals = {"total_retrieved_documents": len(results), "total_ground_truth_documents": len(qrels)}
     if not results:
-        return {NDCG: 0.0, XDCG: 0.0, "fidelity": 0.0, "top1_relevance": 0.0,
-                "top3_max_relevance": 0.0, "holes": 0, "holes_ratio": 0, **totals}
+        return {NDCG: 0.0, XDCG: 0.0, "fidelity": 0.0, "top1_relevance": 0.0, "top3_max_relevance": 0.0,
+                "holes": 0, "holes_ratio": 0, "total_retrieved_documents": 0,
+                "total_ground_truth_documents": len(qrels)}
     # the same dicts, orders and counts as azure's steps, built by C loops (zip, map, sorted, key views)
     labels_by_id = dict(zip(map(_DOCUMENT_ID, qrels), map(_LABEL, qrels)))
     scores_by_id = dict(zip(map(_DOCUMENT_ID, results), map(_SCORE, results)))
     ranked = sorted(scores_by_id, key=scores_by_id.__getitem__, reverse=True)  # stable, as azure's sort of items
     ranked_labels = list(map(labels_by_id.get, ranked, repeat(0)))
-    ideal_labels = sorted(labels_by_id.values(), reverse=True)
     holes = len(scores_by_id.keys() - labels_by_id.keys())
     holes_ratio = holes / float(len(results))
     if not any(ranked_labels):
         return {NDCG: 0, XDCG: 0, "fidelity": 0, "top1_relevance": 0, "top3_max_relevance": 0,
-                "holes": holes, "holes_ratio": holes_ratio, **totals}
+                "holes": holes, "holes_ratio": holes_ratio, "total_retrieved_documents": len(results),
+                "total_ground_truth_documents": len(qrels)}
+    ideal_labels = sorted(labels_by_id.values(), reverse=True)
     ideal_weight = _weighted_by_rating(ideal_labels, low, high)
     top = tuple(ranked_labels[:K])
     fidelity = math.nan if ideal_weight == 0 else _weighted_by_rating(ranked_labels, low, high) / float(ideal_weight)
@@ -135,7 +140,8 @@ def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str,
         "top3_max_relevance": max(top),
         "holes": holes,
         "holes_ratio": holes_ratio,
-        **totals,
+        "total_retrieved_documents": len(results),
+        "total_ground_truth_documents": len(qrels),
     }
 
 
@@ -195,8 +201,7 @@ class DocumentRetrievalEvaluator(Evaluator):
         """azure's ``document_retrieval_properties``: every metric, then its verdict keys."""
         qrels, results = self._checked(retrieval_ground_truth, retrieved_documents)
         metrics = retrieval_metrics(qrels, results, self.ground_truth_label_min, self.ground_truth_label_max)
-        metrics.update(self.thresholds.verdicts(metrics))
-        return metrics
+        return self.thresholds.add_verdicts(metrics)
 
     def _evaluate(self, *, retrieval_ground_truth: List[Dict[str, Any]],
                   retrieved_documents: List[Dict[str, Any]]) -> Outcome:

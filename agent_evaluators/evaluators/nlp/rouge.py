@@ -93,15 +93,24 @@ def rouge_scores(rouge_type: str, response: str, ground_truth: str) -> Tuple[flo
     rouge-score's counts are integers: the shared n-grams (:func:`.f1.shared_count`) and each
     text's n-grams (``len - n + 1``, at least 0, what its ``sum(counts.values())`` gives), so
     dividing them in its order gives its floats."""
+    return _scores(_gram_size(rouge_type), response, ground_truth)
+
+
+def _gram_size(rouge_type: str) -> int:
+    """``n`` of ``"rouge<n>"``; 0 for ``"rougeL"``."""
+    return 0 if rouge_type == "rougeL" else int(rouge_type[5:])
+
+
+def _scores(n: int, response: str, ground_truth: str) -> Tuple[float, float, float]:
+    """:func:`rouge_scores` by gram size (0: the longest common subsequence)."""
     target, prediction = _token_pair(response, ground_truth)
-    if rouge_type == "rougeL":
+    if not n:
         if not target or not prediction:
             return 0.0, 0.0, 0.0
         lcs = lcs_length(target, prediction)
         precision = lcs / len(prediction)
         recall = lcs / len(target)
         return precision, recall, _fmeasure(precision, recall)
-    n = int(rouge_type[5:])
     overlap = shared_count(_ngrams(target, n), _ngrams(prediction, n))
     precision = overlap / max(len(prediction) - n + 1, 1)
     recall = overlap / max(len(target) - n + 1, 1)
@@ -139,6 +148,7 @@ class RougeScoreEvaluator(_PairMetric):
     ) -> None:
         super().__init__(threshold=f1_score_threshold)
         self.rouge_type = rouge_type_value(self.name, rouge_type)
+        self._gram_size = _gram_size(self.rouge_type)
         for name, value in (("precision_threshold", precision_threshold), ("recall_threshold", recall_threshold)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
                 raise ConfigError(f"{self.name}: {name} must be a number, got {value!r}")
@@ -147,7 +157,7 @@ class RougeScoreEvaluator(_PairMetric):
         self.f1_score_threshold = f1_score_threshold
 
     def score_texts(self, response: str, ground_truth: str) -> Tuple[float, Dict[str, Any]]:
-        precision, recall, f1 = rouge_scores(self.rouge_type, response, ground_truth)
+        precision, recall, f1 = _scores(self._gram_size, response, ground_truth)
         return f1, {"rouge_type": self.rouge_type, "precision": precision, "recall": recall, "f1_score": f1}
 
     def _finish(self, outcome: Any) -> Dict[str, Any]:
