@@ -11,8 +11,7 @@ in chunks of 20 rows, each chunk through both back to back, ``--rounds`` times (
 chunk's fastest round counts for each side (these machines are shared and noisy: a burst of
 load hits both sides of a chunk alike, and best-of-rounds drops it). The clock is the thread's
 CPU time (``time.thread_time``), not wall time: waiting for a core is not the evaluator's cost.
-Every row's result from
-``agent_evaluators.azure`` must equal azure's dict exactly.
+Every row's result from ``agent_evaluators.azure`` must equal azure's dict exactly.
 
 Targets: ours at least 10x faster per row for every metric azure runs offline (F1, ROUGE of
 every type, DocumentRetrieval). azure's BLEU, GLEU and METEOR download NLTK data at first
