@@ -20,53 +20,21 @@ shipped ``intent_resolution`` template (templates compile once per distinct text
 """
 
 import argparse
-import random
-import re
 import sys
 import time
 from pathlib import Path
 from typing import Callable, List, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+from texts import text_pairs, vocabulary  # noqa: E402
+
 TARGET = 10.0
 WORDS_PER_TEXT = 150
 
 
-def vocabulary() -> List[str]:
-    sources = [REPO / "README.md", *sorted((REPO / "prompty").glob("*.prompty"))]
-    words: List[str] = []
-    for path in sources:
-        words.extend(re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", path.read_text(encoding="utf-8")))
-    return sorted(set(words))
-
-
 def texts(rows: int, seed: int = 7) -> List[Tuple[str, str]]:
-    rng = random.Random(seed)
-    vocab = vocabulary()
-    rng.shuffle(vocab)
-    weights = [1.0 / (rank + 1) for rank in range(len(vocab))]  # Zipf: a few words are most of a text
-
-    def one() -> str:
-        out = []
-        for word in rng.choices(vocab, weights=weights, k=WORDS_PER_TEXT):
-            roll = rng.random()
-            if roll < 0.08:
-                word += rng.choice([",", ".", ";", "!", "?"])
-            elif roll < 0.11:
-                word = str(rng.randint(0, 2030))
-            elif roll < 0.15:
-                word = word.capitalize()
-            out.append(word)
-        return " ".join(out)
-
-    pairs = []
-    for _ in range(rows):
-        reference = one()
-        # An answer shares about half its words with the reference, as a plausible answer does.
-        ref_words = reference.split()
-        answer = " ".join(w if rng.random() < 0.5 else rng.choice(ref_words + one().split()) for w in one().split())
-        pairs.append((answer, reference))
-    return pairs
+    return text_pairs(rows, WORDS_PER_TEXT, seed, fresh_replacements=True)
 
 
 def per_row_ms(fn: Callable[[str, str], object], pairs: List[Tuple[str, str]]) -> float:

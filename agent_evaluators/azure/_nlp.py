@@ -34,6 +34,7 @@ class _PairShape:
 
     result_key: ClassVar[str]
     threshold: Any
+    writes_reason: ClassVar[bool] = False
 
     def _finish(self, outcome: Outcome) -> Dict[str, Any]:
         score = outcome.score
@@ -72,6 +73,7 @@ class RougeScoreEvaluator(rouge.RougeScoreEvaluator):
     """azure 1.18's ``RougeScoreEvaluator(rouge_type)``: key ``rouge`` (the F1), precision and recall in properties."""
 
     id: ClassVar[str] = "azureai://built-in/evaluators/rouge_score"
+    writes_reason: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -111,6 +113,7 @@ class DocumentRetrievalEvaluator(document_retrieval.DocumentRetrievalEvaluator):
     """azure 1.18's ``DocumentRetrievalEvaluator``: key ``document_retrieval`` (= ``ndcg@3``), every metric in properties."""
 
     id: ClassVar[str] = "azureai://built-in/evaluators/document_retrieval"
+    writes_reason: ClassVar[bool] = False
 
     def _finish(self, outcome: Outcome) -> Dict[str, Any]:
         score: Optional[float] = outcome.score

@@ -13,8 +13,9 @@ instead (:func:`service_severity_result`, :func:`service_label_result`): no ``_p
 ``_status`` or ``_properties``, and token counts as strings in keys of their own.
 """
 
+import functools
 import math
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 __all__ = ["azure_result", "not_applicable_result", "verdict_word", "NOT_APPLICABLE_PREFIX", "service_tokens",
            "service_severity_result", "service_label_result"]
@@ -45,14 +46,22 @@ def azure_result(
     out: Dict[str, Any] = {key: score}
     if legacy_alias:
         out[legacy_alias] = score
-    out[f"{key}_score"] = score
-    out[f"{key}_passed"] = word == "pass"
-    out[f"{key}_result"] = word
-    out[f"{key}_reason"] = reason
-    out[f"{key}_status"] = "completed"
-    out[f"{key}_threshold"] = threshold
-    out[f"{key}_properties"] = dict(properties) if properties is not None else None
+    score_key, passed_key, result_key, reason_key, status_key, threshold_key, properties_key = _row_keys(key)
+    out[score_key] = score
+    out[passed_key] = word == "pass"
+    out[result_key] = word
+    out[reason_key] = reason
+    out[status_key] = "completed"
+    out[threshold_key] = threshold
+    out[properties_key] = dict(properties) if properties is not None else None
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _row_keys(key: str) -> Tuple[str, ...]:
+    """A completed row's keys after ``<k>``, in azure's order (made once per key, not per row)."""
+    return tuple(f"{key}_{part}" for part in ("score", "passed", "result", "reason", "status", "threshold",
+                                              "properties"))
 
 
 def not_applicable_result(key: str, reason: str, threshold: Any) -> Dict[str, Any]:

@@ -21,7 +21,7 @@ import functools
 import inspect
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, ClassVar, Dict, FrozenSet, List, Optional, Sequence, Tuple, TypedDict, Union
 
 from ..errors import ConfigError, InputError
 
@@ -94,12 +94,17 @@ class Evaluator:
     #: The (low, high) range a score can take, read by reports for their axes (:func:`score_scale`);
     #: ``None`` when the metric cannot say. An instance may set its own (a configurable scale).
     score_scale: ClassVar[Optional[Tuple[float, float]]] = None
+    #: False where the result dict carries no reason of the metric's own (azure-ai-evaluation's
+    #: deterministic rows have ``_reason: None``): such a metric need not format one per row.
+    writes_reason: ClassVar[bool] = True
     #: several judges behind one judge metric (:class:`~.panel.JudgePanel`); ``None`` for one judge
     _panel: Any = None
 
     _evaluate_signature: ClassVar[inspect.Signature]
     _public_signature: ClassVar[inspect.Signature]
     _required_inputs: ClassVar[Tuple[str, ...]]
+    #: the input names ``__call__`` accepts (its signature's, less ``self``), checked once per call as a set
+    _accepted_inputs: ClassVar[FrozenSet[str]]
     _evaluate_is_async: ClassVar[bool]
 
     def __init__(self, *, threshold: Optional[float] = None) -> None:
@@ -143,6 +148,7 @@ class Evaluator:
             return_annotation=EvaluatorOutput,
         )
         cls._required_inputs = tuple(p.name for p in params if p.default is _MISSING)
+        cls._accepted_inputs = frozenset(p.name for p in public)
         cls.__call__ = _make_sync_entry(cls)  # type: ignore[method-assign]
         cls.acall = _make_async_entry(cls)  # type: ignore[method-assign]
 
@@ -170,9 +176,9 @@ class Evaluator:
     # ------------------------------------------------------------------ internals
     def _bind(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
         """Check names and presence of inputs; return the keyword arguments for ``_evaluate``."""
-        known = self._public_signature.parameters
-        unknown = [k for k in inputs if k not in known or k == "self"]
-        if unknown:
+        if not self._accepted_inputs.issuperset(inputs):
+            known = self._public_signature.parameters
+            unknown = [k for k in inputs if k not in known or k == "self"]
             accepted = ", ".join(n for n in known if n != "self")
             raise InputError(
                 f"{self.name}: unknown input {unknown[0]!r}; accepted inputs are: {accepted}",
@@ -244,8 +250,17 @@ class Evaluator:
             raise self._named(exc) from exc.__cause__
 
     def _run_sync(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+        # one frame for the whole sync call (a deterministic metric's row costs microseconds)
         try:
-            return self._run_sync_inner(inputs)
+            if self._evaluate_is_async or self._panel is not None:
+                from .._loop import run_sync
+
+                return run_sync(self._run_async(inputs))
+            bound = self._bind(inputs)
+            if self._per_turn(bound):
+                turns = self._turn_inputs(bound)
+                return self._finish(_mean_over_turns(self, [self._evaluate(**t) for t in turns]))  # type: ignore[attr-defined]
+            return self._finish(self._evaluate(**bound))  # type: ignore[attr-defined]
         except InputError as exc:
             raise self._named(exc) from exc.__cause__
 
@@ -254,17 +269,6 @@ class Evaluator:
         if exc.evaluator is not None:
             return exc
         return InputError(f"{self.name}: {exc}", evaluator=self.name, input_name=exc.input_name)
-
-    def _run_sync_inner(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
-        if self._evaluate_is_async or self._panel is not None:
-            from .._loop import run_sync
-
-            return run_sync(self._run_async(inputs))
-        bound = self._bind(inputs)
-        if self._per_turn(bound):
-            turns = self._turn_inputs(bound)
-            return self._finish(_mean_over_turns(self, [self._evaluate(**t) for t in turns]))  # type: ignore[attr-defined]
-        return self._finish(self._evaluate(**bound))  # type: ignore[attr-defined]
 
     def _per_turn(self, bound: Dict[str, Any]) -> bool:
         """Whether ``conversation=`` stands for per-turn inputs here (a multi-turn judge reads it whole)."""

@@ -41,9 +41,8 @@ from typing import Any, Dict
 
 import pytest
 
-from agent_evaluators.testing import ChatRequest, Reply, schema_reply
-
 from ..conftest import optional_import
+from . import judge_harness
 from .azure_cases import (
     ACCEPTED_INVALID,
     BOTH_REFUSE,
@@ -55,6 +54,7 @@ from .azure_cases import (
     UNSUPPORTED_TOOL,
     Case,
 )
+from .judge_harness import COMPARED_SUFFIXES, assert_same_columns, scripted_judge
 
 azure_evaluation = optional_import("azure.ai.evaluation")
 
@@ -113,7 +113,6 @@ DIFFERENCES = {
                              "the turn's user text alone); the per-turn rows and their aggregation are azure's"),
 }
 
-_MARKER = re.compile(r"\[case:(\w+)\]")
 _VERDICTS: Dict[str, Dict[str, Any]] = {
     c_id: verdict for case in CASES + SKIPPED_BY_JUDGE + OUT_OF_SCALE + UNSUPPORTED_TOOL + NO_GROUND_TRUTH
     + [c for c, _ in ACCEPTED_INVALID]
@@ -121,31 +120,9 @@ _VERDICTS: Dict[str, Dict[str, Any]] = {
 COMPARED: Counter = Counter()
 
 
-def judge(req: ChatRequest) -> Any:
-    found = _MARKER.findall(req.text)
-    if not found or found[-1] not in _VERDICTS:  # a 400 fails the row at once (5xx would be retried for minutes)
-        return Reply(content=f"no scripted verdict for this prompt (markers {found})", status=400)
-    verdict = _VERDICTS[found[-1]]
-    if req.json_schema is None:  # azure's prompts ask for a json_object in their own format
-        if verdict.get("status") == "skipped":
-            return {"reason": verdict["reason"], "score": None, "status": "skipped", "properties": None}
-        return {"reason": verdict["reason"], "score": verdict["score"], "status": "completed",
-                "properties": verdict["properties"]}
-    return {**schema_reply(req), **(verdict["properties"] or {}), "reason": verdict["reason"],
-            "score": verdict["score"]}
-
-
-@pytest.fixture(scope="module")
-def server():
-    from agent_evaluators.testing import JudgeServer
-
-    with JudgeServer(judge) as s:
-        yield s
-
-
-@pytest.fixture(autouse=True)
-def _no_tracing(monkeypatch):
-    monkeypatch.setenv("PF_DISABLE_TRACING", "true")
+judge = scripted_judge(_VERDICTS, verdict_properties=True)
+# the fixtures: the local judge server answering with ``judge``, azure's tracing off
+server, no_tracing = judge_harness.server, judge_harness.no_tracing
 
 
 def _azure(case: Case, config: Dict[str, Any]) -> Dict[str, Any]:
@@ -167,23 +144,12 @@ def _result_key(row: Dict[str, Any]) -> str:
     return next(k[: -len("_status")] for k in row if k.endswith("_status"))
 
 
-COMPARED_SUFFIXES = ("", "_score", "_result", "_passed", "_threshold", "_status")
-
-
 def assert_same_row(case: Case, theirs: Dict[str, Any], ours: Dict[str, Any]) -> None:
     key = _result_key(theirs)
     assert set(ours) == set(theirs), (case.id, sorted(set(ours) ^ set(theirs)))
     columns = [key + s for s in COMPARED_SUFFIXES] + [k for k in theirs if k.startswith("gpt_")]
-    for column in columns:
-        assert ours[column] == theirs[column], (case.id, column, ours[column], theirs[column])
-    if theirs[f"{key}_status"] == "skipped":
-        assert ours[f"{key}_reason"] == theirs[f"{key}_reason"], case.id
-        assert ours[f"{key}_properties"] is None and theirs[f"{key}_properties"] is None
+    assert_same_columns(case.id, key, theirs, ours, columns)
     if "evaluation_per_turn" in theirs:
-        ours_turns, their_turns = ours["evaluation_per_turn"], theirs["evaluation_per_turn"]
-        assert set(ours_turns) == set(their_turns), case.id
-        for column in columns:
-            assert ours_turns[column] == their_turns[column], (case.id, column)
         return
     _assert_same_properties(case, theirs.get(f"{key}_properties"), ours.get(f"{key}_properties"))
 

@@ -12,17 +12,16 @@ purpose, are marked ``azure_behaviour``. ``test_compared_counts`` prints the cas
 evaluator.
 """
 
-import re
 from collections import Counter
 from typing import Any, Dict, List, Optional
 
 import pytest
 
-from agent_evaluators.testing import ChatRequest, Reply, schema_reply
-
 from ..conftest import optional_import
+from . import judge_harness
 from .azure_cases import WEATHER_RUN, Case, call, pending, query, result, said, user, v
-from .test_azure_1_18 import COMPARED_SUFFIXES, DIFFERENCES
+from .judge_harness import COMPARED_SUFFIXES, assert_same_columns, scripted_judge
+from .test_azure_1_18 import DIFFERENCES
 
 azure_evaluation = optional_import("azure.ai.evaluation")
 
@@ -152,33 +151,13 @@ CASES: List[Case] = [
          {"ret_c1": v(4, properties={"thought_chain": "t"}), "ret_c2": v(2, properties={"thought_chain": "t"})}),
 ]
 
-_MARKER = re.compile(r"\[case:(\w+)\]")
 _VERDICTS: Dict[str, Dict[str, Any]] = {c_id: verdict for case in CASES for c_id, verdict in case.verdicts.items()}
 COMPARED: Counter = Counter()
 
 
-def judge(req: ChatRequest) -> Any:
-    found = _MARKER.findall(req.text)
-    if not found or found[-1] not in _VERDICTS:  # a 400 fails the row at once (5xx would be retried for minutes)
-        return Reply(content=f"no scripted verdict for this prompt (markers {found})", status=400)
-    verdict = _VERDICTS[found[-1]]
-    if req.json_schema is None:  # azure's prompts ask for a json_object in their own format
-        return {"reason": verdict["reason"], "score": verdict["score"], "status": "completed",
-                "properties": verdict["properties"]}
-    return {**schema_reply(req), "reason": verdict["reason"], "score": verdict["score"]}
-
-
-@pytest.fixture(scope="module")
-def server():
-    from agent_evaluators.testing import JudgeServer
-
-    with JudgeServer(judge) as s:
-        yield s
-
-
-@pytest.fixture(autouse=True)
-def _no_tracing(monkeypatch):
-    monkeypatch.setenv("PF_DISABLE_TRACING", "true")
+judge = scripted_judge(_VERDICTS, verdict_properties=False)
+# the fixtures: the local judge server answering with ``judge``, azure's tracing off
+server, no_tracing = judge_harness.server, judge_harness.no_tracing
 
 
 def _azure(evaluator: str, ctor: Dict[str, Any], call_args: Dict[str, Any], config: Dict[str, Any]) -> Dict[str, Any]:
@@ -189,20 +168,6 @@ def _ours(evaluator: str, ctor: Dict[str, Any], call_args: Dict[str, Any], confi
     import agent_evaluators.azure as ours
 
     return getattr(ours, evaluator)(config, **ctor)(**call_args)  # type: ignore[no-any-return]
-
-
-def assert_same_columns(case_id: str, key: str, theirs: Dict[str, Any], ours: Dict[str, Any]) -> None:
-    columns = [key + s for s in COMPARED_SUFFIXES]
-    for column in columns:
-        assert ours[column] == theirs[column], (case_id, column, ours[column], theirs[column])
-    if theirs[f"{key}_status"] == "skipped":
-        assert ours[f"{key}_reason"] == theirs[f"{key}_reason"], case_id
-        assert ours[f"{key}_properties"] is None and theirs[f"{key}_properties"] is None
-    if "evaluation_per_turn" in theirs:
-        ours_turns, their_turns = ours["evaluation_per_turn"], theirs["evaluation_per_turn"]
-        assert set(ours_turns) == set(their_turns), case_id
-        for column in columns:
-            assert ours_turns[column] == their_turns[column], (case_id, column)
 
 
 def assert_same_properties(case: Case, key: str, theirs: Any, ours: Any) -> None:
@@ -227,7 +192,7 @@ def test_same_row_as_azure(case: Case, server) -> None:
     assert asked_ours == asked_azure == len(case.verdicts), (case.id, asked_azure, asked_ours)
     key = next(k[: -len("_status")] for k in theirs if k.endswith("_status"))
     assert set(ours) == set(theirs), (case.id, sorted(set(ours) ^ set(theirs)))
-    assert_same_columns(case.id, key, theirs, ours)
+    assert_same_columns(case.id, key, theirs, ours, [key + s for s in COMPARED_SUFFIXES])
     if "evaluation_per_turn" not in theirs:
         assert_same_properties(case, key, theirs[f"{key}_properties"], ours[f"{key}_properties"])
     COMPARED[case.evaluator] += 1
@@ -266,7 +231,7 @@ def test_qa_same_rows_as_azure(cid, ctor, verdict, context, response, server) ->
     assert asked_ours == asked_azure == 5, (cid, asked_azure, asked_ours)  # five judges; F1 asks none
     assert set(ours) == set(theirs), (cid, sorted(set(ours) ^ set(theirs)))
     for key in QA_MEMBERS:
-        assert_same_columns(cid, key, theirs, ours)
+        assert_same_columns(cid, key, theirs, ours, [key + s for s in COMPARED_SUFFIXES])
     assert ours["f1_score"] == theirs["f1_score"] and ours["f1_score_properties"] == theirs["f1_score_properties"]
     COMPARED["QAEvaluator"] += 1
 

@@ -22,7 +22,8 @@ score integer zeros), so the numbers are the same.
 import functools
 import math
 from collections import _count_elements, abc  # type: ignore[attr-defined]
-from operator import itemgetter
+from itertools import repeat
+from operator import itemgetter, mul
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...errors import ConfigError, InputError
@@ -33,6 +34,7 @@ __all__ = ["DocumentRetrievalEvaluator", "retrieval_metrics", "RetrievalThreshol
 K = 3
 XDCG_DISCOUNT = 0.6
 MAX_DOCUMENTS = 10000
+NDCG, XDCG = f"ndcg@{K}", f"xdcg@{K}"
 
 
 class RetrievalThresholds:
@@ -51,82 +53,95 @@ class RetrievalThresholds:
         order = (f"ndcg@{K}", f"xdcg@{K}", "fidelity", "top1_relevance", "top3_max_relevance", "holes", "holes_ratio",
                  "total_retrieved_documents", "total_ground_truth_documents")
         self._rules = tuple(
-            (name, f"{name}_result", f"{name}_passed", f"{name}_threshold", f"{name}_higher_is_better",
+            (name, f"{name}_result", f"{name}_passed",
              self.higher[name] if name in self.higher else self.lower[name], name in self.higher)
             for name in order)
+        # every verdict key in azure's order, the threshold and direction already in place
+        self._template: Dict[str, Any] = {}
+        for name, result_key, passed_key, threshold, higher in self._rules:
+            self._template.update({result_key: None, passed_key: None, f"{name}_threshold": threshold,
+                                   f"{name}_higher_is_better": higher})
 
-    def verdicts(self, metrics: Mapping[str, Any]) -> Dict[str, Any]:
-        """``<m>_result``, ``<m>_passed``, ``<m>_threshold``, ``<m>_higher_is_better`` per metric, as azure adds them."""
-        out: Dict[str, Any] = {}
-        for name, result_key, passed_key, threshold_key, higher_key, threshold, higher in self._rules:
+    def add_verdicts(self, metrics: Dict[str, Any]) -> Dict[str, Any]:
+        """``metrics`` with ``<m>_result``, ``<m>_passed``, ``<m>_threshold``, ``<m>_higher_is_better``
+        per metric added after them, as azure adds them."""
+        metrics.update(self._template)
+        for name, result_key, passed_key, threshold, higher in self._rules:
             value = metrics[name]
             passed = value >= threshold if higher else value <= threshold
-            out[result_key] = "pass" if passed else "fail"
-            out[passed_key] = passed
-            out[threshold_key] = threshold
-            out[higher_key] = higher
-        return out
+            metrics[result_key] = "pass" if passed else "fail"
+            metrics[passed_key] = passed
+        return metrics
 
 
-_SECOND = itemgetter(1)
+_DOCUMENT_ID, _LABEL, _SCORE = itemgetter("document_id"), itemgetter("query_relevance_label"), itemgetter("relevance_score")
 # azure's per-rank factors, computed once with azure's own expressions (so the floats are the same)
 _DCG_DISCOUNTS = tuple(math.log2(rank + 1) for rank in range(1, K + 1))
 _XDCG_DISCOUNTS = tuple(math.pow(XDCG_DISCOUNT, rank - 1) for rank in range(1, K + 1))
 _XDCG_NORM = float(sum(_XDCG_DISCOUNTS))
 
 
-def _dcg(labels: Sequence[int]) -> float:
+@functools.lru_cache(maxsize=4096)
+def _dcg(labels: Tuple[int, ...]) -> float:
+    """DCG of the top labels (at most ``K``): a pure function of a few small integers, so each
+    distinct tuple is computed once, by azure's expression, and then looked up."""
     return sum([(math.pow(2, label) - 1) / discount for label, discount in zip(labels, _DCG_DISCOUNTS)])
 
 
-def _xdcg(labels: Sequence[int]) -> float:
+@functools.lru_cache(maxsize=4096)
+def _xdcg(labels: Tuple[int, ...]) -> float:
+    """XDCG of the top labels (at most ``K``), looked up as :func:`_dcg` is."""
     return sum([25 * label * discount for label, discount in zip(labels, _XDCG_DISCOUNTS)]) / _XDCG_NORM
 
 
 @functools.lru_cache(maxsize=64)
-def _rating_weights(low: int, high: int) -> Tuple[Tuple[int, float], ...]:
+def _rating_weights(low: int, high: int) -> Tuple[Tuple[int, ...], Tuple[float, ...]]:
     """azure's fidelity weights: label counts ordered by the label's *text* ("10" before "2"), paired
     with the gains ``2^(i+1) - 1`` in numeric order, as azure zips them."""
-    labels = sorted(range(low + 1, high + 1), key=str)
-    weights = [math.pow(2, i + 1) - 1 for i in range(low + 1, high + 1)]
-    return tuple(zip(labels, weights))
+    labels = tuple(sorted(range(low + 1, high + 1), key=str))
+    weights = tuple(math.pow(2, i + 1) - 1 for i in range(low + 1, high + 1))
+    return labels, weights
 
 
 def _weighted_by_rating(labels: Sequence[int], low: int, high: int) -> float:
     counts: Dict[int, int] = {}
     _count_elements(counts, labels)
-    return sum([counts.get(label, 0) * weight for label, weight in _rating_weights(low, high)])
+    rated, weights = _rating_weights(low, high)
+    return sum(map(mul, map(counts.get, rated, repeat(0)), weights))
 
 
 def retrieval_metrics(qrels: List[Mapping[str, Any]], results: List[Mapping[str, Any]],
                       low: int, high: int) -> Dict[str, Any]:
     """The metrics of one query (no verdicts), in azure's order and with azure's number types."""
-    totals = {"total_retrieved_documents": len(results), "total_ground_truth_documents": len(qrels)}
     if not results:
-        return {f"ndcg@{K}": 0.0, f"xdcg@{K}": 0.0, "fidelity": 0.0, "top1_relevance": 0.0,
-                "top3_max_relevance": 0.0, "holes": 0, "holes_ratio": 0, **totals}
-    labels_by_id = {q["document_id"]: q["query_relevance_label"] for q in qrels}
-    scores_by_id = {r["document_id"]: r["relevance_score"] for r in results}
-    ideal = sorted(labels_by_id.items(), key=_SECOND, reverse=True)
-    ranked = sorted(scores_by_id.items(), key=_SECOND, reverse=True)
-    ranked_labels = [labels_by_id[doc] if doc in labels_by_id else 0 for doc, _ in ranked]
-    ideal_labels = [label for _, label in ideal]
-    holes = len({doc for doc, _ in ranked}.difference({doc for doc, _ in ideal}))
+        return {NDCG: 0.0, XDCG: 0.0, "fidelity": 0.0, "top1_relevance": 0.0, "top3_max_relevance": 0.0,
+                "holes": 0, "holes_ratio": 0, "total_retrieved_documents": 0,
+                "total_ground_truth_documents": len(qrels)}
+    # the same dicts, orders and counts as azure's steps, built by C loops (zip, map, sorted, key views)
+    labels_by_id = dict(zip(map(_DOCUMENT_ID, qrels), map(_LABEL, qrels)))
+    scores_by_id = dict(zip(map(_DOCUMENT_ID, results), map(_SCORE, results)))
+    ranked = sorted(scores_by_id, key=scores_by_id.__getitem__, reverse=True)  # stable, as azure's sort of items
+    ranked_labels = list(map(labels_by_id.get, ranked, repeat(0)))
+    holes = len(scores_by_id.keys() - labels_by_id.keys())
     holes_ratio = holes / float(len(results))
     if not any(ranked_labels):
-        return {f"ndcg@{K}": 0, f"xdcg@{K}": 0, "fidelity": 0, "top1_relevance": 0, "top3_max_relevance": 0,
-                "holes": holes, "holes_ratio": holes_ratio, **totals}
+        return {NDCG: 0, XDCG: 0, "fidelity": 0, "top1_relevance": 0, "top3_max_relevance": 0,
+                "holes": holes, "holes_ratio": holes_ratio, "total_retrieved_documents": len(results),
+                "total_ground_truth_documents": len(qrels)}
+    ideal_labels = sorted(labels_by_id.values(), reverse=True)
     ideal_weight = _weighted_by_rating(ideal_labels, low, high)
+    top = tuple(ranked_labels[:K])
     fidelity = math.nan if ideal_weight == 0 else _weighted_by_rating(ranked_labels, low, high) / float(ideal_weight)
     return {
-        f"ndcg@{K}": _dcg(ranked_labels[:K]) / float(_dcg(ideal_labels[:K])),
-        f"xdcg@{K}": _xdcg(ranked_labels[:K]),
+        NDCG: _dcg(top) / float(_dcg(tuple(ideal_labels[:K]))),
+        XDCG: _xdcg(top),
         "fidelity": fidelity,
         "top1_relevance": ranked_labels[0],
-        "top3_max_relevance": max(ranked_labels[:K]),
+        "top3_max_relevance": max(top),
         "holes": holes,
         "holes_ratio": holes_ratio,
-        **totals,
+        "total_retrieved_documents": len(results),
+        "total_ground_truth_documents": len(qrels),
     }
 
 
@@ -186,13 +201,14 @@ class DocumentRetrievalEvaluator(Evaluator):
         """azure's ``document_retrieval_properties``: every metric, then its verdict keys."""
         qrels, results = self._checked(retrieval_ground_truth, retrieved_documents)
         metrics = retrieval_metrics(qrels, results, self.ground_truth_label_min, self.ground_truth_label_max)
-        metrics.update(self.thresholds.verdicts(dict(metrics)))
-        return metrics
+        return self.thresholds.add_verdicts(metrics)
 
     def _evaluate(self, *, retrieval_ground_truth: List[Dict[str, Any]],
                   retrieved_documents: List[Dict[str, Any]]) -> Outcome:
         metrics = self.metrics_with_verdicts(retrieval_ground_truth, retrieved_documents)
         ndcg = float(metrics[f"ndcg@{K}"])
+        if not self.writes_reason:
+            return Outcome(ndcg, "", metrics)
         reason = (f"NDCG@3 {ndcg:.3f} over {metrics['total_retrieved_documents']} retrieved and "
                   f"{metrics['total_ground_truth_documents']} labelled document(s); {metrics['holes']} unlabelled")
         return Outcome(ndcg, reason, metrics)

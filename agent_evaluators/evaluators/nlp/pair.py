@@ -48,8 +48,12 @@ class _PairMetric(Evaluator):
         raise NotImplementedError
 
     def _evaluate(self, *, response: TextInput, ground_truth: TextInput) -> Outcome:
-        actual = answer_text(self, response, "response")
-        expected = answer_text(self, ground_truth, "ground_truth")
-        score, details = self.score_texts(actual, expected)
+        if type(response) is not str:  # text as given costs no call
+            response = answer_text(self, response, "response")
+        if type(ground_truth) is not str:
+            ground_truth = answer_text(self, ground_truth, "ground_truth")
+        score, details = self.score_texts(response, ground_truth)  # type: ignore[arg-type]
+        if not self.writes_reason:
+            return Outcome(score, "", details)
         verdict = "at or above" if score >= self.threshold else "below"
         return Outcome(score, f"{self.metric_label} {score:.3f}, {verdict} the threshold {self.threshold}", details)

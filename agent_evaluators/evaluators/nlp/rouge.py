@@ -16,6 +16,7 @@ from collections import _count_elements  # type: ignore[attr-defined]
 from typing import Any, Dict, List, Tuple, Union
 
 from ...errors import ConfigError
+from .f1 import shared_count
 from .pair import _PairMetric
 
 __all__ = ["RougeScoreEvaluator", "RougeType", "rouge_scores", "rouge_tokens", "lcs_length"]
@@ -39,8 +40,8 @@ class RougeType(str, enum.Enum):
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-#: bytes -> themselves for ``[a-z0-9]``, a space for anything else
-_KEEP_ALNUM = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
+#: bytes -> themselves for ``[a-z0-9]``, ``A-Z`` lowered, a space for anything else
+_KEEP_ALNUM = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
 
 
 def rouge_tokens(text: str) -> List[str]:
@@ -49,14 +50,14 @@ def rouge_tokens(text: str) -> List[str]:
 
 
 def _token_pair(response: str, ground_truth: str) -> Tuple[List[Any], List[Any]]:
-    """Both texts' tokens, as bytes when both are ASCII (one C pass each), else as strings.
+    """Both texts' tokens, as bytes when both are ASCII (one C pass each: lowering and
+    separating in one translate), else as strings.
 
     The tokens are only counted and compared, so bytes and strings give the same numbers, as
     long as both sides are of one kind."""
-    target, prediction = ground_truth.lower(), response.lower()
-    if target.isascii() and prediction.isascii():
-        return target.encode().translate(_KEEP_ALNUM).split(), prediction.encode().translate(_KEEP_ALNUM).split()
-    return _TOKEN.findall(target), _TOKEN.findall(prediction)
+    if ground_truth.isascii() and response.isascii():
+        return ground_truth.encode().translate(_KEEP_ALNUM).split(), response.encode().translate(_KEEP_ALNUM).split()
+    return _TOKEN.findall(ground_truth.lower()), _TOKEN.findall(response.lower())
 
 
 def lcs_length(a: List[Any], b: List[Any]) -> int:
@@ -87,22 +88,32 @@ def _ngrams(tokens: List[Any], n: int) -> Dict[Any, int]:
 
 
 def rouge_scores(rouge_type: str, response: str, ground_truth: str) -> Tuple[float, float, float]:
-    """``(precision, recall, fmeasure)`` of ``response`` against ``ground_truth``, as azure's scorer gives them."""
+    """``(precision, recall, fmeasure)`` of ``response`` against ``ground_truth``, as azure's scorer gives them.
+
+    rouge-score's counts are integers: the shared n-grams (:func:`.f1.shared_count`) and each
+    text's n-grams (``len - n + 1``, at least 0, what its ``sum(counts.values())`` gives), so
+    dividing them in its order gives its floats."""
+    return _scores(_gram_size(rouge_type), response, ground_truth)
+
+
+def _gram_size(rouge_type: str) -> int:
+    """``n`` of ``"rouge<n>"``; 0 for ``"rougeL"``."""
+    return 0 if rouge_type == "rougeL" else int(rouge_type[5:])
+
+
+def _scores(n: int, response: str, ground_truth: str) -> Tuple[float, float, float]:
+    """:func:`rouge_scores` by gram size (0: the longest common subsequence)."""
     target, prediction = _token_pair(response, ground_truth)
-    if rouge_type == "rougeL":
+    if not n:
         if not target or not prediction:
             return 0.0, 0.0, 0.0
         lcs = lcs_length(target, prediction)
         precision = lcs / len(prediction)
         recall = lcs / len(target)
         return precision, recall, _fmeasure(precision, recall)
-    n = int(rouge_type[5:])
-    target_grams = _ngrams(target, n)
-    prediction_grams = _ngrams(prediction, n)
-    shared = target_grams.keys() & prediction_grams.keys()
-    overlap = sum(map(min, map(target_grams.__getitem__, shared), map(prediction_grams.__getitem__, shared)))
-    precision = overlap / max(sum(prediction_grams.values()), 1)
-    recall = overlap / max(sum(target_grams.values()), 1)
+    overlap = shared_count(_ngrams(target, n), _ngrams(prediction, n))
+    precision = overlap / max(len(prediction) - n + 1, 1)
+    recall = overlap / max(len(target) - n + 1, 1)
     return precision, recall, _fmeasure(precision, recall)
 
 
@@ -137,6 +148,7 @@ class RougeScoreEvaluator(_PairMetric):
     ) -> None:
         super().__init__(threshold=f1_score_threshold)
         self.rouge_type = rouge_type_value(self.name, rouge_type)
+        self._gram_size = _gram_size(self.rouge_type)
         for name, value in (("precision_threshold", precision_threshold), ("recall_threshold", recall_threshold)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
                 raise ConfigError(f"{self.name}: {name} must be a number, got {value!r}")
@@ -145,7 +157,7 @@ class RougeScoreEvaluator(_PairMetric):
         self.f1_score_threshold = f1_score_threshold
 
     def score_texts(self, response: str, ground_truth: str) -> Tuple[float, Dict[str, Any]]:
-        precision, recall, f1 = rouge_scores(self.rouge_type, response, ground_truth)
+        precision, recall, f1 = _scores(self._gram_size, response, ground_truth)
         return f1, {"rouge_type": self.rouge_type, "precision": precision, "recall": recall, "f1_score": f1}
 
     def _finish(self, outcome: Any) -> Dict[str, Any]:
