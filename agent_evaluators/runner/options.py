@@ -48,6 +48,9 @@ class RowSpec:
     num_runs: int = 1
     timeout: Optional[float] = 300.0
     max_concurrency: int = 10
+    #: the run's ``prices`` (checked): a Ray worker installs them, as the local engine does, so a
+    #: run-level price reaches the judge calls made in other processes
+    prices: Optional[Mapping[str, Any]] = None
 
     def __post_init__(self) -> None:
         evaluators = self.evaluators
@@ -112,7 +115,7 @@ class RunOptions:
                               "use engine='local', or judge_mode='direct' on Ray")
         rows = RowSpec(
             evaluators=evaluators, evaluator_config=evaluator_config, target=values["target"],
-            num_runs=values["num_runs"], max_concurrency=values["max_concurrency"],
+            num_runs=values["num_runs"], max_concurrency=values["max_concurrency"], prices=values["prices"],
             # in batch mode a call waits for its batch (hours, within the provider's 24 h window)
             timeout=values["timeout"] if values["judge_mode"] != "batch" else None,
         )

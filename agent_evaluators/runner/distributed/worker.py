@@ -3,7 +3,8 @@
 Every row goes through the same :class:`~agent_evaluators.runner.rows.RowEvaluator` and
 :class:`~agent_evaluators.runner.window.RowWindow` as in a local run (column mapping,
 target, cells, error cells, ``num_runs``, timeouts), on the package's background event
-loop, with the cluster-wide judge budget installed as the run's limiter. Results come
+loop, with the cluster-wide judge budget installed as the run's limiter and the run's
+``prices`` as the local engine installs them. Results come
 back to the driver as one :class:`ShardResult`: the rows already encoded as
 ``rows.jsonl`` lines plus the shard's :class:`~agent_evaluators.runner.tally.RowTally`,
 so the driver only appends bytes and adds a few numbers per shard.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..._concurrency import use_judge_limiter
+from ...judge.prices import use_prices
 from ..mapping import ArgPlan
 from ..options import RowSpec
 from ..readers import RowError
@@ -98,7 +100,7 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
     limiter = await ClusterLimiter(budget).start()
     window = RowWindow(rows, rows.spec.max_concurrency, emit)
     try:
-        with use_judge_limiter(limiter):
+        with use_judge_limiter(limiter), use_prices(rows.spec.prices):
             for line, item in shard_rows(shard):
                 await window.breathe()
                 work: Any = shard.work.get(line)

@@ -91,3 +91,18 @@ def test_budget_is_cluster_wide(ray_cluster):
     budget = result.summary["engine"]["budget"]
     assert budget["max_leased"] == 5 and budget["leased"] == 0 and budget["workers"] == 0
     assert result.summary["engine"]["shards"] == 8
+
+
+def test_run_prices_reach_the_workers(ray_cluster, tmp_path):
+    """``prices=`` prices judge calls made in Ray worker processes as it does in a local run."""
+    from agent_evaluators.testing import Reply
+
+    usage = {"prompt_tokens": 1000, "completion_tokens": 200}
+    per_call = (1000 * 3.0 + 200 * 12.0) / 1e6
+    with JudgeServer(lambda req: Reply(content=rule_judge(req), usage=usage)) as server:
+        evs = {"intent": IntentResolutionEvaluator(model_config=server.openai_config("my-deployment"))}
+        dist = evaluate(data=make_rows(6), evaluators=evs, engine="ray", num_workers=2, output_path=tmp_path / "o",
+                        prices={"my-deployment": {"input": 3.0, "output": 12.0}}, show_progress=False)
+    costs = [r["outputs.intent.intent_resolution_usage"]["cost_usd"] for r in dist.rows]
+    assert costs == [pytest.approx(per_call)] * 6  # not None: the workers knew the run's price
+    assert dist.summary["cost_usd"] == pytest.approx(6 * per_call)
