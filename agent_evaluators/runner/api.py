@@ -6,13 +6,16 @@ each passes its arguments once into :class:`~.options.RunOptions`, which checks 
 hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :func:`~.distributed.run_ray`.
 """
 
+import asyncio
+import contextlib
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, Iterator, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
+from ..export import publish
 from .azure_output import split_output_path, write_azure_json
-from .ledger import RunInterrupted
+from .ledger import EvaluatorErrors, RunInterrupted
 from .local import RunWatch, run_local
 from .options import RayOptions, RunOptions
 from .result import EvaluationResult
@@ -44,12 +47,19 @@ async def evaluate_async(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    otel: bool = False,
+    mlflow: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    result = await run_local(options)
+    try:
+        result = await run_local(options)
+    except EvaluatorErrors as exc:  # the saved results still go out before the error is raised
+        await asyncio.get_running_loop().run_in_executor(None, publish, exc.result, options.values)
+        raise
+    await asyncio.get_running_loop().run_in_executor(None, publish, result, options.values)
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -76,6 +86,8 @@ def evaluate(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
+    otel: bool = False,
+    mlflow: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -120,6 +132,11 @@ def evaluate(
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
+        otel: send every cell evaluated in this run as an OpenTelemetry ``gen_ai.evaluation.result``
+            event through the OTLP/HTTP exporter (``OTEL_EXPORTER_OTLP_*``; the ``otel`` extra), linked
+            to the row's ``trace_id`` / ``span_id`` when it has them (see :mod:`agent_evaluators.export.otel`).
+        mlflow: log the run to MLflow's active tracking URI (the ``mlflow`` extra; see
+            :mod:`agent_evaluators.export.mlflow_run`). Neither turns a delivery failure into a failed run.
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
@@ -131,10 +148,22 @@ def evaluate(
     options = RunOptions.from_arguments(locals())
     if engine == "local" and (ray_address is not None or num_workers is not None):
         raise ConfigError("ray_address / num_workers apply to engine='ray' only")
-    result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
+    with _published_on_errors(options):
+        result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
+    publish(result, options.values)
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
+
+
+@contextlib.contextmanager
+def _published_on_errors(options: RunOptions) -> Iterator[None]:
+    """``fail_on_evaluator_errors``: the saved results are sent (``otel``, ``mlflow``) before the error is raised."""
+    try:
+        yield
+    except EvaluatorErrors as exc:
+        publish(exc.result, options.values)
+        raise
 
 
 def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:

@@ -37,7 +37,9 @@ class EvaluationResult(Dict[str, Any]):
     * ``errors``: ``[{"line_number", "alias", "message"}]`` for every error cell;
     * ``usage``: judge usage totals per evaluator alias;
     * ``summary``: everything ``summary.json`` holds (config, versions, fingerprint);
-    * ``output_path``: the run folder, or ``None``.
+    * ``output_path``: the run folder, or ``None``;
+    * ``evaluated_rows``: the rows this call evaluated (a resume's kept rows left out), read the
+      same way as ``rows``: what ``otel=True`` sends, so a resume does not send a row twice.
     """
 
     def __init__(
@@ -49,12 +51,14 @@ class EvaluationResult(Dict[str, Any]):
         usage: Dict[str, Any],
         summary: Dict[str, Any],
         output_path: Optional[Path],
+        evaluated_rows: Optional[Sequence[Dict[str, Any]]] = None,
     ) -> None:
         super().__init__(rows=rows, metrics=metrics, studio_url=None)
         self.errors = errors
         self.usage = usage
         self.summary = summary
         self.output_path = output_path
+        self.evaluated_rows = rows if evaluated_rows is None else evaluated_rows
 
     @property
     def rows(self) -> Sequence[Dict[str, Any]]:
