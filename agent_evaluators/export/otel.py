@@ -25,7 +25,6 @@ import os
 import time
 from typing import Any, Dict, Optional
 
-
 from .cells import Cell, run_cells
 
 __all__ = ["send_cells", "event_attributes", "EVENT_NAME"]
@@ -112,12 +111,12 @@ def _context(cell: Cell) -> Any:
 def send_cells(result: Any) -> None:
     """Send every cell of ``result.evaluated_rows`` and flush; warn once if delivery fails."""
     from opentelemetry._logs import SeverityNumber
-
-    from .. import __version__
     from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
     from opentelemetry.sdk._logs import LoggerProvider
     from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
     from opentelemetry.sdk.resources import Resource
+
+    from .. import __version__
 
     resource = Resource.create({} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": "agent-eval"})
     provider = LoggerProvider(resource=resource)

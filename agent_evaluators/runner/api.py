@@ -7,9 +7,8 @@ hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :f
 """
 
 import asyncio
-import contextlib
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
@@ -86,8 +85,7 @@ def evaluate(
     min_agreement: Optional[float] = None,
     prices: Optional[Mapping[str, Any]] = None,
     azure_compat: bool = False,
-    otel: bool = False,
-    mlflow: bool = False,
+    otel: bool = False, mlflow: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -132,11 +130,7 @@ def evaluate(
         max_rows: evaluate only the first ``max_rows`` rows (a resume with more goes on where it stopped).
         min_agreement: judge panels' alpha below which ``summary.json`` marks one ``inconclusive``.
         prices: ``{model: {"input", "output", "cached_input"} USD per 1M tokens}`` (see :mod:`..judge.prices`).
-        otel: send every cell evaluated in this run as an OpenTelemetry ``gen_ai.evaluation.result``
-            event through the OTLP/HTTP exporter (``OTEL_EXPORTER_OTLP_*``; the ``otel`` extra), linked
-            to the row's ``trace_id`` / ``span_id`` when it has them (see :mod:`agent_evaluators.export.otel`).
-        mlflow: log the run to MLflow's active tracking URI (the ``mlflow`` extra; see
-            :mod:`agent_evaluators.export.mlflow_run`). Neither turns a delivery failure into a failed run.
+        otel, mlflow: send the results out once saved (:mod:`agent_evaluators.export`: OTLP events, an MLflow run).
         engine: ``"local"`` (one process, one event loop) or ``"ray"``: the same run split
             into shards on a Ray cluster (``pip install agent-evaluators[ray]``; see
             :func:`agent_evaluators.runner.distributed.evaluate_ray` for more options), with
@@ -146,27 +140,27 @@ def evaluate(
     """
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    if engine == "local" and (ray_address is not None or num_workers is not None):
-        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
-    with _published_on_errors(options):
-        result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
-    publish(result, options.values)
+    result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
 
 
-@contextlib.contextmanager
-def _published_on_errors(options: RunOptions) -> Iterator[None]:
-    """``fail_on_evaluator_errors``: the saved results are sent (``otel``, ``mlflow``) before the error is raised."""
+def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
+    """Run ``options`` on the chosen engine, then send the results out (``otel``, ``mlflow``); with
+    ``fail_on_evaluator_errors`` the saved results are sent before the error is raised."""
+    if engine == "local" and (ray_options.ray_address is not None or ray_options.num_workers is not None):
+        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
     try:
-        yield
+        result = _run_on(options, engine, ray_options)
     except EvaluatorErrors as exc:
         publish(exc.result, options.values)
         raise
+    publish(result, options.values)
+    return result
 
 
-def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
+def _run_on(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
     """Run ``options`` on the chosen engine; Ctrl-C becomes :class:`RunInterrupted` once the
     cancelled local run has saved what it finished."""
     if engine == "ray":

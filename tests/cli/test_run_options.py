@@ -69,7 +69,7 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
               "max_concurrency": 3, "resume": False, "rerun_failed": False, "force": False, "num_runs": 2,
               "show_progress": False, "timeout": 30, "evaluation_name": "nightly", "tags": {"team": "search"},
               "max_rows": 2, "min_agreement": 0.667, "engine": "ray", "ray_address": "auto", "num_workers": 2,
-              "azure_compat": True, "prices": {"my-deploy": {"input": 1.0, "cached_input": 0.5, "output": 2.0}}}
+              "azure_compat": True, "otel": True, "mlflow": True, "prices": {"my-deploy": {"input": 1.0, "cached_input": 0.5, "output": 2.0}}}
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml
 
