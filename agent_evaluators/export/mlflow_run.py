@@ -8,7 +8,7 @@ What one MLflow run holds (read back with ``MlflowClient().get_run`` / ``list_ar
 - metrics: every numeric aggregate of ``result.metrics`` under its own name
   (``intent.pass_rate``), its confidence interval as ``<name>_ci_low`` / ``<name>_ci_high``;
 - artifacts: ``rows.json`` (``mlflow.log_table``: the rows as the UI's table, nested values as
-  JSON text), and, for a run with a folder, ``summary.json`` and ``report.html``;
+  JSON text; built in memory, as MLflow's table needs, unlike the run itself), and, for a run with a folder, ``summary.json`` and ``report.html``;
 - feedback on traces: a row carrying a ``trace_id`` whose trace MLflow holds (an MLflow trace id is
   ``tr-`` + the OpenTelemetry hex id) gets each of its cells as ``mlflow.log_feedback`` (name: the
   alias; value: the score; rationale: the reason; an error cell as the feedback's error). Rows whose
@@ -16,7 +16,8 @@ What one MLflow run holds (read back with ``MlflowClient().get_run`` / ``list_ar
 
 The tracking URI and experiment are MLflow's own (``MLFLOW_TRACKING_URI``, ``MLFLOW_EXPERIMENT_NAME``;
 MLflow 3's default URI is ``sqlite:///mlflow.db`` in the working directory). Inside an active MLflow
-run (``with mlflow.start_run():`` around ``evaluate``) the results go into that run.
+run (``with mlflow.start_run():`` around ``evaluate``) the results go into that run. A resume logs
+a new MLflow run with every row, but feedback only for the rows it evaluated (no feedback twice).
 """
 
 import json

@@ -159,3 +159,33 @@ def test_a_missing_extra_is_refused_before_the_run(tmp_path):
         _needs_extra("otel", "no_such_package_for_agent_eval.sub")("otel", True)
     assert _needs_extra("otel", "no_such_package_for_agent_eval")("otel", False) is False
     assert not (Path(tmp_path) / "out").exists()
+
+
+def test_evaluate_async_sends_too_and_fail_on_errors_sends_before_raising(tmp_path, otlp):
+    import asyncio
+
+    from agent_evaluators import evaluate_async
+    from agent_evaluators.runner.ledger import EvaluatorErrors
+
+    asyncio.run(evaluate_async(data=_rows(2), evaluators={"match": ResponseMatchEvaluator()},
+                               output_path=tmp_path / "a", show_progress=False, otel=True))
+    assert sorted(_by_cell(otlp.records)) == [(0, "match"), (1, "match")]
+    otlp.records.clear()
+    with pytest.raises(EvaluatorErrors):
+        evaluate(data=_rows(2), evaluators={"flaky": _flaky}, output_path=tmp_path / "b", show_progress=False,
+                 otel=True, fail_on_evaluator_errors=True)
+    assert sorted(_by_cell(otlp.records)) == [(0, "flaky"), (1, "flaky")]
+
+
+def test_a_run_without_the_switches_imports_neither_package(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom agent_evaluators import evaluate, ResponseMatchEvaluator\n"
+            "evaluate(data=[{'response': 'a', 'ground_truth': 'a'}], evaluators={'m': ResponseMatchEvaluator()}, "
+            "show_progress=False)\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('opentelemetry.sdk', 'opentelemetry.exporter', "
+            "'mlflow'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
