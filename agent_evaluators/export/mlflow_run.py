@@ -8,7 +8,8 @@ What one MLflow run holds (read back with ``MlflowClient().get_run`` / ``list_ar
 - metrics: every numeric aggregate of ``result.metrics`` under its own name
   (``intent.pass_rate``), its confidence interval as ``<name>_ci_low`` / ``<name>_ci_high``;
 - artifacts: ``rows.json`` (``mlflow.log_table``: the rows as the UI's table, nested values as
-  JSON text; built in memory, as MLflow's table needs, unlike the run itself), and, for a run with a folder, ``summary.json`` and ``report.html``;
+  JSON text; built in memory, as MLflow's table needs, unlike the run itself), and, for a run
+  with a folder, ``summary.json`` and ``report.html``;
 - feedback on traces: a row carrying a ``trace_id`` whose trace MLflow holds (an MLflow trace id is
   ``tr-`` + the OpenTelemetry hex id) gets each of its cells as ``mlflow.log_feedback`` (name: the
   alias; value: the score; rationale: the reason; an error cell as the feedback's error). Rows whose

@@ -63,8 +63,8 @@ def test_every_cell_is_an_event_with_its_score_label_reason_and_trace_link(tmp_p
     assert otlp.resources[0]["service.name"] == "agent-eval"
     cells = _by_cell(otlp.records)
     assert len(otlp.records) == len(cells) == 4 * 3
-    stored = [json.loads(line) for line in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
-    for row in stored:
+    stored = {r["line_number"]: r for r in map(json.loads, (tmp_path / "out" / "rows.jsonl").read_text().splitlines())}
+    for row in stored.values():
         line = row["line_number"]
         for alias, key in (("intent", "intent_resolution"), ("match", "response_match_score")):
             event = cells[(line, alias)]
