@@ -6,14 +6,16 @@ each passes its arguments once into :class:`~.options.RunOptions`, which checks 
 hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :func:`~.distributed.run_ray`.
 """
 
+import asyncio
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
+from ..export import publish
 from .azure_output import split_output_path, write_azure_json
 from .dry_run import run_dry
-from .ledger import RunInterrupted
+from .ledger import EvaluatorErrors, RunInterrupted
 from .local import RunWatch, run_local
 from .option_table import options_docstring
 from .options import RayOptions, RunOptions
@@ -54,12 +56,22 @@ async def evaluate_async(
     batch_poll_s: float = 30.0,
     batch_max_requests: int = 50_000,
     batch_max_bytes: int = 200_000_000,
+    otel: bool = False,
+    mlflow: bool = False,
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    result = await (run_dry(options) if options.values["dry_run"] else run_local(options))
+    if options.values["dry_run"]:
+        result = await run_dry(options)
+    else:
+        try:
+            result = await run_local(options)
+        except EvaluatorErrors as exc:  # the saved results still go out before the error is raised
+            await asyncio.get_running_loop().run_in_executor(None, publish, exc.result, options.values)
+            raise
+        await asyncio.get_running_loop().run_in_executor(None, publish, result, options.values)
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -94,6 +106,8 @@ def evaluate(
     batch_poll_s: float = 30.0,
     batch_max_requests: int = 50_000,
     batch_max_bytes: int = 200_000_000,
+    otel: bool = False,
+    mlflow: bool = False,
     azure_ai_project: Any = None,
     engine: str = "local",
     ray_address: Optional[str] = None,
@@ -120,8 +134,6 @@ def evaluate(
     """
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    if engine == "local" and (ray_address is not None or num_workers is not None):
-        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
     result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
     if azure_file is not None:
         write_azure_json(azure_file, result)
@@ -129,6 +141,22 @@ def evaluate(
 
 
 def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
+    """Run ``options`` on the chosen engine, then send the results out (``otel``, ``mlflow``); with
+    ``fail_on_evaluator_errors`` the saved results are sent before the error is raised."""
+    if engine == "local" and (ray_options.ray_address is not None or ray_options.num_workers is not None):
+        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
+    if options.values["dry_run"]:  # nothing was evaluated: nothing goes out
+        return _run_on(options, engine, ray_options)
+    try:
+        result = _run_on(options, engine, ray_options)
+    except EvaluatorErrors as exc:
+        publish(exc.result, options.values)
+        raise
+    publish(result, options.values)
+    return result
+
+
+def _run_on(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
     """Run ``options`` on the chosen engine; Ctrl-C becomes :class:`RunInterrupted` once the
     cancelled local run has saved what it finished."""
     if options.values["dry_run"]:

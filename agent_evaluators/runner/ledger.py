@@ -105,6 +105,7 @@ class RunLedger:
         self._memory: List[Optional[Record]] = []
         self._writer: Optional[RowWriter] = None
         self._prior_file: Optional[BinaryIO] = None
+        self._first_new = 0
         self._prior_offsets: Dict[int, int] = {}
         self._prior_status: Dict[int, Dict[str, str]] = {}
         self._closed = False
@@ -203,6 +204,7 @@ class RunLedger:
             logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
         write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
         self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
+        self._first_new = self._writer.size  # records from here on were written by this run
 
     def _check_replace(self) -> None:
         """A new run over a folder whose earlier run did not finish: refuse to wipe it (unless ``force``);
@@ -466,8 +468,10 @@ class RunLedger:
             offsets = self._offsets  # arrays, not lists: 8 bytes a row, where a list of ints costs ~36
             done = array("q", (i for i, o in enumerate(offsets) if o >= 0))
             rows = RowsView(self.rows_path, array("q", (offsets[i] for i in done)), done)
+            new = array("q", (i for i in done if offsets[i] >= self._first_new))
+            evaluated: Sequence[Dict[str, Any]] = RowsView(self.rows_path, array("q", (offsets[i] for i in new)), new)
         else:
-            rows = [r for r in self._memory if r is not None]
+            rows = evaluated = [r for r in self._memory if r is not None]
         if self.options.values.get("azure_compat"):
             metrics.update(azure_run_metrics(rows, self.options.rows.evaluators))
         finished = time.time()
@@ -502,7 +506,7 @@ class RunLedger:
         if self.summary_path is not None:
             write_json_atomic(self.summary_path, summary, self.rows.secrets)
         result = EvaluationResult(rows=rows, metrics=metrics, errors=tally.errors, usage=usage, summary=summary,
-                                  output_path=self.out_dir)
+                                  output_path=self.out_dir, evaluated_rows=evaluated)
         logger.info(
             "evaluated %d rows in %.2f s (%d reused), %d error cell(s)%s", len(rows), finished - self.started,
             self.reused, tally.error_count, f"; results in {self.out_dir}" if self.out_dir else "",

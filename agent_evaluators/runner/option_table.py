@@ -17,6 +17,7 @@ signatures of ``runner/api.py`` (a test keeps them equal to the table):
 Options are read by name from ``RunOptions.values``; the row source reads the row limit.
 """
 
+import importlib.util
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
@@ -125,6 +126,24 @@ def _keep(name: str, value: Any) -> Any:
     return value
 
 
+def _installed(module: str) -> bool:
+    try:  # imports only the parent packages of a dotted name (namespace packages for these)
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+def _needs_extra(extra: str, module: str) -> Callable[[str, Any], bool]:
+    """A switch whose ``True`` needs an optional extra: refused before the run starts when the
+    package is missing (found without importing it, so a run without the switch imports nothing)."""
+    def check(name: str, value: Any) -> bool:
+        if value and not _installed(module):
+            raise ConfigError(f"{name}=True needs the {extra!r} extra, which is not installed: "
+                              f"pip install 'agent-evaluators[{extra}]' (or leave {name} off)")
+        return bool(value)
+    return check
+
+
 # ---------------------------------------------------------------------------- the table
 @dataclass(frozen=True)
 class RunOption:
@@ -218,6 +237,12 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "provider's limit)", positive_int, metavar="N"),
     RunOption("batch_max_bytes", 200_000_000, "int", "--judge-mode batch: bytes per batch file (default 200000000, "
               "the provider's 200 MB)", positive_int, metavar="BYTES"),
+    RunOption("otel", False, "flag", "send every cell as an OpenTelemetry gen_ai.evaluation.result event over "
+              "OTLP/HTTP (endpoint and headers from OTEL_EXPORTER_OTLP_*; pip install agent-evaluators[otel])",
+              _needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True),
+    RunOption("mlflow", False, "flag", "log the run to MLflow's active tracking URI: parameters, metrics, the rows "
+              "table, summary and report, feedback on matching MLflow traces (pip install agent-evaluators[mlflow])",
+              _needs_extra("mlflow", "mlflow"), in_summary=True),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

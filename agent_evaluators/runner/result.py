@@ -39,6 +39,8 @@ class EvaluationResult(Dict[str, Any]):
     * ``summary``: everything ``summary.json`` holds (config, versions, fingerprint);
     * ``output_path``: the run folder, or ``None``;
     * ``estimate``: a dry run's estimate (``dry_run=True``, :mod:`.estimate`), else ``None``.
+    * ``evaluated_rows``: the rows this call evaluated (a resume's kept rows left out), read the
+      same way as ``rows``: what ``otel=True`` sends, so a resume does not send a row twice.
     """
 
     def __init__(
@@ -50,6 +52,7 @@ class EvaluationResult(Dict[str, Any]):
         usage: Dict[str, Any],
         summary: Dict[str, Any],
         output_path: Optional[Path],
+        evaluated_rows: Optional[Sequence[Dict[str, Any]]] = None,
     ) -> None:
         super().__init__(rows=rows, metrics=metrics, studio_url=None)
         self.errors = errors
@@ -57,6 +60,7 @@ class EvaluationResult(Dict[str, Any]):
         self.summary = summary
         self.output_path = output_path
         self.estimate: Optional[Dict[str, Any]] = None
+        self.evaluated_rows = rows if evaluated_rows is None else evaluated_rows
 
     @property
     def rows(self) -> Sequence[Dict[str, Any]]:

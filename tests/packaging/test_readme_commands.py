@@ -82,6 +82,9 @@ ADK_RUNS: Dict[str, int] = {
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"
 NOT_RUN: Dict[str, str] = {
+    "pip install -e '.[otel,mlflow]'": "installs extras; CI installs them (.ci/run) for tests/export",
+    "agent-eval run --config samples/eval.yaml --mlflow": "needs the mlflow extra; tests/export/test_mlflow_export.py "
+    "runs agent-eval run --mlflow against a local MLflow store and reads the run back",
     "agent-eval calibrate --judge-config eval.yaml --quick": "names the user's own run config; "
     "tests/cli/test_calibration_record.py runs it against local judges",
     "agent-eval run --config eval.yaml": "the user's own run config (with the calibration record beside it); "
