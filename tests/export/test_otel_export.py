@@ -189,3 +189,18 @@ def test_a_run_without_the_switches_imports_neither_package(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_rows_read_from_a_trace_file_link_their_events_to_that_trace(tmp_path, otlp):
+    """Issue 28 end to end: an instrumented agent's spans as data, and each result sent back linked
+    to the agent run it judged (the run's trace id and root span id, from the trace itself)."""
+    fixture = Path(__file__).parent.parent / "traces" / "fixtures" / "openinference.spans.jsonl"
+    result = evaluate(data=str(fixture), evaluators={"match": ResponseMatchEvaluator()},
+                      evaluator_config={"match": {"column_mapping": {"ground_truth": "${data.response}"}}},
+                      output_path=tmp_path / "out", show_progress=False, otel=True)
+    rows = [r for r in result.rows if "inputs.trace_id" in r]
+    assert rows and len(otlp.records) == len(result.rows)
+    by_line = {r["attributes"]["agent_eval.row.line_number"]: r for r in otlp.records}
+    for row in rows:
+        event = by_line[row["line_number"]]
+        assert (event["trace_id"], event["span_id"]) == (row["inputs.trace_id"], row["inputs.span_id"])
