@@ -22,7 +22,9 @@ from agent_evaluators.testing import Faults, JudgeServer  # noqa: E402
 
 from .test_adk_cli import EVALSET, SAMPLE, cli, result_file  # noqa: E402
 
-JUDGE_CRITERIA = ("response_evaluation_score", "safety_v1", "rubric_based_final_response_quality_v1")
+JUDGE_CRITERIA = ("response_evaluation_score", "safety_v1", "rubric_based_final_response_quality_v1",
+                  "rubric_based_multi_turn_trajectory_quality_v1", "multi_turn_task_success_v1",
+                  "multi_turn_trajectory_quality_v1", "multi_turn_tool_use_quality_v1")
 FAST = ["--judge-max-attempts", "2", "--judge-timeout", "2"]
 
 

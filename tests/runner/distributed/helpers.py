@@ -41,16 +41,20 @@ def write_data(path: Path, rows: List[Any]) -> Path:
     return path
 
 
+#: wall-clock fields: a judge call's latency, a simulated conversation's message times and turn durations
+_CLOCK_KEYS = frozenset({"latency_s", "timestamp", "duration"})
+
+
 def _no_latency(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _no_latency(v) for k, v in value.items() if k != "latency_s"}
+        return {k: _no_latency(v) for k, v in value.items() if k not in _CLOCK_KEYS}
     if isinstance(value, list):
         return [_no_latency(v) for v in value]
     return value
 
 
 def comparable(rows: Any) -> Dict[int, Dict[str, Any]]:
-    """Rows by line number, without the judge latency (the one field that differs between two runs)."""
+    """Rows by line number, without the wall-clock fields (judge latency, message times, turn durations)."""
     return {r["line_number"]: _no_latency(dict(r)) for r in rows}
 
 
