@@ -33,26 +33,10 @@ sys.path.insert(0, str(REPO))
 
 from agent_evaluators.judge.token_count import counter_for  # noqa: E402
 from agent_evaluators.testing import ChatRequest, JudgeServer, schema_reply  # noqa: E402
+from tests.parity.judge_harness import AZURE_CLASS, AZURE_QUALITY_CLASS  # noqa: E402
 
-#: our name -> azure 1.18.10's module and class (the private ones are not exported)
-AZURE = {
-    "IntentResolutionEvaluator": ("azure.ai.evaluation", "IntentResolutionEvaluator"),
-    "ResponseCompletenessEvaluator": ("azure.ai.evaluation", "ResponseCompletenessEvaluator"),
-    "TaskAdherenceEvaluator": ("azure.ai.evaluation", "TaskAdherenceEvaluator"),
-    "ToolCallAccuracyEvaluator": ("azure.ai.evaluation", "ToolCallAccuracyEvaluator"),
-    "TaskCompletionEvaluator": ("azure.ai.evaluation._evaluators._task_completion", "_TaskCompletionEvaluator"),
-    "ToolSelectionEvaluator": ("azure.ai.evaluation._evaluators._tool_selection", "_ToolSelectionEvaluator"),
-    "ToolInputAccuracyEvaluator": ("azure.ai.evaluation._evaluators._tool_input_accuracy",
-                                   "_ToolInputAccuracyEvaluator"),
-    "ToolOutputUtilizationEvaluator": ("azure.ai.evaluation", "_ToolOutputUtilizationEvaluator"),
-    "ToolCallSuccessEvaluator": ("azure.ai.evaluation", "_ToolCallSuccessEvaluator"),
-    "CoherenceEvaluator": ("azure.ai.evaluation", "CoherenceEvaluator"),
-    "FluencyEvaluator": ("azure.ai.evaluation", "FluencyEvaluator"),
-    "RelevanceEvaluator": ("azure.ai.evaluation", "RelevanceEvaluator"),
-    "GroundednessEvaluator": ("azure.ai.evaluation", "GroundednessEvaluator"),
-    "SimilarityEvaluator": ("azure.ai.evaluation", "SimilarityEvaluator"),
-    "RetrievalEvaluator": ("azure.ai.evaluation", "RetrievalEvaluator"),
-}
+#: our name -> azure 1.18.10's module and class (the differential tests' own table)
+AZURE = {**AZURE_CLASS, **AZURE_QUALITY_CLASS}
 
 #: each metric's arguments from one sample row (``r``: the row as messages, ``t``: as plain texts)
 CALLS: Dict[str, Callable[[Dict[str, Any], Dict[str, str]], Dict[str, Any]]] = {

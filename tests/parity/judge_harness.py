@@ -16,7 +16,27 @@ import pytest
 
 from agent_evaluators.testing import ChatRequest, JudgeServer, Reply, schema_reply
 
-__all__ = ["COMPARED_SUFFIXES", "scripted_judge", "server", "no_tracing", "assert_same_columns"]
+__all__ = ["AZURE_CLASS", "AZURE_QUALITY_CLASS", "COMPARED_SUFFIXES", "scripted_judge", "server", "no_tracing",
+           "assert_same_columns"]
+
+#: where azure 1.18.10 defines each agent evaluator class (the private ones are not exported)
+AZURE_CLASS = {
+    "IntentResolutionEvaluator": ("azure.ai.evaluation", "IntentResolutionEvaluator"),
+    "ResponseCompletenessEvaluator": ("azure.ai.evaluation", "ResponseCompletenessEvaluator"),
+    "TaskAdherenceEvaluator": ("azure.ai.evaluation", "TaskAdherenceEvaluator"),
+    "ToolCallAccuracyEvaluator": ("azure.ai.evaluation", "ToolCallAccuracyEvaluator"),
+    "TaskCompletionEvaluator": ("azure.ai.evaluation._evaluators._task_completion", "_TaskCompletionEvaluator"),
+    "ToolSelectionEvaluator": ("azure.ai.evaluation._evaluators._tool_selection", "_ToolSelectionEvaluator"),
+    "ToolInputAccuracyEvaluator": ("azure.ai.evaluation._evaluators._tool_input_accuracy",
+                                   "_ToolInputAccuracyEvaluator"),
+    "ToolOutputUtilizationEvaluator": ("azure.ai.evaluation", "_ToolOutputUtilizationEvaluator"),
+    "ToolCallSuccessEvaluator": ("azure.ai.evaluation", "_ToolCallSuccessEvaluator"),
+}
+
+#: the same for azure's prompty-based quality judges
+AZURE_QUALITY_CLASS = {name: ("azure.ai.evaluation", name) for name in (
+    "CoherenceEvaluator", "FluencyEvaluator", "RelevanceEvaluator", "GroundednessEvaluator", "SimilarityEvaluator",
+    "RetrievalEvaluator")}
 
 MARKER = re.compile(r"\[case:(\w+)\]")
 #: the columns compared after the result key ``<k>`` itself

@@ -54,23 +54,10 @@ from .azure_cases import (
     UNSUPPORTED_TOOL,
     Case,
 )
-from .judge_harness import COMPARED_SUFFIXES, assert_same_columns, scripted_judge
+from .judge_harness import AZURE_CLASS, COMPARED_SUFFIXES, assert_same_columns, scripted_judge
 
 azure_evaluation = optional_import("azure.ai.evaluation")
 
-#: where azure 1.18.10 defines each class (the private ones are not exported)
-AZURE_CLASS = {
-    "IntentResolutionEvaluator": ("azure.ai.evaluation", "IntentResolutionEvaluator"),
-    "ResponseCompletenessEvaluator": ("azure.ai.evaluation", "ResponseCompletenessEvaluator"),
-    "TaskAdherenceEvaluator": ("azure.ai.evaluation", "TaskAdherenceEvaluator"),
-    "ToolCallAccuracyEvaluator": ("azure.ai.evaluation", "ToolCallAccuracyEvaluator"),
-    "TaskCompletionEvaluator": ("azure.ai.evaluation._evaluators._task_completion", "_TaskCompletionEvaluator"),
-    "ToolSelectionEvaluator": ("azure.ai.evaluation._evaluators._tool_selection", "_ToolSelectionEvaluator"),
-    "ToolInputAccuracyEvaluator": ("azure.ai.evaluation._evaluators._tool_input_accuracy",
-                                   "_ToolInputAccuracyEvaluator"),
-    "ToolOutputUtilizationEvaluator": ("azure.ai.evaluation", "_ToolOutputUtilizationEvaluator"),
-    "ToolCallSuccessEvaluator": ("azure.ai.evaluation", "_ToolCallSuccessEvaluator"),
-}
 
 #: our verdicts' own fields, reported in ``_properties`` (azure's judge returns its own, or none)
 OUR_PROPERTIES = {
