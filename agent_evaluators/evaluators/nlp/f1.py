@@ -8,15 +8,14 @@ twice counts twice). No shared token scores 0.0, empty texts included.
 import re
 import string
 from collections import _count_elements  # type: ignore[attr-defined]
-from operator import sub
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from .pair import _PairMetric
 
-__all__ = ["F1ScoreEvaluator", "token_f1", "f1_tokens"]
+__all__ = ["F1ScoreEvaluator", "token_f1", "f1_tokens", "overlap"]
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_ARTICLE_WORDS = frozenset(("a", "an", "the"))
+_ARTICLE_WORDS = ("a", "an", "the")
 #: what the plain-ASCII path drops from the counts: the articles, and the empty "words" that
 #: splitting on single spaces leaves between two spaces
 _DROPPED_BYTES = (b"a", b"an", b"the", b"")
@@ -49,9 +48,26 @@ def _counts(words: Any) -> Dict[Any, int]:
     return counts
 
 
-def _ascii_counts(text: str) -> Optional[Dict[bytes, int]]:
-    """The token counts of a plain-ASCII text in one translate and one split, or ``None`` for a
-    text that must take azure's steps as written (non-ASCII, or an odd control character).
+def overlap(counts: Dict[Any, int], items: Iterable[Any]) -> int:
+    """How many of ``items`` find an unused match in ``counts`` (which this uses up): the size of the
+    multiset intersection, ``sum(min(counts[w], items.count(w)))``.
+
+    One pass over ``items`` against the other side's counts costs less than counting ``items``
+    too and intersecting two dicts: about 60 % of the time on 150-word texts."""
+    get = counts.get
+    shared = 0
+    for item in items:
+        left = get(item)
+        if left:
+            counts[item] = left - 1
+            shared += 1
+    return shared
+
+
+def _ascii_tokens(text: str) -> Optional[List[bytes]]:
+    """The words of a plain-ASCII text in one translate and one split, articles and empty words
+    still in (:data:`_DROPPED_BYTES`), or ``None`` for a text that must take azure's steps as
+    written (non-ASCII, or an odd control character).
 
     On such a text every word azure keeps is a run of ``[a-z0-9]`` between whitespace, so
     deleting punctuation, splitting on single spaces and dropping the articles and the empty
@@ -59,26 +75,17 @@ def _ascii_counts(text: str) -> Optional[Dict[bytes, int]]:
     if not text.isascii():
         return None
     kept = text.encode().translate(_ASCII_TABLE, _PUNCTUATION)
-    if 0 in kept:
-        return None
-    counts = _counts(kept.split(b" "))
-    for dropped in _DROPPED_BYTES:
-        counts.pop(dropped, None)
-    return counts
+    return None if 0 in kept else kept.split(b" ")
 
 
-def _token_counts(text: str) -> Dict[str, int]:
-    """How often each of azure's normalized tokens occurs in ``text`` (lowercase, punctuation
-    dropped, the articles a/an/the dropped, whitespace split), with azure's steps as written
-    except for the ASCII shortcut of ``_ascii_counts`` (as text)."""
+def _text_tokens(text: str) -> List[str]:
+    """azure's normalized tokens of ``text`` as strings, articles still in where a text is ASCII
+    once lowered (a shortcut of azure's steps there), azure's steps as written otherwise."""
     lowered = text.lower()
     if lowered.isascii() and _ODD_CONTROLS.search(lowered) is None:
-        counts = _counts(lowered.encode().translate(None, _PUNCTUATION).decode().split())
-        for article in _ARTICLE_WORDS:
-            counts.pop(article, None)
-        return counts
+        return lowered.encode().translate(None, _PUNCTUATION).decode().split()
     kept = "".join(ch for ch in lowered if ch not in string.punctuation)
-    return _counts(_ARTICLES.sub(" ", kept).split())
+    return _ARTICLES.sub(" ", kept).split()
 
 
 def f1_tokens(text: str) -> List[str]:
@@ -87,26 +94,40 @@ def f1_tokens(text: str) -> List[str]:
     return _ARTICLES.sub(" ", kept).split()
 
 
-def shared_count(first: Dict[Any, int], second: Dict[Any, int]) -> int:
-    """``sum(min(first[w], second[w]))`` over the shared words, in C loops: the sum of the minima is
-    half of (both totals minus the absolute differences), an identity on integers."""
-    shared = first.keys() & second.keys()
-    if not shared:
-        return 0
-    ones, twos = list(map(first.__getitem__, shared)), list(map(second.__getitem__, shared))
-    return (sum(ones) + sum(twos) - sum(map(abs, map(sub, ones, twos)))) // 2
+def shared_tokens(response: str, ground_truth: str) -> Tuple[int, int, int]:
+    """``(shared, predicted, expected)``: azure's count of shared tokens and each text's token count.
+
+    The words to drop (articles, empty words) stay in the token lists, cheaper than filtering
+    them out: the response's are popped from its counts, and the ground truth's meet a count
+    that never runs out, so how far that count went down is how many the ground truth had."""
+    ascii_predicted, ascii_expected = _ascii_tokens(response), _ascii_tokens(ground_truth)
+    predicted: List[Any]
+    expected: List[Any]
+    dropped: Tuple[Any, ...]
+    if ascii_predicted is None or ascii_expected is None:  # both sides as text, so the words compare
+        predicted, expected, dropped = _text_tokens(response), _text_tokens(ground_truth), _ARTICLE_WORDS
+    else:
+        predicted, expected, dropped = ascii_predicted, ascii_expected, _DROPPED_BYTES
+    counts = _counts(predicted)
+    kept_predicted = len(predicted)
+    never_used_up = len(expected) + 1
+    for word in dropped:
+        kept_predicted -= counts.pop(word, 0)
+        counts[word] = never_used_up
+    shared = overlap(counts, expected)
+    skipped = 0
+    for word in dropped:
+        skipped += never_used_up - counts[word]
+    return shared - skipped, kept_predicted, len(expected) - skipped
 
 
 def token_f1(response: str, ground_truth: str) -> Tuple[float, float, float]:
     """``(f1, precision, recall)`` with azure's arithmetic, in azure's order (bit-identical floats)."""
-    predicted, expected = _ascii_counts(response), _ascii_counts(ground_truth)
-    if predicted is None or expected is None:  # both sides as text, so the words compare
-        predicted, expected = _token_counts(response), _token_counts(ground_truth)  # type: ignore[assignment]
-    common = shared_count(predicted, expected)  # type: ignore[arg-type]
+    common, predicted, expected = shared_tokens(response, ground_truth)
     if common == 0:
         return 0.0, 0.0, 0.0
-    precision = 1.0 * common / sum(predicted.values())  # type: ignore[union-attr]
-    recall = 1.0 * common / sum(expected.values())  # type: ignore[union-attr]
+    precision = 1.0 * common / predicted
+    recall = 1.0 * common / expected
     return (2.0 * precision * recall) / (precision + recall), precision, recall
 
 

@@ -13,10 +13,10 @@ import enum
 import math
 import re
 from collections import _count_elements  # type: ignore[attr-defined]
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, Iterable, List, Tuple, Union
 
 from ...errors import ConfigError
-from .f1 import shared_count
+from .f1 import overlap
 from .pair import _PairMetric
 
 __all__ = ["RougeScoreEvaluator", "RougeType", "rouge_scores", "rouge_tokens", "lcs_length"]
@@ -79,18 +79,25 @@ def _fmeasure(precision: float, recall: float) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
 
 
-def _ngrams(tokens: List[Any], n: int) -> Dict[Any, int]:
-    """n-gram -> count, counted by ``collections``' own C loop into a plain dict (a ``Counter``'s
-    constructor costs as much as the counting on a short answer)."""
+def _ngrams(tokens: List[Any], n: int) -> Iterable[Any]:
+    """The n-grams of ``tokens`` in order, as tuples (the tokens themselves for ``n == 1``)."""
+    return tokens if n == 1 else zip(*(tokens[i:] for i in range(n)))
+
+
+def _shared_ngrams(target: List[Any], prediction: List[Any], n: int) -> int:
+    """How many n-grams the two token lists share, each counted as often as both have it
+    (rouge-score's ``min`` of the two counts, summed): the target's counted by ``collections``'
+    own C loop into a plain dict, the prediction's matched against them in one pass
+    (:func:`.f1.overlap`)."""
     counts: Dict[Any, int] = {}
-    _count_elements(counts, tokens if n == 1 else zip(*(tokens[i:] for i in range(n))))
-    return counts
+    _count_elements(counts, _ngrams(target, n))
+    return overlap(counts, _ngrams(prediction, n))
 
 
 def rouge_scores(rouge_type: str, response: str, ground_truth: str) -> Tuple[float, float, float]:
     """``(precision, recall, fmeasure)`` of ``response`` against ``ground_truth``, as azure's scorer gives them.
 
-    rouge-score's counts are integers: the shared n-grams (:func:`.f1.shared_count`) and each
+    rouge-score's counts are integers: the shared n-grams (:func:`_shared_ngrams`) and each
     text's n-grams (``len - n + 1``, at least 0, what its ``sum(counts.values())`` gives), so
     dividing them in its order gives its floats."""
     return _scores(_gram_size(rouge_type), response, ground_truth)
@@ -111,9 +118,9 @@ def _scores(n: int, response: str, ground_truth: str) -> Tuple[float, float, flo
         precision = lcs / len(prediction)
         recall = lcs / len(target)
         return precision, recall, _fmeasure(precision, recall)
-    overlap = shared_count(_ngrams(target, n), _ngrams(prediction, n))
-    precision = overlap / max(len(prediction) - n + 1, 1)
-    recall = overlap / max(len(target) - n + 1, 1)
+    shared = _shared_ngrams(target, prediction, n)
+    precision = shared / max(len(prediction) - n + 1, 1)
+    recall = shared / max(len(target) - n + 1, 1)
     return precision, recall, _fmeasure(precision, recall)
 
 
