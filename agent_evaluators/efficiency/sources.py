@@ -4,7 +4,8 @@
   reads them; a model call is an ``invocation_events`` entry carrying ``usage_metadata`` or
   ``model_version`` (ADK's ``_is_model_call_event``; the legacy ``tool_uses`` form cannot say,
   so its count is ``None``); the timing fields the run measured.
-* chat messages (:func:`from_messages`): a turn starts at each user message; an assistant
+* chat messages (:func:`from_messages`): a turn starts at each user message (agent messages
+  before the first one, as in a ``response`` column whose query is elsewhere, are one turn); an assistant
   message is a model call when it carries ``usage`` (OpenAI chat completions or Responses
   counts), ``usage_metadata`` (genai) or ``model``; its ``tool_calls`` (or tool-call content
   items) are the turn's tool calls. When no message of the conversation carries any of
@@ -119,8 +120,12 @@ def from_messages(messages: Any, *, input_name: str = "response") -> List[TurnUs
             starts.append(_time(message))
             ends.append(None)
             continue
-        if not turns or role not in ("assistant", "tool"):
+        if role not in ("assistant", "tool"):
             continue
+        if not turns:  # a reply whose user message is elsewhere (a ``query`` column, a trace's row): one turn
+            turns.append(TurnUsage(model_calls=0 if knows_models else None))
+            starts.append(None)
+            ends.append(None)
         turn = turns[-1]
         when = _time(message)
         if when is not None:

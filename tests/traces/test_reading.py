@@ -146,3 +146,32 @@ def test_a_run_inside_its_trace_folder_resumes(tmp_path):
     again = evaluate(data=folder, evaluators={"n": lambda query: len(query)}, output_path=folder / "out",
                      resume=True, show_progress=False)  # its own rows.jsonl is not new trace data
     assert [r["outputs.n.output"] for r in again.rows] == [r["outputs.n.output"] for r in first.rows] == [2, 6, 2]
+
+
+def test_a_trace_rows_messages_feed_the_efficiency_metrics():
+    """The agent's usage a trace records reaches ADK's efficiency metrics (issue 27 x 28): a
+    row's ``response`` (its last turn, without the user message) counts as one turn; mapped to
+    the row's ``conversation``, the per-turn averages are the trace's totals over its turns."""
+    from agent_evaluators import InferenceCallCountEvaluator, TokenUsageEvaluator, ToolCallCountEvaluator, evaluate
+
+    fixture = Path(__file__).parent / "fixtures" / "openai_v2_attributes.spans.jsonl"
+    evaluators = {"tok": TokenUsageEvaluator(), "tools": ToolCallCountEvaluator(), "calls": InferenceCallCountEvaluator()}
+    single = evaluate(data=str(fixture), evaluators=evaluators, show_progress=False).rows
+    multi = [r for r in single if "inputs.conversation" in r]  # the trace's whole dialogue as the response
+    whole = iter(evaluate(data=[{"response": r["inputs.conversation"]} for r in multi], evaluators=evaluators,
+                          show_progress=False).rows)
+    checked = {"single": 0, "multi": 0}
+    for row in single:
+        usage = row["inputs.agent_usage"]
+        if "inputs.conversation" not in row:
+            got = row
+            turns = 1
+            checked["single"] += 1
+        else:
+            got = next(whole)
+            turns = sum(m.get("role") == "user" for m in row["inputs.conversation"]["messages"])
+            checked["multi"] += 1
+        assert got["outputs.tools.tool_call_count_v1"] == pytest.approx(usage["tool_calls"] / turns)
+        assert got["outputs.calls.inference_call_count_v1"] == pytest.approx(usage["llm_calls"] / turns)
+        assert got["outputs.tok.token_usage_v1"] == pytest.approx(usage["total_tokens"] / turns)
+    assert checked["single"] and checked["multi"]
