@@ -15,10 +15,12 @@ CPU time (``time.thread_time``), not wall time: waiting for a core is not the ev
 Every row's result from ``agent_evaluators.azure`` must equal azure's dict exactly.
 
 Targets: ours at least 10x faster per row for every metric azure runs offline (F1, ROUGE of
-every type, DocumentRetrieval). azure's BLEU, GLEU and METEOR download NLTK data at first
-use and fail offline; here they run on the NLTK data folder the parity test lays out from
-the packages our evaluators use (``tests/parity/nltk_data.py``), and their per-row times and
-ratios are printed without a target.
+every type, DocumentRetrieval). F1 and ROUGE-N count shared n-grams with the C extension the
+package build compiles (``evaluators/nlp/grams.py``); the first line printed says whether it is
+in use (``AGENT_EVAL_PURE_PYTHON=1`` runs without it, for comparison). azure's BLEU, GLEU and
+METEOR download NLTK data at first use and fail offline; here they run on the NLTK data folder
+the parity test lays out from the packages our evaluators use (``tests/parity/nltk_data.py``),
+and their per-row times and ratios are printed without a target.
 
 A second table (``--batch`` for it alone; printed after the call-level table by default) times
 each library's own batch engine on the same rows: azure-ai-evaluation's ``evaluate(data=JSONL,
@@ -202,6 +204,10 @@ def main() -> int:
 
     use_nltk_data(build_nltk_data(Path(tempfile.mkdtemp(prefix="nltk-data-"))))
     os.environ["PF_DISABLE_TRACING"] = "true"
+    from agent_evaluators.evaluators.nlp import grams
+
+    print(f"shared n-gram counts of F1 and ROUGE-N: {grams.IMPLEMENTATION} "
+          f"({'the compiled extension' if grams.IMPLEMENTATION == 'c' else 'pure Python: the extension is not built'})")
     failed = False
     for words in args.words or ["8-40", "150"]:
         table = [row for row in metrics(args.rows, words)

@@ -1,13 +1,15 @@
 """Templates load the same from a built wheel in a fresh venv and from the editable checkout.
 
 Editable installs ignore hatch's build-time ``force-include`` of ``prompty/``, so
-template lookup has two paths; this proves both.
+template lookup has two paths; this proves both. The built wheel also carries the C speed-up of
+F1 and ROUGE-N where the build could compile it (``hatch_build.py``), and then uses it.
 """
 
+import os
 import subprocess
 import sys
 import venv
-
+import zipfile
 
 from agent_evaluators.templates import find_template, load_prompty
 
@@ -25,7 +27,8 @@ for name in names:
     path = find_template(name)
     messages = load_prompty(path).render(**{k: ["x"] if v.get("type") == "list" else "x" for k, v in load_prompty(path).inputs.items()})
     out[name] = [str(path), [m["role"] for m in messages]]
-print(json.dumps({"package": agent_evaluators.__file__, "templates": out}))
+from agent_evaluators.evaluators.nlp import grams
+print(json.dumps({"package": agent_evaluators.__file__, "templates": out, "grams": grams.IMPLEMENTATION}))
 """
 
 
@@ -56,3 +59,7 @@ def test_templates_render_from_wheel_in_fresh_venv(tmp_path):
         path, roles = report["templates"][name]
         assert path.startswith(str(env_dir)) and "/agent_evaluators/prompty/" in path
         assert roles == ["system", "user"]
+    carried = [n for n in zipfile.ZipFile(wheel).namelist() if "nlp/_overlap" in n and not n.endswith(".c")]
+    assert report["grams"] == ("c" if carried else "python")
+    if os.environ.get("AGENT_EVAL_EXPECT_EXTENSION") == "1":  # set by .ci/run, where a compiler is present
+        assert carried and "-none-any" not in wheel.name, f"{wheel.name} was built without the C extension"

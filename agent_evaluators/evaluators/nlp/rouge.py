@@ -12,11 +12,10 @@ quadratic table of Python lists.
 import enum
 import math
 import re
-from collections import _count_elements  # type: ignore[attr-defined]
-from typing import Any, Dict, Iterable, List, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 from ...errors import ConfigError
-from .f1 import overlap
+from .grams import shared_grams
 from .pair import _PairMetric
 
 __all__ = ["RougeScoreEvaluator", "RougeType", "rouge_scores", "rouge_tokens", "lcs_length"]
@@ -79,25 +78,19 @@ def _fmeasure(precision: float, recall: float) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
 
 
-def _ngrams(tokens: List[Any], n: int) -> Iterable[Any]:
-    """The n-grams of ``tokens`` in order, as tuples (the tokens themselves for ``n == 1``)."""
-    return tokens if n == 1 else zip(*(tokens[i:] for i in range(n)))
-
-
-def _shared_ngrams(target: List[Any], prediction: List[Any], n: int) -> int:
-    """How many n-grams the two token lists share, each counted as often as both have it
-    (rouge-score's ``min`` of the two counts, summed): the target's counted by ``collections``'
-    own C loop into a plain dict, the prediction's matched against them in one pass
-    (:func:`.f1.overlap`)."""
-    counts: Dict[Any, int] = {}
-    _count_elements(counts, _ngrams(target, n))
-    return overlap(counts, _ngrams(prediction, n))
+def _spaced_tokens(text: str) -> bytes:
+    """rouge-score's tokens of ``text`` as bytes separated by spaces: on ASCII one translate
+    (lowering, every character outside ``[a-z0-9]`` a space), else the tokens of
+    :func:`rouge_tokens` joined (they hold no space, so they stay apart and equal)."""
+    if text.isascii():
+        return text.encode().translate(_KEEP_ALNUM)
+    return " ".join(rouge_tokens(text)).encode("utf-8", "surrogatepass")
 
 
 def rouge_scores(rouge_type: str, response: str, ground_truth: str) -> Tuple[float, float, float]:
     """``(precision, recall, fmeasure)`` of ``response`` against ``ground_truth``, as azure's scorer gives them.
 
-    rouge-score's counts are integers: the shared n-grams (:func:`_shared_ngrams`) and each
+    rouge-score's counts are integers: the shared n-grams (:func:`.grams.shared_grams`) and each
     text's n-grams (``len - n + 1``, at least 0, what its ``sum(counts.values())`` gives), so
     dividing them in its order gives its floats."""
     return _scores(_gram_size(rouge_type), response, ground_truth)
@@ -110,17 +103,17 @@ def _gram_size(rouge_type: str) -> int:
 
 def _scores(n: int, response: str, ground_truth: str) -> Tuple[float, float, float]:
     """:func:`rouge_scores` by gram size (0: the longest common subsequence)."""
-    target, prediction = _token_pair(response, ground_truth)
     if not n:
+        target, prediction = _token_pair(response, ground_truth)
         if not target or not prediction:
             return 0.0, 0.0, 0.0
         lcs = lcs_length(target, prediction)
         precision = lcs / len(prediction)
         recall = lcs / len(target)
         return precision, recall, _fmeasure(precision, recall)
-    shared = _shared_ngrams(target, prediction, n)
-    precision = shared / max(len(prediction) - n + 1, 1)
-    recall = shared / max(len(target) - n + 1, 1)
+    shared, predicted, expected = shared_grams(_spaced_tokens(response), _spaced_tokens(ground_truth), n, False)
+    precision = shared / max(predicted - n + 1, 1)
+    recall = shared / max(expected - n + 1, 1)
     return precision, recall, _fmeasure(precision, recall)
 
 
