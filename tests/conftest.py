@@ -64,3 +64,24 @@ def judge_server() -> Iterator[Callable[..., Any]]:
     yield start
     for s in servers:
         s.stop()
+
+
+@pytest.fixture
+def fake_judge_process() -> Iterator[str]:
+    """The bundled fake judge started as a shell starts it (``python -m agent_evaluators.testing``, a
+    subprocess, with no judge configuration in its environment); yields its base URL."""
+    import subprocess
+    import sys
+
+    from tests.cli.helpers import clean_env
+
+    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.testing", "--port", "0"],
+                            stdout=subprocess.PIPE, text=True, env=clean_env())
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "listening on http://" in line, line
+        yield line.split("listening on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -4,10 +4,6 @@ scores every labelled case of every azure-layer judge metric, and ``agent-eval l
 says which class, scale and threshold each name means in an ``--azure-compat`` run."""
 
 import json
-import subprocess
-import sys
-
-import pytest
 
 from agent_evaluators import registry
 from agent_evaluators.calibration import find_metric, judge_metrics
@@ -18,18 +14,6 @@ from .helpers import agent_eval, clean_env
 #: the azure-layer judge metrics, by registry name, and the set each is calibrated on
 AZURE_JUDGE = {e.name: e.calibration.stem for e in registry.azure_entries() if e.judge and e.calibration}
 
-
-@pytest.fixture
-def fake_judge():
-    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.testing", "--port", "0"],
-                            stdout=subprocess.PIPE, text=True, env=clean_env())
-    try:
-        line = proc.stdout.readline()
-        assert "listening on http://" in line, line
-        yield line.split("listening on ", 1)[1].strip()
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_every_azure_layer_judge_metric_has_a_set() -> None:
@@ -57,9 +41,9 @@ def test_shipped_azure_sets_equal_their_declarations() -> None:
         assert sum(c["label"] == "good" for c in cases) == sum(c["label"] == "bad" for c in cases) == 12
 
 
-def test_calibrate_quick_azure_compat_scores_every_azure_judge_metric(fake_judge, tmp_path) -> None:
+def test_calibrate_quick_azure_compat_scores_every_azure_judge_metric(fake_judge_process, tmp_path) -> None:
     report = tmp_path / "cal.json"
-    r = agent_eval("calibrate", "--judge-base-url", fake_judge + "/v1", "--judge-model", "fake", "--quick",
+    r = agent_eval("calibrate", "--judge-base-url", fake_judge_process + "/v1", "--judge-model", "fake", "--quick",
                    "--azure-compat", "--json", report, env=clean_env())
     assert r.rc == 0, r
     cal = json.loads(report.read_text())
@@ -74,9 +58,9 @@ def test_calibrate_quick_azure_compat_scores_every_azure_judge_metric(fake_judge
     assert "azure_task_adherence" in r.out and "azure_tool_call_accuracy" in r.out, r
 
 
-def test_calibrate_azure_compat_by_name(fake_judge, tmp_path) -> None:
+def test_calibrate_azure_compat_by_name(fake_judge_process, tmp_path) -> None:
     report = tmp_path / "cal.json"
-    r = agent_eval("calibrate", "--judge-base-url", fake_judge + "/v1", "--judge-model", "fake", "--quick",
+    r = agent_eval("calibrate", "--judge-base-url", fake_judge_process + "/v1", "--judge-model", "fake", "--quick",
                    "--azure-compat", "--evaluator", "task_adherence", "--evaluator", "hallucinations",
                    "--json", report, env=clean_env())
     assert r.rc == 0, r

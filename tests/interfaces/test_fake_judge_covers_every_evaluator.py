@@ -7,30 +7,15 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from agent_evaluators import registry
 from tests.cli.helpers import clean_env
 
 
-@pytest.fixture
-def fake_judge():
-    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.testing", "--port", "0"],
-                            stdout=subprocess.PIPE, text=True, env=clean_env())
-    try:
-        line = proc.stdout.readline()
-        assert "listening on http://" in line, line
-        yield line.split("listening on ", 1)[1].strip()
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def test_calibrate_against_the_fake_judge_scores_every_case_of_every_evaluator(fake_judge, tmp_path):
+def test_calibrate_against_the_fake_judge_scores_every_case_of_every_evaluator(fake_judge_process, tmp_path):
     report = tmp_path / "cal.json"
     started = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_evaluators.cli", "calibrate", "--judge-base-url", fake_judge + "/v1",
+        [sys.executable, "-m", "agent_evaluators.cli", "calibrate", "--judge-base-url", fake_judge_process + "/v1",
          "--judge-model", "fake", "--quick", "--json", str(report)],
         capture_output=True, text=True, env=clean_env(), timeout=600,
     )
