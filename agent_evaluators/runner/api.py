@@ -6,19 +6,18 @@ each passes its arguments once into :class:`~.options.RunOptions`, which checks 
 hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :func:`~.distributed.run_ray`.
 """
 
-import asyncio
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
 from .._loop import run_sync
 from ..errors import ConfigError
-from ..export import publish
 from .azure_output import split_output_path, write_azure_json
 from .dry_run import run_dry
-from .ledger import EvaluatorErrors, RunInterrupted
+from .ledger import RunInterrupted
 from .local import RunWatch, run_local
 from .option_table import options_docstring
 from .options import RayOptions, RunOptions
+from .publishing import run_and_publish, run_and_publish_async
 from .result import EvaluationResult
 
 __all__ = ["evaluate", "evaluate_async"]
@@ -63,15 +62,7 @@ async def evaluate_async(
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
     output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
     options = RunOptions.from_arguments(locals())
-    if options.values["dry_run"]:
-        result = await run_dry(options)
-    else:
-        try:
-            result = await run_local(options)
-        except EvaluatorErrors as exc:  # the saved results still go out before the error is raised
-            await asyncio.get_running_loop().run_in_executor(None, publish, exc.result, options.values)
-            raise
-        await asyncio.get_running_loop().run_in_executor(None, publish, result, options.values)
+    result = await run_and_publish_async(options, lambda: run_dry(options) if options.values["dry_run"] else run_local(options))
     if azure_file is not None:
         write_azure_json(azure_file, result)
     return result
@@ -145,15 +136,7 @@ def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> Ev
     ``fail_on_evaluator_errors`` the saved results are sent before the error is raised."""
     if engine == "local" and (ray_options.ray_address is not None or ray_options.num_workers is not None):
         raise ConfigError("ray_address / num_workers apply to engine='ray' only")
-    if options.values["dry_run"]:  # nothing was evaluated: nothing goes out
-        return _run_on(options, engine, ray_options)
-    try:
-        result = _run_on(options, engine, ray_options)
-    except EvaluatorErrors as exc:
-        publish(exc.result, options.values)
-        raise
-    publish(result, options.values)
-    return result
+    return run_and_publish(options, lambda: _run_on(options, engine, ray_options))
 
 
 def _run_on(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:

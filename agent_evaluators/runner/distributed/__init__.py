@@ -12,6 +12,7 @@ imported when a run starts, so importing this package is cheap and works without
 from typing import Any, Optional
 
 from ..options import DEFAULT_SHARD_SIZE, DEFAULT_WORKER_EXPIRE_S, RayOptions, RunOptions
+from ..publishing import run_and_publish
 from ..result import EvaluationResult
 from .budget import ClusterLimiter, JudgeBudget
 from .driver import connect, run_ray
@@ -59,4 +60,5 @@ def evaluate_ray(
         num_cpus_per_worker=num_cpus_per_worker, data_on_workers=data_on_workers, max_retries=max_retries,
         worker_expire_s=worker_expire_s,
     )
-    return run_ray(RunOptions.build(**run_arguments), ray_options)
+    options = RunOptions.build(**run_arguments)
+    return run_and_publish(options, lambda: run_ray(options, ray_options))

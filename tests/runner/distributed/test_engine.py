@@ -106,3 +106,19 @@ def test_run_prices_reach_the_workers(ray_cluster, tmp_path):
     costs = [r["outputs.intent.intent_resolution_usage"]["cost_usd"] for r in dist.rows]
     assert costs == [pytest.approx(per_call)] * 6  # not None: the workers knew the run's price
     assert dist.summary["cost_usd"] == pytest.approx(6 * per_call)
+
+
+def test_evaluate_ray_called_directly_sends_its_results_too(ray_cluster, tmp_path, monkeypatch):
+    """``evaluate_ray(..., otel=True)`` sends every cell, as ``evaluate(engine="ray")`` and a local run do
+    (the send is the entry points' shared last step, ``runner/publishing.py``)."""
+    from tests.export.otlp_receiver import OtlpReceiver
+
+    with OtlpReceiver() as receiver:
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint)
+        monkeypatch.delenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", raising=False)
+        result = evaluate_ray(data=make_rows(6), evaluators={"exact": ExactMatch()}, num_workers=2,
+                              output_path=tmp_path / "o", otel=True, show_progress=False)
+    sent = sorted((r["attributes"]["agent_eval.row.line_number"], r["attributes"]["agent_eval.evaluator.alias"])
+                  for r in receiver.records)
+    assert sent == [(line, "exact") for line in range(6)]
+    assert len(result.rows) == 6
