@@ -9,7 +9,8 @@
  *
  * shared_grams(a: bytes, b: bytes, n: int, drop_articles: bool) -> (shared, tokens_a, tokens_b)
  *
- * A token is a maximal run of bytes other than the space (0x20). With drop_articles, the
+ * A token is a maximal run of bytes other than ASCII whitespace (space, \t, \n, \v, \f, \r:
+ * what Python's bytes.split() splits on). With drop_articles, the
  * tokens "a", "an" and "the" are left out first (SQuAD/azure F1's normalisation). The n-grams
  * of a token list are its n consecutive tokens at each position (none when it is shorter than
  * n). ``shared`` is the size of the multiset intersection of the two lists' n-grams: the sum
@@ -31,6 +32,12 @@ typedef struct {
 static uint64_t hash_seed = 1469598103934665603ULL;
 
 static int
+is_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int
 is_article(const unsigned char *s, Py_ssize_t len)
 {
     return (len == 1 && s[0] == 'a') || (len == 2 && s[0] == 'a' && s[1] == 'n') ||
@@ -43,7 +50,7 @@ split_tokens(const unsigned char *buf, Py_ssize_t len, int drop_articles, Token 
 {
     Py_ssize_t count = 0, i = 0;
     while (i < len) {
-        while (i < len && buf[i] == ' ') {
+        while (i < len && is_space(buf[i])) {
             i++;
         }
         if (i >= len) {
@@ -51,7 +58,7 @@ split_tokens(const unsigned char *buf, Py_ssize_t len, int drop_articles, Token 
         }
         Py_ssize_t start = i;
         uint64_t h = hash_seed;
-        while (i < len && buf[i] != ' ') {
+        while (i < len && !is_space(buf[i])) {
             h = (h ^ buf[i]) * 1099511628211ULL;
             i++;
         }
@@ -236,7 +243,7 @@ shared_grams(PyObject *module, PyObject *args)
 static PyMethodDef methods[] = {
     {"shared_grams", shared_grams, METH_VARARGS,
      "shared_grams(a, b, n, drop_articles) -> (shared, tokens_a, tokens_b): the n-grams two "
-     "space-separated token strings share, as a multiset, and each one's token count."},
+     "whitespace-separated token strings share, as a multiset, and each one's token count."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,7 +2,7 @@
 
 Both metrics reduce two texts to tokens and then need one integer, the size of the multiset
 intersection of the two texts' n-grams (each shared n-gram counted as often as both texts have
-it). They hand the tokens here as bytes, separated by spaces (:func:`shared_grams`).
+it). They hand the tokens here as bytes, separated by whitespace (:func:`shared_grams`).
 
 Two implementations give the same three integers: :func:`shared_grams_python`, the reference,
 and the optional C extension ``_overlap`` (``_overlap.c`` beside this file), which the package
@@ -39,28 +39,45 @@ def multiset_overlap(counts: Dict[Any, int], items: Iterable[Any]) -> int:
     return shared
 
 
-def _tokens(text: bytes, drop_articles: bool) -> List[bytes]:
-    """The maximal runs of bytes other than the space, without a/an/the when asked."""
-    if drop_articles:
-        return [t for t in text.split(b" ") if t and t not in _ARTICLES]
-    return [t for t in text.split(b" ") if t]
-
-
 def _grams(tokens: List[bytes], n: int) -> Iterable[Any]:
     """The n-grams of ``tokens`` in order, as tuples (the tokens themselves for ``n == 1``)."""
     return tokens if n == 1 else zip(*(tokens[i:] for i in range(n)))
 
 
 def shared_grams_python(a: bytes, b: bytes, n: int, drop_articles: bool) -> Tuple[int, int, int]:
-    """``(shared, tokens of a, tokens of b)``: the n-grams the space-separated token strings ``a``
-    and ``b`` share (as a multiset), and how many tokens each has. A token is a maximal run of
-    bytes other than the space; with ``drop_articles`` the tokens a, an and the are left out first."""
+    """``(shared, tokens of a, tokens of b)``: the n-grams the token strings ``a`` and ``b`` share (as
+    a multiset), and how many tokens each has. A token is a maximal run of bytes other than ASCII
+    whitespace (what ``bytes.split()`` splits on); with ``drop_articles`` the tokens a, an and the
+    are left out first."""
     if n < 1:
         raise ValueError("shared_grams: n must be at least 1")
-    tokens_a, tokens_b = _tokens(a, drop_articles), _tokens(b, drop_articles)
+    tokens_a, tokens_b = a.split(), b.split()
+    if n == 1:
+        return _shared_words(tokens_a, tokens_b, _ARTICLES if drop_articles else ())
+    if drop_articles:
+        tokens_a = [t for t in tokens_a if t not in _ARTICLES]
+        tokens_b = [t for t in tokens_b if t not in _ARTICLES]
     counts: Dict[Any, int] = {}
     _count_elements(counts, _grams(tokens_a, n))
     return multiset_overlap(counts, _grams(tokens_b, n)), len(tokens_a), len(tokens_b)
+
+
+def _shared_words(tokens_a: List[bytes], tokens_b: List[bytes], dropped: Tuple[bytes, ...]) -> Tuple[int, int, int]:
+    """:func:`shared_grams_python` for single tokens, the ``dropped`` words left in both lists
+    (cheaper than filtering them out): ``a``'s are popped from its counts, and ``b``'s meet a
+    count that never runs out, so how far that count went down is how many ``b`` had."""
+    counts: Dict[Any, int] = {}
+    _count_elements(counts, tokens_a)
+    kept_a = len(tokens_a)
+    never_used_up = len(tokens_b) + 1
+    for word in dropped:
+        kept_a -= counts.pop(word, 0)
+        counts[word] = never_used_up
+    shared = multiset_overlap(counts, tokens_b)
+    skipped = 0
+    for word in dropped:
+        skipped += never_used_up - counts[word]
+    return shared - skipped, kept_a, len(tokens_b) - skipped
 
 
 def _compiled() -> Tuple[Callable[[bytes, bytes, int, bool], Tuple[int, int, int]], str]:
