@@ -6,6 +6,8 @@
   name their module in a string (``importlib.import_module``) are not import statements.
 * No module over 600 lines.
 * No function over 80 lines in the run engine (``agent_evaluators/runner/``).
+* The run engine imports nothing of the interfaces layer (CLI, report, result sinks, pytest
+  plugin): dependencies point down (DESIGN.md §2).
 """
 
 import ast
@@ -120,3 +122,13 @@ def test_no_long_function_in_the_run_engine():
                 if length > MAX_ENGINE_FUNCTION_LINES:
                     long.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name} ({length} lines)")
     assert not long, "split these: " + "; ".join(long)
+
+
+INTERFACES = ("agent_evaluators.cli", "agent_evaluators.report", "agent_evaluators.export", "agent_evaluators.pytest_plugin")
+
+
+def test_the_run_engine_imports_no_interface():
+    upward = sorted(f"{module} -> {target}" for module, targets in import_graph().items()
+                    if module.startswith("agent_evaluators.runner") for target in targets
+                    if target.startswith(INTERFACES))
+    assert not upward, "the run engine reaches up into the interfaces layer: " + "; ".join(upward)

@@ -177,6 +177,10 @@ class RunOption:
     aliases: Tuple[str, ...] = ()
     #: value-less flags that set one value (``--batch`` for ``--judge-mode batch``): (flag, value) pairs
     const_flags: Tuple[Tuple[str, Any], ...] = ()
+    #: ``module:function`` that receives the finished run's result when the option is on (a result
+    #: sink of the interfaces layer, :mod:`agent_evaluators.export`); named, not imported, so the
+    #: run engine depends on no layer above it (``runner/publishing.py`` resolves it at the end)
+    sink: Optional[str] = None
 
     @property
     def flag(self) -> str:
@@ -239,10 +243,11 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "the provider's 200 MB)", positive_int, metavar="BYTES"),
     RunOption("otel", False, "flag", "send every cell as an OpenTelemetry gen_ai.evaluation.result event over "
               "OTLP/HTTP (endpoint and headers from OTEL_EXPORTER_OTLP_*; pip install agent-evaluators[otel])",
-              _needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True),
+              _needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True,
+              sink="agent_evaluators.export.otel:send_cells"),
     RunOption("mlflow", False, "flag", "log the run to MLflow's active tracking URI: parameters, metrics, the rows "
               "table, summary and report, feedback on matching MLflow traces (pip install agent-evaluators[mlflow])",
-              _needs_extra("mlflow", "mlflow"), in_summary=True),
+              _needs_extra("mlflow", "mlflow"), in_summary=True, sink="agent_evaluators.export.mlflow_run:log_run"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",

@@ -4,17 +4,38 @@
 sends results behaves the same whatever started the run: a dry run sends nothing (nothing was
 evaluated), and with ``fail_on_evaluator_errors`` the saved results go out before the error is
 raised.
+
+The senders live in the interfaces layer (:mod:`agent_evaluators.export`); each option names its
+sender in the option table (``RunOption.sink``), resolved here by name only when the option is on,
+so the engine imports no layer above it and a run without the switches imports neither package.
+A sender that fails costs a warning, never the results on disk or the run's exit status.
 """
 
 import asyncio
-from typing import Awaitable, Callable
+import importlib
+import logging
+from typing import Any, Awaitable, Callable, Mapping
 
-from ..export import publish
 from .ledger import EvaluatorErrors
+from .option_table import RUN_OPTIONS
 from .options import RunOptions
 from .result import EvaluationResult
 
-__all__ = ["run_and_publish", "run_and_publish_async"]
+__all__ = ["run_and_publish", "run_and_publish_async", "publish"]
+
+logger = logging.getLogger("agent_evaluators.export")
+
+
+def publish(result: EvaluationResult, values: Mapping[str, Any]) -> None:
+    """Send ``result`` to every sink whose run option is on in ``values``; a failure is logged, not raised."""
+    for option in RUN_OPTIONS:
+        if option.sink and values.get(option.name):
+            module, function = option.sink.split(":")
+            try:
+                getattr(importlib.import_module(module), function)(result)
+            except Exception as exc:  # a destination failing must not fail a run whose files are written
+                logger.warning("%s: the results could not be sent (%s: %s); the run folder holds them all",
+                               option.name, type(exc).__name__, exc)
 
 
 def run_and_publish(options: RunOptions, run: Callable[[], EvaluationResult]) -> EvaluationResult:
