@@ -198,6 +198,10 @@ class JudgeBudget:
         if self.caps is not None:
             self.caps.settle(ticket, cost)
 
+    async def end_calls(self) -> int:
+        """Every shard is done: calls still open belong to dead workers; charge them their reservation."""
+        return self.caps.drop_worker(None) if self.caps is not None else 0
+
     async def caps_book(self) -> Optional[BudgetBook]:
         """A copy of the caps' accounts (the driver writes ``summary.json``'s ``"budget"`` from it)."""
         return self.caps.book if self.caps is not None else None
@@ -214,6 +218,8 @@ class JudgeBudget:
             "throttles": self.throttles,
             "reaped": self.reaped,
             "pause_left_s": self._pause_left(),
+            **({"judge_calls_in_flight": self.caps.book.in_flight, "judge_calls_released": self.caps.released}
+               if self.caps is not None else {}),
         }
 
 

@@ -8,6 +8,8 @@ already knows which workers are alive); here are its two halves:
   call, so the calls of a worker that died (the permit actor reaps it after ``expire_s`` without
   a heartbeat, as it takes back its permits) stop being "in flight": each is charged its
   reservation, as a reply without token counts is, since it may well have been sent and paid.
+  When every shard is done, calls still open can only be those of a dead worker not yet reaped:
+  the driver has them charged the same way before it writes the record.
 * :class:`ClusterCaps`, a worker's side: what the judge client already uses through
   :func:`~agent_evaluators.judge.budget.use_budget` / ``admit_call`` (``admit`` → a
   :class:`~agent_evaluators.judge.budget.Ticket`, ``settle``), so the client does not change. The
@@ -64,9 +66,10 @@ class CapsAccounts:
         if held is not None:
             self.book.release(held[1], held[2], cost)
 
-    def drop_worker(self, worker: str) -> int:
-        """``worker`` is presumed dead: its open calls are charged their reservation; how many."""
-        gone = [t for t, held in self.open.items() if held[0] == worker]
+    def drop_worker(self, worker: Optional[str]) -> int:
+        """``worker`` is presumed dead (``None``: every worker, at the end of the run, when each live
+        one has settled its calls): its open calls are charged their reservation; how many."""
+        gone = [t for t, held in self.open.items() if worker is None or held[0] == worker]
         for ticket in gone:
             self.settle(ticket, None)
         self.released += len(gone)

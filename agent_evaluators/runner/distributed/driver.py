@@ -213,7 +213,7 @@ def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: 
         while in_flight:
             wait_one()
         if capped:
-            _copy_caps(ray, budget, ledger, planner)
+            _copy_caps(ray, budget, ledger, planner, end=True)
         budget_stats = ray.get(budget.stats.remote())
     except BaseException:
         for ref in in_flight:
@@ -230,10 +230,13 @@ def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: 
     return {"shards": shards, "worker_processes": len(pids), "budget": budget_stats}
 
 
-def _copy_caps(ray: Any, budget: Any, ledger: RunLedger, planner: "ShardPlanner") -> None:
-    """The cluster's caps accounts, as they are now, become the ledger's (``summary.json``'s ``"budget"``)."""
+def _copy_caps(ray: Any, budget: Any, ledger: RunLedger, planner: "ShardPlanner", end: bool = False) -> None:
+    """The cluster's caps accounts, as they are now, become the ledger's (``summary.json``'s ``"budget"``).
+    ``end``: every shard is done, so a call still open was a dead worker's (:meth:`.budget.JudgeBudget.end_calls`)."""
     if planner.caps is not None:
         planner.caps.flush_sync()
+    if end:
+        ray.get(budget.end_calls.remote())
     ledger.budget = ray.get(budget.caps_book.remote())
 
 

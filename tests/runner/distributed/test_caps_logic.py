@@ -149,3 +149,23 @@ def test_a_dead_worker_s_calls_are_released_after_the_expiry_and_charged_their_r
         assert book.cost == pytest.approx(0.006)
 
     asyncio.run(main())
+
+
+def test_calls_left_open_when_every_shard_is_done_are_charged_their_reservation():
+    """A dead worker not reaped yet when the run ends: the driver has its open calls charged."""
+
+    async def main():
+        actor = JudgeBudget(4, expire_s=60, caps=BudgetBook(max_cost=1.0))
+        (worker,) = await _workers(actor, 1)
+        await _call(worker, [], "w")
+        await worker.admit("judge-m", PRICE, MESSAGES, {})  # its worker died with it on the wire
+        await worker.flush()
+        assert actor.caps.book.in_flight == 1
+        assert await actor.end_calls() == 1
+        return actor
+
+    actor = asyncio.run(main())
+    book = actor.caps.book
+    assert book.in_flight == 0 and book.calls == 2 and book.cost == pytest.approx(2 * PER_CALL)  # reserved: the mean
+    stats = asyncio.run(actor.stats())
+    assert stats["judge_calls_released"] == 1 and stats["judge_calls_in_flight"] == 0

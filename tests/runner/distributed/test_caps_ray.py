@@ -8,7 +8,12 @@ sends exactly what it allows across the workers, the cells left are ``not_run`` 
 a higher cap ends with the rows of a run that never had one, and the CLI says INCOMPLETE, exit 2.
 """
 
+import asyncio
 import json
+import os
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -19,7 +24,7 @@ from agent_evaluators.runner.distributed import evaluate_ray
 from agent_evaluators.testing import JudgeServer, Reply
 from tests.cli.helpers import agent_eval, write_jsonl
 
-from .helpers import comparable, make_rows, rule_judge
+from .helpers import Logged, comparable, make_rows, rule_judge
 
 pytestmark = [pytest.mark.heavy, pytest.mark.ray]
 
@@ -124,3 +129,54 @@ def test_cli_engine_ray_with_a_call_cap_is_incomplete_and_exits_2(ray_cluster, t
     assert "INCOMPLETE (stopped by the judge budget: 4 cell(s) not run), exit code 2" in r.out, r
     summary = _summary(tmp_path / "out")
     assert summary["status"] == "stopped" and summary["engine"]["name"] == "ray"
+
+
+def test_a_killed_worker_s_call_in_flight_is_released_after_the_expiry(ray_cluster, tmp_path):
+    """A worker killed while its judge call is on the wire: after ``worker_expire_s`` the actor stops
+    counting that call as in flight (it is charged its reservation; a call of a dead worker not yet
+    reaped when the last shard ends is charged then); the retried shard runs on."""
+    n, hang = 40, 13
+    calls_file, pid_file = tmp_path / "calls.txt", tmp_path / "worker.pid"
+    on_the_wire, killed = threading.Event(), threading.Event()
+
+    async def judge(req: Any) -> Reply:
+        if f"task {hang} " in req.text and not killed.is_set():
+            on_the_wire.set()  # the dying worker's call was admitted and sent; it never gets its reply
+            while not killed.is_set():
+                await asyncio.sleep(0.02)
+        await asyncio.sleep(0.25)  # the shards left after the kill take longer than the expiry
+        return _judge(req)
+
+    def killer() -> None:
+        deadline = time.monotonic() + 120
+        while not (pid_file.exists() and on_the_wire.is_set()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        killed.set()
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    with JudgeServer(judge) as server:
+        evaluators = {
+            "logged": Logged(str(calls_file), hang_row=hang, pid_file=str(pid_file)),
+            "intent": IntentResolutionEvaluator(model_config={**server.openai_config("judge-m"), "price": PRICE}),
+        }
+        result = evaluate_ray(data=make_rows(n), evaluators=evaluators, output_path=tmp_path / "out",
+                              show_progress=False, max_concurrency=4, num_workers=2, shard_size=10,
+                              worker_expire_s=1.0, max_cost=1.0)
+        sent = server.stats()["requests"]
+    thread.join(5)
+    # the killed shard ran again whole: its calls sent before the kill were sent twice
+    assert killed.is_set() and sent > n
+    assert result.metrics["intent.n"] == n and result.metrics["intent.error_count"] == 0
+    summary = _summary(tmp_path / "out")
+    assert summary["status"] == "complete"
+    engine = summary["engine"]["budget"]
+    # the call on the wire when its worker died (at least the one the judge held) was released when the
+    # worker was reaped, and none is left in flight
+    assert engine["reaped"] >= 1 and engine["judge_calls_released"] >= 1 and engine["judge_calls_in_flight"] == 0
+    budget = summary["budget"]
+    # every call sent counts (the killed ones may have been paid for), a released one at its reservation,
+    # which is at least a call's real cost
+    assert budget["judge_calls"] >= sent and not budget["stopped"]
+    assert budget["cost_usd"] >= sent * PER_CALL - 1e-9
