@@ -1,7 +1,8 @@
 """The run engine's side of a judge budget (``max_cost`` / ``max_judge_calls``).
 
 The budget itself, and the rule that admits or refuses each judge call, is
-:mod:`agent_evaluators.judge.budget`. Here: which runs may have one, where a resumed run's
+:mod:`agent_evaluators.judge.budget` (on the Ray engine, one for the cluster:
+:mod:`agent_evaluators.runner.distributed.caps`). Here: which runs may have one, where a resumed run's
 spending starts (what its folder's earlier runs spent), and what ``summary.json`` and the
 log say when it stopped a run.
 """
@@ -9,12 +10,12 @@ log say when it stopped a run.
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
-from ..judge.budget import JudgeBudget
+from ..judge.budget import BudgetBook, JudgeBudget
 from ..judge.prices import format_usd
 from .options import RunOptions
 from .rows import RowEvaluator
 
-__all__ = ["CAP_OPTIONS", "STOPPED", "run_budget", "refuse_caps_on_ray", "earlier_spend", "budget_record", "stop_message"]
+__all__ = ["CAP_OPTIONS", "STOPPED", "run_budget", "earlier_spend", "budget_record", "stop_message"]
 
 #: the run options that cap judge work
 CAP_OPTIONS = ("max_judge_calls", "max_cost")
@@ -44,14 +45,6 @@ def run_budget(options: RunOptions, rows: RowEvaluator) -> Optional[JudgeBudget]
     return JudgeBudget(values.get("max_judge_calls"), values.get("max_cost"))
 
 
-def refuse_caps_on_ray(values: Mapping[str, Any]) -> None:
-    """The Ray engine has no budget shared by its workers: caps there are a ``ConfigError`` saying what works."""
-    if _caps(values):
-        raise ConfigError("max_cost / max_judge_calls work with engine='local' only: Ray workers do not share one "
-                          "judge budget. Run with engine='local' (agent-eval run --engine local), or without the caps "
-                          "and check the cost first on a few rows (max_rows).")
-
-
 def earlier_spend(summary: Mapping[str, Any]) -> Tuple[int, float]:
     """What an earlier run of the folder spent on judge calls: its budget record, else its usage totals
     (a run made without a cap; an unknown cost counts as nothing known, 0)."""
@@ -63,7 +56,7 @@ def earlier_spend(summary: Mapping[str, Any]) -> Tuple[int, float]:
     return calls, float(summary.get("cost_usd") or 0.0)
 
 
-def budget_record(budget: JudgeBudget, not_run: int) -> Dict[str, Any]:
+def budget_record(budget: BudgetBook, not_run: int) -> Dict[str, Any]:
     """``summary.json``'s ``"budget"``: caps, what the folder's runs spent, and the cells left unrun."""
     return {**budget.record(), "not_run_cells": not_run}
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import AgentEvalError, ConfigError, InputError
-from ..judge.budget import JudgeBudget
+from ..judge.budget import BudgetBook
 from .aggregate import run_cost
 from .azure_metrics import azure_run_metrics
 from .budget_run import STOPPED, budget_record, earlier_spend, stop_message
@@ -124,7 +124,7 @@ class RunLedger:
         #: judge calls and USD the folder's earlier runs spent (a resume's budget starts there)
         self.earlier_spend: Tuple[int, float] = (0, 0)
         #: the run's judge budget, when it has a cap (:mod:`.budget_run`)
-        self.budget: Optional[JudgeBudget] = None
+        self.budget: Optional[BudgetBook] = None
         self.summary: Dict[str, Any] = {
             "status": "running",
             "started_at": _now_iso(self.started),
@@ -393,6 +393,14 @@ class RunLedger:
         else:
             self._memory[line] = record
         self.progress.update(1, self.tally.add(line, cells))
+
+    def adopt_budget(self, budget: BudgetBook) -> None:
+        """The run has judge caps: ``budget`` starts from what the folder's earlier runs spent, its
+        record goes into ``summary.json``, and every evaluator reports ``not_run_count``."""
+        budget.carry(*self.earlier_spend)
+        self.budget = budget
+        for stats in self.tally.stats.values():
+            stats.budgeted = True
 
     def add_batch(self, lines: Sequence[int], tally: RowTally, *, blob: bytes = b"", lengths: Sequence[int] = (),
                   records: Optional[Sequence[Record]] = None) -> None:

@@ -100,10 +100,8 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
         ledger = RunLedger(options, rows, describe_run(options, rows), total=options.row_source().known_total())
         rows.hash_rows = ledger.encodes_rows
         if budget is not None:
-            budget.carry(*ledger.earlier_spend)
-            ledger.budget = rows.budget = budget
-            for stats in ledger.tally.stats.values():
-                stats.budgeted = True
+            ledger.adopt_budget(budget)
+            rows.budget = budget
         if watch is not None:
             watch.ledger = ledger
         await _run(options, rows, ledger)

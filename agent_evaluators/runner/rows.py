@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .._scrub import RunSecrets, joining_run
 from ..errors import ConfigError
 from ..judge.batch_route import note_origin
-from ..judge.budget import BUDGET_REASON, JudgeBudget, watch_refusals
+from ..judge.budget import BUDGET_REASON, CallBudget, watch_refusals
 from .aggregate import add_usage
 from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
 from .cells import (
@@ -88,8 +88,8 @@ class RowEvaluator:
         #: rows.jsonl and summary.json are masked with them, and with nothing else
         self.secrets = RunSecrets()
         self._warned_unhashable = False
-        #: the run's judge budget, when it has a cap (the local engine sets it)
-        self.budget: Optional[JudgeBudget] = None
+        #: the run's judge budget, when it has a cap (the local engine's, or a Ray worker's view of the cluster's)
+        self.budget: Optional[CallBudget] = None
 
     @classmethod
     def prepare(cls, spec: RowSpec) -> "RowEvaluator":

@@ -205,11 +205,6 @@ def test_bad_caps_are_config_errors_naming_the_option(kwargs, words):
         evaluate(data=make_rows(1), evaluators={"x": lambda **kw: 1}, **kwargs)
 
 
-def test_the_ray_engine_refuses_caps_and_names_the_local_engine(tmp_path):
-    with pytest.raises(ConfigError, match="engine='local' only"):
-        evaluate(data=make_rows(2), evaluators={"x": lambda **kw: 1}, engine="ray", max_judge_calls=5)
-
-
 def test_azure_evaluation_s_own_classes_are_refused_with_a_cap(tmp_path):
     from tests.conftest import optional_import
 

@@ -27,6 +27,9 @@ permits locally until then. Requests already on the wire finish normally.
 
 A worker that dies (killed process, lost node) stops polling; after ``expire_s`` the
 actor takes its permits back, so a retried shard does not shrink the budget for good.
+
+A run with ``max_judge_calls`` / ``max_cost`` also keeps its caps here (:mod:`.caps`): the same
+heartbeat tells which worker's admitted calls to release when it dies.
 """
 
 import asyncio
@@ -38,7 +41,9 @@ import uuid
 from collections import deque
 from typing import Any, Deque, Dict, Optional, Set, Tuple
 
+from ...judge.budget import BudgetBook
 from ..options import DEFAULT_WORKER_EXPIRE_S
+from .caps import CapsAccounts, Verdict
 
 __all__ = ["JudgeBudget", "ClusterLimiter", "DEFAULT_PAUSE_S", "POLL_S", "EXPIRE_S"]
 
@@ -62,7 +67,7 @@ class JudgeBudget:
     beyond the condition that wakes waiting leases.
     """
 
-    def __init__(self, capacity: int, *, expire_s: float = EXPIRE_S) -> None:
+    def __init__(self, capacity: int, *, expire_s: float = EXPIRE_S, caps: Optional[BudgetBook] = None) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self.capacity = capacity
@@ -78,6 +83,8 @@ class JudgeBudget:
         self.lease_calls = 0
         self.throttles = 0
         self.reaped = 0
+        #: the run's judge caps, when it has any (:mod:`.caps`)
+        self.caps = CapsAccounts(caps) if caps is not None else None
 
     # ------------------------------------------------------------------ internals
     def _condition(self) -> asyncio.Condition:
@@ -105,6 +112,8 @@ class JudgeBudget:
                 self.left.add(worker)
                 self.available += n
                 self.reaped += 1
+                if self.caps is not None:
+                    self.caps.drop_worker(worker)
                 logger.warning("judge budget: worker %s silent for %.1f s; took back its %d permit(s)", worker, now - last, n)
 
     def _pause_left(self) -> float:
@@ -179,6 +188,24 @@ class JudgeBudget:
         self.available += n
         await self._notify()  # also wakes this worker's own pending lease, which then returns nothing
 
+    async def admit_call(self, worker: str, model: str, estimate: Optional[float]) -> Verdict:
+        """The caps' decision on one judge call (:meth:`.caps.CapsAccounts.admit`)."""
+        assert self.caps is not None, "admit_call on a run without caps"
+        return self.caps.admit(worker, model, estimate)
+
+    async def settle_call(self, ticket: int, cost: Optional[float]) -> None:
+        """An admitted call ended, costing ``cost`` USD (``None``: unknown)."""
+        if self.caps is not None:
+            self.caps.settle(ticket, cost)
+
+    async def end_calls(self) -> int:
+        """Every shard is done: calls still open belong to dead workers; charge them their reservation."""
+        return self.caps.drop_worker(None) if self.caps is not None else 0
+
+    async def caps_book(self) -> Optional[BudgetBook]:
+        """A copy of the caps' accounts (the driver writes ``summary.json``'s ``"budget"`` from it)."""
+        return self.caps.book if self.caps is not None else None
+
     async def stats(self) -> Dict[str, Any]:
         return {
             "capacity": self.capacity,
@@ -191,6 +218,8 @@ class JudgeBudget:
             "throttles": self.throttles,
             "reaped": self.reaped,
             "pause_left_s": self._pause_left(),
+            **({"judge_calls_in_flight": self.caps.book.in_flight, "judge_calls_released": self.caps.released}
+               if self.caps is not None else {}),
         }
 
 

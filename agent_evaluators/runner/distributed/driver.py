@@ -6,7 +6,10 @@ The driver (this process) cuts the input into shards (:mod:`.shards`), keeps
 to ``rows.jsonl`` and folds the shard's tally into the run's). Workers run the local
 engine's row code (:mod:`.worker`); every judge request anywhere in the cluster holds a
 permit of one :class:`~.budget.JudgeBudget` actor, so ``max_concurrency`` is the
-cluster's budget, not a per-worker one.
+cluster's budget, not a per-worker one. The same actor keeps a run's ``max_judge_calls`` /
+``max_cost`` for the whole cluster (:mod:`.caps`); the driver gives it the folder's earlier
+spending (a resume) and copies its accounts back after every shard, so ``summary.json``'s
+``"budget"``, the ``stopped`` status and the ``not_run`` cells are the local engine's.
 
 Same files and result as a local run: ``rows.jsonl`` (one record per row, global
 ``line_number``, completion order, latest record wins), ``summary.json`` (same config and
@@ -23,11 +26,12 @@ import contextlib
 import logging
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional, Set, Tuple
+from typing import Any, Awaitable, Dict, Iterator, Optional, Set, Tuple, TypeVar
 
 from ..._loop import run_sync
 from ...errors import ConfigError
-from ..budget_run import refuse_caps_on_ray
+from ...judge.budget import BudgetBook, use_budget
+from ..budget_run import run_budget
 from ..describe import describe_run
 from ..ledger import RunLedger
 from ..options import RayOptions, RunOptions
@@ -36,12 +40,15 @@ from ..result import EvaluationResult
 from ..row_source import RowSource
 from ..rows import RowEvaluator
 from .budget import JudgeBudget
+from .caps import DRIVER, ClusterCaps
 from .shards import SKIP, Shard, auto_shard_size, estimate_rows, jsonl_ranges
 from .worker import ShardResult, run_shard
 
 __all__ = ["run_ray", "connect"]
 
 logger = logging.getLogger("agent_evaluators.runner.distributed")
+
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------- Ray session
@@ -129,8 +136,8 @@ def _single_node(ray: Any) -> bool:
 
 def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
     """Evaluate ``options`` on a Ray cluster (see :func:`~agent_evaluators.runner.distributed.evaluate_ray`)."""
-    refuse_caps_on_ray(options.values)
     rows = RowEvaluator.prepare(options.rows)
+    capped = run_budget(options, rows)  # before the ledger: a refused cap leaves the folder as it was
     dpath = data_path(options.data)
     if dpath is not None and not dpath.is_file() and not dpath.is_dir():  # a folder: trace files
         raise ConfigError(f"data file not found: {dpath}")
@@ -152,6 +159,8 @@ def run_ray(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
             "input": "byte ranges read by workers" if by_range else "row chunks sent by the driver",
         }
         ledger = RunLedger(options, rows, description, engine=engine)
+        if capped is not None:  # the book travels to the actor: the rule without the local lock
+            ledger.adopt_budget(BudgetBook(capped.max_judge_calls, capped.max_cost))
         try:
             with ledger:
                 planner = ShardPlanner(options, rows, ledger, dpath.resolve() if by_range and dpath else None,
@@ -173,7 +182,10 @@ def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: 
     """Keep ``workers`` shard tasks in flight until every shard is done; returns engine statistics."""
     task_fn, budget_cls = _remotes(ray)
     budget = budget_cls.options(num_cpus=0, max_concurrency=1000).remote(
-        options.max_concurrency, expire_s=ray_options.worker_expire_s)
+        options.max_concurrency, expire_s=ray_options.worker_expire_s, caps=ledger.budget)
+    capped = ledger.budget is not None
+    if capped:  # a target the driver runs on the first row (to check the mappings) asks the same caps
+        planner.caps = ClusterCaps(budget, lambda: DRIVER)
     spec_box = [ray.put(options.rows)]
     task = task_fn.options(num_cpus=per_worker, max_retries=ray_options.max_retries)
     in_flight: Dict[Any, Shard] = {}
@@ -190,14 +202,18 @@ def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: 
             shards += 1
             ledger.add_batch(result.lines, result.tally, blob=result.blob, lengths=result.lengths,
                              records=result.records)
+            if capped:
+                _copy_caps(ray, budget, ledger, planner)
 
     try:
         for shard in planner.shards():
             while len(in_flight) >= workers:
                 wait_one()
-            in_flight[task.remote(spec_box, budget, shard, ledger.encodes_rows)] = shard
+            in_flight[task.remote(spec_box, budget, shard, ledger.encodes_rows, capped)] = shard
         while in_flight:
             wait_one()
+        if capped:
+            _copy_caps(ray, budget, ledger, planner, end=True)
         budget_stats = ray.get(budget.stats.remote())
     except BaseException:
         for ref in in_flight:
@@ -212,6 +228,16 @@ def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: 
         except Exception:
             pass
     return {"shards": shards, "worker_processes": len(pids), "budget": budget_stats}
+
+
+def _copy_caps(ray: Any, budget: Any, ledger: RunLedger, planner: "ShardPlanner", end: bool = False) -> None:
+    """The cluster's caps accounts, as they are now, become the ledger's (``summary.json``'s ``"budget"``).
+    ``end``: every shard is done, so a call still open was a dead worker's (:meth:`.budget.JudgeBudget.end_calls`)."""
+    if planner.caps is not None:
+        planner.caps.flush_sync()
+    if end:
+        ray.get(budget.end_calls.remote())
+    ledger.budget = ray.get(budget.caps_book.remote())
 
 
 class ShardPlanner:
@@ -231,6 +257,8 @@ class ShardPlanner:
         self.shard_size = shard_size
         self.source = options.row_source()
         self.validated = False
+        #: the run's caps, when it has any: a target run here asks them too
+        self.caps: Optional[ClusterCaps] = None
 
     def _plan_line(self, line: int, item: Any, shard: Shard) -> bool:
         """Decide what happens to ``line``; reused / skipped lines are handled here. True: a worker runs it."""
@@ -248,7 +276,7 @@ class ShardPlanner:
         tout = None
         if not self.validated and item is not None and not isinstance(item, RowError):
             self.validated = True
-            tout = run_sync(self.rows.validate_first(line, item, prior, todo))
+            tout = run_sync(_under(self.caps, self.rows.validate_first(line, item, prior, todo)))
         if prior is not None or tout is not None or todo is not self.rows.plans:
             shard.work[line] = ([p.alias for p in todo], prior, tout)
         return True
@@ -281,3 +309,9 @@ class ShardPlanner:
             if needed:
                 shard.rows = rows
                 yield shard
+
+
+async def _under(caps: Optional[ClusterCaps], work: Awaitable[T]) -> T:
+    """``work`` with the run's caps installed (on the background loop, where it runs)."""
+    with use_budget(caps):
+        return await work

@@ -3,8 +3,9 @@
 Every row goes through the same :class:`~agent_evaluators.runner.rows.RowEvaluator` and
 :class:`~agent_evaluators.runner.window.RowWindow` as in a local run (column mapping,
 target, cells, error cells, ``num_runs``, timeouts), on the package's background event
-loop, with the cluster-wide judge budget installed as the run's limiter and the run's
-``prices`` as the local engine installs them. Results come
+loop, with the cluster-wide judge budget installed as the run's limiter, the run's
+``prices`` as the local engine installs them, and, in a run with ``max_judge_calls`` /
+``max_cost``, a view of the cluster's one set of caps (:class:`~.caps.ClusterCaps`). Results come
 back to the driver as one :class:`ShardResult`: the rows already encoded as
 ``rows.jsonl`` lines plus the shard's :class:`~agent_evaluators.runner.tally.RowTally`,
 so the driver only appends bytes and adds a few numbers per shard.
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..._concurrency import use_judge_limiter
+from ...judge.budget import use_budget
 from ...judge.prices import use_prices
 from ..mapping import ArgPlan
 from ..options import RowSpec
@@ -31,6 +33,7 @@ from ..safe_record import encode_row
 from ..tally import RowTally
 from ..window import RowWindow
 from .budget import ClusterLimiter
+from .caps import ClusterCaps
 from .shards import SKIP, Shard, shard_rows
 
 __all__ = ["ShardResult", "run_shard"]
@@ -67,16 +70,17 @@ def _rows_for(spec_box: List[Any]) -> RowEvaluator:
     return rows
 
 
-def run_shard(spec_box: List[Any], budget: Any, shard: Shard, to_disk: bool) -> ShardResult:
-    """The Ray task body (the engine wraps it with ``ray.remote``)."""
+def run_shard(spec_box: List[Any], budget: Any, shard: Shard, to_disk: bool, capped: bool = False) -> ShardResult:
+    """The Ray task body (the engine wraps it with ``ray.remote``); ``capped``: the run has judge caps,
+    kept by the ``budget`` actor."""
     from ..._gc import relaxed_gc
     from ..._loop import run_sync
 
     with relaxed_gc():
-        return run_sync(_run_shard(_rows_for(spec_box), budget, shard, to_disk))
+        return run_sync(_run_shard(_rows_for(spec_box), budget, shard, to_disk, capped))
 
 
-async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: bool) -> ShardResult:
+async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: bool, capped: bool) -> ShardResult:
     t0 = time.perf_counter()
     rows.hash_rows = to_disk
     out = ShardResult(index=shard.index, pid=os.getpid(),
@@ -98,9 +102,10 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
         out.tally.add(line, cells)
 
     limiter = await ClusterLimiter(budget).start()
+    caps = rows.budget = ClusterCaps(budget, lambda: limiter.id) if capped else None
     window = RowWindow(rows, rows.spec.max_concurrency, emit)
     try:
-        with use_judge_limiter(limiter), use_prices(rows.spec.prices):
+        with use_judge_limiter(limiter), use_prices(rows.spec.prices), use_budget(caps):
             for line, item in shard_rows(shard):
                 await window.breathe()
                 work: Any = shard.work.get(line)
@@ -116,7 +121,11 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
         await window.cancel()
         raise
     finally:
-        await limiter.close()
+        try:
+            if caps is not None:
+                await caps.flush()  # the driver's record of the caps counts this shard's calls
+        finally:
+            await limiter.close()
     out.blob = b"".join(parts)
     out.seconds = time.perf_counter() - t0
     out.limiter = {"leased": limiter.leased, "local_handoffs": limiter.local_handoffs}
