@@ -16,20 +16,15 @@ import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.testing import JudgeServer, Reply
+from agent_evaluators.testing import JudgeServer
 from tests.cli.helpers import agent_eval, write_jsonl
 
-from .distributed.helpers import comparable, make_rows, rule_judge
+from .budget_helpers import KEY, PER_CALL, PRICE, cell_results, comparable_cells, priced_judge, read_summary
+from .distributed.helpers import make_rows
 
-USAGE: Dict[str, Any] = {"prompt_tokens": 1000, "completion_tokens": 200, "total_tokens": 1200}
-PRICE = {"input": 1.0, "output": 5.0}
-PER_CALL = (1000 * 1.0 + 200 * 5.0) / 1e6  # 0.002 USD
 ROWS = 10
-KEY = "outputs.intent.intent_resolution"
 
 
-def _judge(req: Any) -> Reply:
-    return Reply(content=rule_judge(req), usage=USAGE)
 
 
 def _intent(server: JudgeServer, **extra: Any) -> IntentResolutionEvaluator:
@@ -41,25 +36,18 @@ def _run(server: JudgeServer, out: Path, **kwargs: Any) -> Any:
     return evaluate(data=make_rows(ROWS), output_path=out, show_progress=False, **kwargs)
 
 
-def _results(result: Any) -> List[Any]:
-    return [row.get(f"{KEY}_result") for row in result.rows]
 
 
-def _summary(out: Path) -> Dict[str, Any]:
-    return json.loads((out / "summary.json").read_text())
 
 
-def _comparable_cells(rows: Any) -> Dict[int, Dict[str, Any]]:
-    """The rows without usage (a resumed cell's usage is its own run's) and latency."""
-    return {line: {k: v for k, v in row.items() if not k.endswith("_usage")} for line, row in comparable(rows).items()}
 
 
 def test_a_call_cap_makes_exactly_that_many_calls_and_the_rest_are_not_run(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         result = _run(server, tmp_path / "out", max_judge_calls=4, max_concurrency=3)
         sent = server.stats()["requests"]
     assert sent == 4
-    results = _results(result)
+    results = cell_results(result)
     assert results.count("not_run") == ROWS - 4 and all(r in ("pass", "fail") for r in results if r != "not_run")
     for row in result.rows:
         if row[f"{KEY}_result"] == "not_run":
@@ -70,7 +58,7 @@ def test_a_call_cap_makes_exactly_that_many_calls_and_the_rest_are_not_run(tmp_p
     assert (m["intent.n"], m["intent.not_run_count"], m["intent.error_count"]) == (4, ROWS - 4, 0)
     scored = [r[KEY] for r in result.rows if r[f"{KEY}_result"] != "not_run"]
     assert m["intent.intent_resolution"] == pytest.approx(sum(scored) / 4)  # not_run cells are left out
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "stopped" and summary["error_count"] == 0
     budget = summary["budget"]
     assert (budget["judge_calls"], budget["max_judge_calls"], budget["not_run_cells"], budget["stopped"]) == (
@@ -82,20 +70,20 @@ def test_a_call_cap_makes_exactly_that_many_calls_and_the_rest_are_not_run(tmp_p
 
 @pytest.mark.parametrize("calls_worth", [3, 6])
 def test_a_money_cap_of_n_calls_worth_stops_after_n_calls(tmp_path, calls_worth):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         result = _run(server, tmp_path / "out", max_cost=calls_worth * PER_CALL, max_concurrency=4)
         sent = server.stats()["requests"]
     # the rule admits a call only while spent + in flight + this call fit, waiting for calls in flight
     # near the cap: with a steady price per call that is exactly N (the issue allows N + those in flight)
     assert sent == calls_worth
-    assert _results(result).count("not_run") == ROWS - calls_worth
-    budget = _summary(tmp_path / "out")["budget"]
+    assert cell_results(result).count("not_run") == ROWS - calls_worth
+    budget = read_summary(tmp_path / "out")["budget"]
     assert budget["cost_usd"] == pytest.approx(calls_worth * PER_CALL) and budget["cost_usd"] <= budget["max_cost"]
     assert "max_cost" in budget["reason"] and "would be passed" in budget["reason"]
 
 
 def test_resume_with_a_higher_cap_goes_on_and_ends_with_the_uncapped_rows(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         uncapped = _run(server, tmp_path / "full", max_concurrency=4)
         assert server.stats()["requests"] == ROWS
         _run(server, tmp_path / "out", max_judge_calls=3, max_concurrency=4)
@@ -103,15 +91,15 @@ def test_resume_with_a_higher_cap_goes_on_and_ends_with_the_uncapped_rows(tmp_pa
         # the caps count the whole folder: 7 calls in all, 4 more now
         second = _run(server, tmp_path / "out", max_judge_calls=7, max_concurrency=4, resume=True)
         assert server.stats()["requests"] == ROWS + 7
-        assert _results(second).count("not_run") == ROWS - 7
-        assert _summary(tmp_path / "out")["budget"]["judge_calls"] == 7
+        assert cell_results(second).count("not_run") == ROWS - 7
+        assert read_summary(tmp_path / "out")["budget"]["judge_calls"] == 7
         last = _run(server, tmp_path / "out", max_cost=1.0, max_concurrency=4, resume=True)
         # no cell ran twice: every row was judged exactly once over the three runs
         assert server.stats()["requests"] == 2 * ROWS
-    assert _comparable_cells(last.rows) == _comparable_cells(uncapped.rows)
+    assert comparable_cells(last.rows) == comparable_cells(uncapped.rows)
     assert last.metrics["intent.not_run_count"] == 0
     assert {k: v for k, v in last.metrics.items() if k != "intent.not_run_count"} == uncapped.metrics
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "complete" and summary["budget"]["judge_calls"] == ROWS
     assert summary["budget"]["cost_usd"] == pytest.approx(ROWS * PER_CALL)
 
@@ -120,16 +108,16 @@ def test_deterministic_evaluators_still_run_once_the_budget_stopped(tmp_path):
     def length(*, response: str) -> Dict[str, Any]:
         return {"chars": len(response)}
 
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         result = _run(server, tmp_path / "out", evaluators={"intent": _intent(server), "length": length},
                       max_judge_calls=2, max_concurrency=1)
-    assert _results(result).count("not_run") == ROWS - 2
+    assert cell_results(result).count("not_run") == ROWS - 2
     assert all(isinstance(row["outputs.length.chars"], int) for row in result.rows)
     assert result.metrics["length.n"] == ROWS and "length.not_run_count" in result.metrics
 
 
 def test_samples_of_num_runs_and_panel_judges_each_count_as_a_call(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         result = _run(server, tmp_path / "runs", num_runs=2, max_judge_calls=3, max_concurrency=1)
         assert server.stats()["requests"] == 3
     # one row got both its runs; another got one run sent and the second refused: that cell is not_run
@@ -138,23 +126,23 @@ def test_samples_of_num_runs_and_panel_judges_each_count_as_a_call(tmp_path):
     partial = [r for r in result.rows if (r.get(f"{KEY}_usage") or {}).get("judge_calls") == 1]
     assert len(done) == 1 and done[0][f"{KEY}_usage"]["judge_calls"] == 2
     assert len(partial) == 1 and partial[0][f"{KEY}_result"] == "not_run"
-    assert _results(result).count("not_run") == ROWS - 1
-    assert _summary(tmp_path / "runs")["budget"]["cost_usd"] == pytest.approx(3 * PER_CALL)
-    with JudgeServer(_judge) as a, JudgeServer(_judge) as b:
+    assert cell_results(result).count("not_run") == ROWS - 1
+    assert read_summary(tmp_path / "runs")["budget"]["cost_usd"] == pytest.approx(3 * PER_CALL)
+    with JudgeServer(priced_judge) as a, JudgeServer(priced_judge) as b:
         panel = IntentResolutionEvaluator(model_config=[{**a.openai_config("judge-m"), "name": "a", "price": PRICE},
                                                         {**b.openai_config("judge-m"), "name": "b", "price": PRICE}])
         result = _run(a, tmp_path / "panel", evaluators={"intent": panel}, max_judge_calls=5, max_concurrency=1)
         assert a.stats()["requests"] + b.stats()["requests"] == 5
-    assert _results(result)[:2] != ["not_run", "not_run"] and _results(result).count("not_run") == ROWS - 2
+    assert cell_results(result)[:2] != ["not_run", "not_run"] and cell_results(result).count("not_run") == ROWS - 2
 
 
 def test_an_unknown_price_stops_a_money_cap_before_any_call(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         ev = IntentResolutionEvaluator(model_config=server.openai_config("my-own-deployment"))
         result = _run(server, tmp_path / "out", evaluators={"intent": ev}, max_cost=1.0)
         assert server.stats()["requests"] == 0
-    assert set(_results(result)) == {"not_run"}
-    reason = _summary(tmp_path / "out")["budget"]["reason"]
+    assert set(cell_results(result)) == {"not_run"}
+    reason = read_summary(tmp_path / "out")["budget"]["reason"]
     assert "'my-own-deployment' is unknown" in reason and "--price" in reason
 
 
@@ -170,7 +158,7 @@ def test_a_target_is_not_run_for_rows_left_to_a_stopped_budget_and_a_resume_runs
         return [int(line) for line in log.read_text().split()]
 
     mapping = {"default": {"column_mapping": {"response": "${target.answer}"}}}
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         first = _run(server, tmp_path / "out", target=target, evaluator_config=mapping, max_judge_calls=3,
                      max_concurrency=1)
         assert server.stats()["requests"] == 3
@@ -183,11 +171,11 @@ def test_a_target_is_not_run_for_rows_left_to_a_stopped_budget_and_a_resume_runs
     assert sorted(called()) == list(range(ROWS))  # each row's target ran once over both runs
     assert all(r["outputs.answer"] == f"answer {r['inputs.row_id']}" and "target_not_run" not in r
                for r in second.rows)
-    assert "not_run" not in _results(second)
+    assert "not_run" not in cell_results(second)
 
 
 def test_a_new_run_over_a_stopped_one_is_refused_without_force(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         _run(server, tmp_path / "out", max_judge_calls=1, max_concurrency=1)
         with pytest.raises(ConfigError, match="stopped by its judge budget.*resume=True"):
             _run(server, tmp_path / "out")
@@ -209,7 +197,7 @@ def test_azure_evaluation_s_own_classes_are_refused_with_a_cap(tmp_path):
     from tests.conftest import optional_import
 
     azure = optional_import("azure.ai.evaluation")
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         config = {"azure_endpoint": server.url, "azure_deployment": "judge-m", "api_key": "k", "api_version": "2024-10-21"}
         theirs = azure.IntentResolutionEvaluator(model_config=config)
         with pytest.raises(ConfigError, match="azure-ai-evaluation's own class.*agent_evaluators.azure"):
@@ -227,7 +215,7 @@ def _cli_args(tmp_path: Path, server: JudgeServer, *more: Any) -> List[Any]:
 
 
 def test_cli_cap_exits_2_says_how_to_finish_and_resume_completes(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         r = agent_eval(*_cli_args(tmp_path, server, "--max-judge-calls", "2", "--threshold", "intent.pass_rate >= 0"))
         assert server.stats()["requests"] == 2
         assert r.rc == 2, r
@@ -254,14 +242,14 @@ def test_cli_cap_exits_2_says_how_to_finish_and_resume_completes(tmp_path):
         again = agent_eval(*_cli_args(tmp_path, server, "--resume", "--max-cost", "1"))
         assert again.rc in (0, 1), again
         assert server.stats()["requests"] == 5  # the 3 cells left, nothing twice
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "complete" and summary["metrics"]["intent.not_run_count"] == 0
     assert summary["config"]["max_cost"] == 1.0 and summary["budget"]["cost_usd"] == pytest.approx(5 * PER_CALL)
 
 
 def test_cli_run_config_caps(tmp_path):
     data = write_jsonl(tmp_path / "d.jsonl", make_rows(6))
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         (tmp_path / "run.yaml").write_text(
             f"data: {data.name}\noutput_path: out\nevaluators:\n  intent: {{type: intent_resolution}}\n"
             f"judge:\n  model: eval-judge\n  base_url: {server.url}/v1\n"
@@ -269,7 +257,7 @@ def test_cli_run_config_caps(tmp_path):
         r = agent_eval("run", "--config", tmp_path / "run.yaml", "--no-show-progress", cwd=tmp_path)
         assert server.stats()["requests"] == 4
     assert r.rc == 2 and "stopped by the judge budget (--max-cost $0.008 would be passed" in r.err, r
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["config"]["max_cost"] == pytest.approx(4 * PER_CALL) and summary["metrics"]["intent.not_run_count"] == 2
     bad = agent_eval("run", "--data", data, "-e", "response_match", "--max-judge-calls", "-1", "-o", tmp_path / "bad")
     assert bad.rc == 2 and "--max-judge-calls must be a whole number" in bad.err, bad
@@ -303,15 +291,15 @@ def test_a_simulated_user_s_turns_count_and_a_refused_conversation_is_run_again_
         # but are not reused, so finishing takes a little more than the uncapped run's calls
         finished = run(server, tmp_path / "out", resume=True, max_cost=1.0)
         assert all_calls <= server.stats()["requests"] < all_calls + all_calls // 2
-    assert _comparable_cells(finished.rows) == _comparable_cells(uncapped.rows)
+    assert comparable_cells(finished.rows) == comparable_cells(uncapped.rows)
 
 
 def test_rerun_failed_keeps_not_run_cells_as_they_are(tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         _run(server, tmp_path / "out", max_judge_calls=3, max_concurrency=1)
         again = _run(server, tmp_path / "out", rerun_failed=True)
         assert server.stats()["requests"] == 3  # no error cells: nothing to rerun; not_run is not an error
-    assert _results(again).count("not_run") == ROWS - 3
+    assert cell_results(again).count("not_run") == ROWS - 3
     assert sum(r["cell_status"]["intent"] == "not_run" for r in again.rows) == ROWS - 3
     assert again.metrics["intent.not_run_count"] == ROWS - 3
 
@@ -319,7 +307,7 @@ def test_rerun_failed_keeps_not_run_cells_as_they_are(tmp_path):
 def test_azure_layer_rows_say_why_a_cell_was_not_run(tmp_path):
     from agent_evaluators import azure
 
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         ev = azure.IntentResolutionEvaluator(model_config={**server.openai_config("judge-m"), "price": PRICE})
         result = azure.evaluate(data=make_rows(4), evaluators={"intent": ev}, output_path=str(tmp_path / "r.json"),
                                 max_judge_calls=2, max_concurrency=1)

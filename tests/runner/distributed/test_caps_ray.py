@@ -9,13 +9,12 @@ a higher cap ends with the rows of a run that never had one, and the CLI says IN
 """
 
 import asyncio
-import json
 import os
 import signal
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -24,20 +23,15 @@ from agent_evaluators.runner.distributed import evaluate_ray
 from agent_evaluators.testing import JudgeServer, Reply
 from tests.cli.helpers import agent_eval, write_jsonl
 
-from .helpers import Logged, comparable, make_rows, rule_judge
+from ..budget_helpers import KEY, PER_CALL, PRICE, cell_results, comparable_cells, priced_judge, read_summary
+from .helpers import Logged, make_rows
 
 pytestmark = [pytest.mark.heavy, pytest.mark.ray]
 
-USAGE: Dict[str, Any] = {"prompt_tokens": 1000, "completion_tokens": 200, "total_tokens": 1200}
-PRICE = {"input": 1.0, "output": 5.0}
-PER_CALL = 0.002
 ROWS = 12
-KEY = "outputs.intent.intent_resolution"
 RAY = {"num_workers": 2, "shard_size": 2}  # evaluate_ray(): small shards, so both workers judge
 
 
-def _judge(req: Any) -> Reply:
-    return Reply(content=rule_judge(req), usage=USAGE)
 
 
 def _run(server: JudgeServer, out: Path, **kwargs: Any) -> Any:
@@ -48,31 +42,25 @@ def _run(server: JudgeServer, out: Path, **kwargs: Any) -> Any:
                max_concurrency=4, **kwargs)
 
 
-def _results(result: Any) -> List[Any]:
-    return [row.get(f"{KEY}_result") for row in result.rows]
 
 
-def _summary(out: Path) -> Dict[str, Any]:
-    return json.loads((out / "summary.json").read_text())
 
 
-def _cells(rows: Any) -> Dict[int, Dict[str, Any]]:
-    return {line: {k: v for k, v in row.items() if not k.endswith("_usage")} for line, row in comparable(rows).items()}
 
 
 def test_a_call_cap_sends_exactly_n_calls_across_workers(ray_cluster, tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         result = _run(server, tmp_path / "out", max_judge_calls=5, **RAY)
         sent = server.stats()["requests"]
     assert sent == 5
-    assert _results(result).count("not_run") == ROWS - 5
+    assert cell_results(result).count("not_run") == ROWS - 5
     for row in result.rows:
         if row[f"{KEY}_result"] == "not_run":
             assert row[KEY] is None and row[f"{KEY}_not_run"] == "budget" and row["cell_status"] == {"intent": "not_run"}
             assert "max_judge_calls 5 reached" in row[f"{KEY}_reason"]
     m = result.metrics
     assert (m["intent.n"], m["intent.not_run_count"], m["intent.error_count"]) == (5, ROWS - 5, 0)
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "stopped" and summary["engine"]["name"] == "ray"
     assert summary["engine"]["worker_processes"] == 2  # both workers judged, under the one budget
     budget = summary["budget"]
@@ -83,18 +71,18 @@ def test_a_call_cap_sends_exactly_n_calls_across_workers(ray_cluster, tmp_path):
 
 @pytest.mark.parametrize("calls_worth, engine", [(3, RAY), (7, {"engine": "ray", "num_workers": 2})])
 def test_a_money_cap_of_n_calls_worth_sends_n_calls(ray_cluster, tmp_path, calls_worth, engine):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         result = _run(server, tmp_path / "out", max_cost=calls_worth * PER_CALL, **engine)
         sent = server.stats()["requests"]
     assert sent == calls_worth
-    assert _results(result).count("not_run") == ROWS - calls_worth
-    budget = _summary(tmp_path / "out")["budget"]
+    assert cell_results(result).count("not_run") == ROWS - calls_worth
+    budget = read_summary(tmp_path / "out")["budget"]
     assert budget["cost_usd"] == pytest.approx(calls_worth * PER_CALL) and budget["cost_usd"] <= budget["max_cost"]
     assert "max_cost" in budget["reason"] and "would be passed" in budget["reason"]
 
 
 def test_resume_with_a_higher_cap_ends_with_the_uncapped_rows(ray_cluster, tmp_path):
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         uncapped = _run(server, tmp_path / "full")  # the local engine: the rows every engine must end with
         assert server.stats()["requests"] == ROWS
         _run(server, tmp_path / "out", max_judge_calls=4, **RAY)
@@ -102,21 +90,21 @@ def test_resume_with_a_higher_cap_ends_with_the_uncapped_rows(ray_cluster, tmp_p
         # the caps count the whole folder: 9 in all, 5 more now
         second = _run(server, tmp_path / "out", max_judge_calls=9, resume=True, **RAY)
         assert server.stats()["requests"] == ROWS + 9
-        assert _results(second).count("not_run") == ROWS - 9
-        assert _summary(tmp_path / "out")["budget"]["judge_calls"] == 9
+        assert cell_results(second).count("not_run") == ROWS - 9
+        assert read_summary(tmp_path / "out")["budget"]["judge_calls"] == 9
         last = _run(server, tmp_path / "out", max_cost=1.0, resume=True, engine="ray", num_workers=2)
         assert server.stats()["requests"] == 2 * ROWS  # every row judged exactly once over the three runs
-    assert _cells(last.rows) == _cells(uncapped.rows)
+    assert comparable_cells(last.rows) == comparable_cells(uncapped.rows)
     assert last.metrics["intent.not_run_count"] == 0
     assert {k: v for k, v in last.metrics.items() if k != "intent.not_run_count"} == uncapped.metrics
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "complete" and summary["budget"]["judge_calls"] == ROWS
     assert summary["budget"]["cost_usd"] == pytest.approx(ROWS * PER_CALL)
 
 
 def test_cli_engine_ray_with_a_call_cap_is_incomplete_and_exits_2(ray_cluster, tmp_path):
     data = write_jsonl(tmp_path / "d.jsonl", make_rows(6))
-    with JudgeServer(_judge) as server:
+    with JudgeServer(priced_judge) as server:
         r = agent_eval("run", "--data", data, "-e", "intent_resolution=intent", "--judge-model", "eval-judge",
                        "--judge-base-url", server.url + "/v1", "--price", "eval-judge=1,5", "-o", tmp_path / "out",
                        "--no-show-progress", "--engine", "ray", "--ray-address", ray_cluster, "--num-workers", "2",
@@ -127,7 +115,7 @@ def test_cli_engine_ray_with_a_call_cap_is_incomplete_and_exits_2(ray_cluster, t
     assert "4 cell(s) not run, saved. Finish the run with a higher cap" in r.err, r
     assert r.err.strip().splitlines()[-1].endswith("--resume --max-judge-calls N"), r
     assert "INCOMPLETE (stopped by the judge budget: 4 cell(s) not run), exit code 2" in r.out, r
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "stopped" and summary["engine"]["name"] == "ray"
 
 
@@ -145,7 +133,7 @@ def test_a_killed_worker_s_call_in_flight_is_released_after_the_expiry(ray_clust
             while not killed.is_set():
                 await asyncio.sleep(0.02)
         await asyncio.sleep(0.25)  # the shards left after the kill take longer than the expiry
-        return _judge(req)
+        return priced_judge(req)
 
     def killer() -> None:
         deadline = time.monotonic() + 120
@@ -169,7 +157,7 @@ def test_a_killed_worker_s_call_in_flight_is_released_after_the_expiry(ray_clust
     # the killed shard ran again whole: its calls sent before the kill were sent twice
     assert killed.is_set() and sent > n
     assert result.metrics["intent.n"] == n and result.metrics["intent.error_count"] == 0
-    summary = _summary(tmp_path / "out")
+    summary = read_summary(tmp_path / "out")
     assert summary["status"] == "complete"
     engine = summary["engine"]["budget"]
     # the call on the wire when its worker died (at least the one the judge held) was released when the
