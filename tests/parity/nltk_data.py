@@ -14,8 +14,10 @@ folder first on ``nltk.data.path``, so azure's own code runs on the same data as
 * ``perluniprops/<Category>.txt`` from ``sacremoses._data_perluniprops`` (its strings are
   NLTK's files character for character: checked against nltk_data's ``perluniprops.zip`` when
   this harness was written, 16,200 / 593 / 3,299 characters of Number / Punctuation / Symbol);
-* ``wordnet/*``: Debian's ``wordnet-base`` files (WordNet 3.0), plus the ``lexnames`` list and
-  an empty ``index.sense`` (read only to map other WordNet versions for the multilingual data).
+* ``wordnet/*``: Debian's ``wordnet-base`` files (WordNet 3.0; ``test_wordnet_provenance.py``
+  records how they differ from Princeton's WNdb-3.0: offsets only, but for three lines), plus
+  the ``lexnames`` list and an empty ``index.sense`` (read only to map other WordNet versions for
+  the multilingual data).
 """
 
 import os
