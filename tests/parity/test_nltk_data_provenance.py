@@ -53,11 +53,18 @@ UPSTREAM_LINES = {"collocations.tab": 37, "sent_starters.txt": 39, "abbrev_types
 
 
 def tokenizer_punkt_tab() -> Dict[str, str]:
-    """The Punkt parameters our tokenizer gives NLTK at run time, rendered canonically."""
+    """The Punkt parameters our tokenizer gives NLTK at run time, rendered canonically.
+
+    ``ortho_context`` is a ``defaultdict(int)`` here as in NLTK's ``load_punkt_params``: each
+    lookup of a type never seen in training adds it with flags 0 (no context), the same as absent.
+    Those zero entries appear once anything has been tokenized in this process, so they are left
+    out (NLTK's file has no zero entry).
+    """
     from agent_evaluators.evaluators.nlp.tokenize import _ascii_tokenizers
 
     params = _ascii_tokenizers()[0]._params
-    return render_punkt_tab(params.abbrev_types, params.collocations, params.sent_starters, params.ortho_context)
+    ortho = {typ: flags for typ, flags in params.ortho_context.items() if flags}
+    return render_punkt_tab(params.abbrev_types, params.collocations, params.sent_starters, ortho)
 
 
 SOURCES: Dict[str, Callable[[], Dict[str, str]]] = {
@@ -74,6 +81,15 @@ def test_punkt_english_equals_nltk_punkt_tab(source: str) -> None:
         assert text.count("\n") == UPSTREAM_LINES[name], f"{source}: {name} has another number of entries than NLTK's"
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         assert digest == CANONICAL_SHA256[name], f"{source}: {name} differs from NLTK 3.9.4's punkt_tab/english"
+
+
+def test_digest_holds_after_the_tokenizer_has_run() -> None:
+    """Tokenizing grows the run-time ``ortho_context`` with zero entries; the flags NLTK gave stay."""
+    from agent_evaluators.evaluators.nlp.tokenize import nltk_tokens
+
+    nltk_tokens("Dr. Quux met Mr. Zyxwv at 5 p.m. on Tuesday. Zyxwv left.")
+    text = tokenizer_punkt_tab()["ortho_context.tab"]
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == CANONICAL_SHA256["ortho_context.tab"]
 
 
 def test_one_changed_entry_changes_the_digest() -> None:
