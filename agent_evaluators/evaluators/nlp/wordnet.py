@@ -7,6 +7,10 @@ same WordNet 3.0 database files ship in Debian's ``wordnet-base`` package
 ``nltk.download("wordnet")`` puts it) and in ``/usr/share/wordnet``, and read it with NLTK's own
 ``WordNetCorpusReader``. Debian's copy lacks only the ``lexnames`` file (the 45 lexicographer
 file names, which METEOR never reads); it is supplied from WordNet's documentation.
+``tests/parity/test_wordnet_provenance.py`` pins how Debian's files relate to Princeton's
+WNdb-3.0 release: six are byte-identical, the others differ only in synset offsets (Debian rebuilds
+them with ``grind``), one gloss space and one moved hyponym pointer, so the lemmas and senses
+METEOR reads are the same.
 """
 
 import functools
