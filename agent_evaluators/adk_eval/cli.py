@@ -45,7 +45,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, ContextManager, Iterator, List, Optional, Sequence, Tuple
 
 from ..adk.results import EvalStatus
 from ..cli.judge_flags import add_judge_arguments, model_config_from_args
@@ -264,16 +264,14 @@ def main(argv: Optional[Sequence[str]] = None, *, target: Optional[Callable[...,
 
 
 @contextmanager
-def _warnings_in_flag_words() -> Iterator[None]:
-    """While the command runs, the package's log warnings (a judge that failed on an invocation ...)
-    go to stderr as ``agent-eval adk: warning: ...`` in flag words, unless logging is configured."""
-    logger = logging.getLogger("agent_evaluators")
+def _stderr_warnings(logger_name: str, handler: logging.Handler) -> Iterator[None]:
+    """While the command runs, ``logger_name``'s warnings go to stderr through ``handler``, unless
+    logging is configured (then the user's own handlers decide, and this adds nothing)."""
+    logger = logging.getLogger(logger_name)
     if logger.handlers or logging.getLogger().handlers:
         yield
         return
-    handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
-    handler.setFormatter(_FlagWordsFormatter("agent-eval adk: %(levelname)s: %(message)s"))
     logger.addHandler(handler)
     try:
         yield
@@ -281,23 +279,21 @@ def _warnings_in_flag_words() -> Iterator[None]:
         logger.removeHandler(handler)
 
 
-@contextmanager
-def _adk_logs_without_replay_misses() -> Iterator[None]:
+def _warnings_in_flag_words() -> ContextManager[None]:
+    """The package's log warnings (a judge that failed on an invocation ...) as
+    ``agent-eval adk: warning: ...`` in flag words."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_FlagWordsFormatter("agent-eval adk: %(levelname)s: %(message)s"))
+    return _stderr_warnings("agent_evaluators", handler)
+
+
+def _adk_logs_without_replay_misses() -> ContextManager[None]:
     """ADK logs a plugin's exception with its traceback at three levels (plugin, node, runner): a
     replayed tool call missing from the recording is said once instead, on its case's error line.
-    ADK's other log records reach stderr as before, unless logging is configured."""
-    adk_logger = logging.getLogger("google_adk")
-    if adk_logger.handlers or logging.getLogger().handlers:
-        yield
-        return
+    ADK's other log records reach stderr as before."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setLevel(logging.WARNING)
     handler.addFilter(_not_a_replay_miss)
-    adk_logger.addHandler(handler)
-    try:
-        yield
-    finally:
-        adk_logger.removeHandler(handler)
+    return _stderr_warnings("google_adk", handler)
 
 
 def _not_a_replay_miss(record: logging.LogRecord) -> bool:
