@@ -8,11 +8,14 @@ registry (:mod:`agent_evaluators.registry`); this module names no evaluator itse
 
 from typing import Dict
 
-from ._lazy import lazy_exports
+from ._util import legacy_paths
+from ._util.lazy import lazy_exports
 from .errors import AgentEvalError, ConfigError, InputError, JudgeError
 from .registry import ENTRIES as _ENTRIES
 
 __version__ = "0.1.0"
+
+legacy_paths.install()  # module paths from before the core-and-wings layout, for one release
 
 # public name -> module that defines it: the run API and the bases, then every registered evaluator
 _LAZY: Dict[str, str] = {

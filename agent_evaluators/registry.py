@@ -107,7 +107,7 @@ class EvaluatorEntry(NamedTuple):
 
 
 _AGENT = "agent_evaluators.evaluators.agent"
-_ADK = "agent_evaluators.evaluators.adk_judges"
+_ADK = "agent_evaluators.adk.judges"
 _EVALUATORS = "agent_evaluators.evaluators"
 _TOOL_USE = "agent_evaluators.evaluators.tool_use"
 _COMPOSITE = "agent_evaluators.evaluators.composite"
@@ -115,7 +115,7 @@ _HARM = "agent_evaluators.evaluators.content_safety"
 _LABELS = "agent_evaluators.evaluators.safety_labels"
 _QUALITY = "agent_evaluators.evaluators.quality"
 _NLP = "agent_evaluators.evaluators.nlp"
-_EFFICIENCY = "agent_evaluators.evaluators.efficiency"
+_EFFICIENCY = "agent_evaluators.adk.efficiency.evaluators"
 
 FINAL_RESPONSE_RUBRICS = (
     "The final response directly answers the user's question.",
@@ -195,11 +195,11 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
                    True, "answer_similarity", calibration=_cal("answer_similarity.jsonl", 0, 1)),
     EvaluatorEntry("rubric", "agent_evaluators.evaluators.rubric:RubricEvaluator", True, "rubric_score",
                    calibration=_cal("rubric_score.jsonl", 0, 1, {"rubrics": RESPONSE_RUBRICS})),
-    EvaluatorEntry("response_evaluation", "agent_evaluators.evaluators.response_evaluation:ResponseEvaluationEvaluator",
+    EvaluatorEntry("response_evaluation", "agent_evaluators.adk.judges.response_evaluation:ResponseEvaluationEvaluator",
                    True, "response_evaluation_score", adk_metric="response_evaluation_score",
                    calibration=_cal("response_evaluation_score.jsonl", 1, 5)),
     EvaluatorEntry("user_simulator_quality",
-                   "agent_evaluators.evaluators.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
+                   "agent_evaluators.adk.judges.user_simulator_quality:PerTurnUserSimulatorQualityEvaluator", True,
                    "per_turn_user_simulator_quality_v1", adk_metric="per_turn_user_simulator_quality_v1",
                    calibration=_cal("per_turn_user_simulator_quality_v1.jsonl", 0, 1, quick=_ONE_SAMPLE)),
     # ADK's informational efficiency metrics (what the agent spent; never pass or fail). Their ADK names are

@@ -37,7 +37,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import yaml
 from markupsafe import Markup
 
-from ._json_text import escape, messages_json
+from ._util.json_text import escape, messages_json
 from .conversation._values import json_default
 from .errors import ConfigError, InputError
 

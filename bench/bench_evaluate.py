@@ -160,7 +160,7 @@ def worker_fakejudge(data: str, concurrency: int) -> Dict[str, Any]:
     import asyncio
 
     from agent_evaluators import evaluate
-    from agent_evaluators._concurrency import judge_slot
+    from agent_evaluators._util.concurrency import judge_slot
 
     async def fake_judge(query, response):
         async with judge_slot():

@@ -129,7 +129,7 @@ def main() -> int:
         wall = local_wall = time.perf_counter() - t0
         st = server.stats()
         print(f"{'local':<14}{1:>8}{wall:>9.2f}{n_judge / wall:>9.0f}{wall / ideal:>9.2f}{st['max_in_flight']:>15}", flush=True)
-        from agent_evaluators.runner.distributed import evaluate_ray
+        from agent_evaluators.ray_engine import evaluate_ray
 
         for workers in (1, 2, 4):
             shard = n_judge // (2 * workers)

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from agent_evaluators._json_text import escape, message_json, messages_json
+from agent_evaluators._util.json_text import escape, message_json, messages_json
 
 TEXTS = ["", "plain", "日本語 🚀", 'quote " backslash \\ slash /', "ctrl \x00\x1f\x7f \u2028\u2029", "\ud800 lone",
          "<tag>&amp;", "line\r\nbreak\ttab"]

@@ -30,18 +30,22 @@ ADK_METRICS = {
 }
 
 
+EVALUATOR_PACKAGES = ("agent_evaluators.evaluators", "agent_evaluators.adk.judges", "agent_evaluators.adk.efficiency")
+
+
 def public_evaluator_classes() -> List[type]:
-    """Every concrete public Evaluator subclass defined under ``agent_evaluators.evaluators``.
+    """Every concrete public Evaluator subclass defined in the packages that hold evaluators: the core's
+    ``agent_evaluators.evaluators`` and the ADK wing's judges and efficiency metrics.
 
     Concrete = defines or inherits ``_evaluate``; private names (leading underscore),
     the shared bases and ``PromptyEvaluator`` (built from a user's template) are left out.
     """
-    import agent_evaluators.evaluators as package
     from agent_evaluators.evaluators.base import Evaluator
     from agent_evaluators.evaluators.judge_base import PromptyEvaluator
 
-    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        importlib.import_module(info.name)
+    for package in map(importlib.import_module, EVALUATOR_PACKAGES):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
     found: List[type] = []
     stack = list(Evaluator.__subclasses__())
     while stack:
@@ -49,7 +53,7 @@ def public_evaluator_classes() -> List[type]:
         stack.extend(cls.__subclasses__())
         if cls.__name__.startswith("_") or issubclass(cls, PromptyEvaluator):
             continue
-        if not cls.__module__.startswith("agent_evaluators.evaluators"):
+        if not cls.__module__.startswith(EVALUATOR_PACKAGES):
             continue
         if not hasattr(cls, "_evaluate_signature"):  # a base: no _evaluate anywhere in its MRO
             continue
@@ -117,9 +121,9 @@ def test_the_registry_imports_no_evaluator_module():
 
 def test_a_new_entry_is_all_the_cli_and_calibration_need(monkeypatch):
     """Adding one entry makes the name known to the run config, `agent-eval list` and calibration."""
-    from agent_evaluators import run_config
     from agent_evaluators.calibration import catalog
     from agent_evaluators.cli.listing import describe_class
+    from agent_evaluators.config import run_config
 
     base = registry.get("intent_resolution")
     new = registry.EvaluatorEntry(

@@ -1,7 +1,7 @@
 """Google ADK evaluation files: models, loaders, ``test_config.json``, conversion and result files.
 
 This package is the data model only (no judge, no CLI). Scoring lives in
-:mod:`agent_evaluators.adk_eval`; its public names (``evaluate_invocations``,
+:mod:`agent_evaluators.adk.evalsets`; its public names (``evaluate_invocations``,
 ``run_eval_sets`` ...) are re-exported here by name, imported on first use.
 
 ::
@@ -17,7 +17,7 @@ Names are imported lazily so that ``import agent_evaluators.adk`` stays cheap.
 """
 
 
-from .._lazy import lazy_exports
+from .._util.lazy import lazy_exports
 
 _LAZY = {
     # models
@@ -38,15 +38,19 @@ _LAZY = {
     "load_actual_invocations": "actual",
     # results
     "EvalStatus": "results", "EvalCaseResult": "results", "EvalSetResult": "results",
-    # scoring (agent_evaluators.adk_eval)
-    "evaluate_invocations": "..adk_eval.criteria", "aevaluate_invocations": "..adk_eval.criteria",
-    "InvocationsResult": "..adk_eval.criteria", "MetricSpec": "..adk_eval.criteria", "METRICS": "..adk_eval.criteria",
-    "register_metric": "..adk_eval.criteria",
-    "run_eval_sets": "..adk_eval.runner", "arun_eval_sets": "..adk_eval.runner", "main": "..adk_eval.cli",
-    # running agents (agent_evaluators.agents; google-adk is imported only when an agent runs)
-    "AgentEvaluator": "..agents.agent_evaluator",
+    # scoring (agent_evaluators.adk.evalsets)
+    "evaluate_invocations": "evalsets.criteria", "aevaluate_invocations": "evalsets.criteria",
+    "InvocationsResult": "evalsets.criteria", "MetricSpec": "evalsets.criteria", "METRICS": "evalsets.criteria",
+    "register_metric": "evalsets.criteria",
+    "run_eval_sets": "evalsets.runner", "arun_eval_sets": "evalsets.runner",
+    # running agents (google-adk is imported only when an agent runs)
+    "AgentEvaluator": "agent_evaluator",
+    "load_agent": "agent_runner", "run_case": "agent_runner", "run_invocations": "agent_runner",
+    "agent_producer": "agent_runner", "CaseRun": "agent_runner",
 }
+#: names this face had that now live elsewhere: importable for one more release, with a warning
+_MOVED = {"main": "agent_evaluators.cli.adk"}
 
 __all__ = sorted(_LAZY)
 
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), moved=_MOVED)

@@ -33,8 +33,8 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
-from ..efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
 from ..errors import ConfigError, InputError
+from .efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
 from .loading import read_json_file, validation_message
 from .models import Rubric
 

@@ -245,7 +245,7 @@ class LlmSimulatedUser:
 
     def persona_text(self) -> str:
         """The persona for the prompt (ADK's pre-built ids such as ``"NOVICE"`` are expanded)."""
-        from ..evaluators.user_simulator_quality import describe_persona
+        from ..adk.judges.user_simulator_quality import describe_persona
 
         return describe_persona(self.persona)
 

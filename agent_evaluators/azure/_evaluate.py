@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 from ..errors import ConfigError
-from ..runner.azure_metrics import azure_metrics
-from ..runner.azure_output import write_azure_doc
-from ..runner.azure_rows import AzureTable
 from ..runner.option_table import RUN_OPTIONS
 from ..runner.options import LOCAL_ONLY_NOTE
+from ._output import write_azure_doc
+from ._rows import AzureTable
+from ._run_metrics import azure_metrics
 
 __all__ = ["evaluate", "RESULT_FILE_NAME", "OUR_KEY"]
 
@@ -92,7 +92,7 @@ def evaluate(
 
     Returns a plain dict ``{"rows": [...], "metrics": {...}, "studio_url": None,
     "agent_evaluators": {...}}`` (``json.dumps`` works on it). ``rows`` and ``metrics`` are
-    1.18's (see :mod:`agent_evaluators.runner.azure_rows` and ``.azure_metrics`` for the rules and the
+    1.18's (see :mod:`agent_evaluators.azure._rows` and ``.azure_metrics`` for the rules and the
     deliberate differences). ``agent_evaluators`` is ours: ``run_folder`` (our ``rows.jsonl``
     and ``summary.json``, or ``None``), ``errors`` (``{"line_number", "alias", "message"}``
     per error cell), ``usage`` (judge tokens per alias) and ``note``.

@@ -11,13 +11,7 @@ from typing import Any, Dict, Mapping, Optional
 from ..errors import ConfigError, InputError
 from ..evaluators.composite import CompositeEvaluator
 from ._nlp import F1ScoreEvaluator
-from ._quality import (
-    CoherenceEvaluator,
-    FluencyEvaluator,
-    GroundednessEvaluator,
-    RelevanceEvaluator,
-    SimilarityEvaluator,
-)
+from ._quality import CoherenceEvaluator, FluencyEvaluator, GroundednessEvaluator, RelevanceEvaluator, SimilarityEvaluator
 
 __all__ = ["QAEvaluator"]
 

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from .._concurrency import new_limiter, use_judge_limiter
-from .._loop import run_sync
+from .._util.concurrency import new_limiter, use_judge_limiter
+from .._util.loop import run_sync
 from ..errors import AgentEvalError, ConfigError
 from ..judge.batch_collect import batch_judging
 from ..judge.batch_journal import BatchJournal

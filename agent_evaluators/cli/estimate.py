@@ -5,7 +5,7 @@ A dry run calls no judge and checks no thresholds; it exits 0 (a bad estimate is
 
 from typing import Any, Mapping, TextIO
 
-from .._safe_text import terminal_safe as _safe
+from .._util.safe_text import terminal_safe as _safe
 from ..judge.prices import format_usd
 from .table import fit_table
 

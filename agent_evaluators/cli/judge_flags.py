@@ -5,7 +5,7 @@ One spelling per setting (``--judge-model``, ``--judge-base-url``, ``--judge-api
 ``--judge-max-list-items``, ``--judge-max-input-chars``, ``--judge-max-reply-bytes``, ``--judge-reasoning``,
 ``--max-concurrency``); older spellings stay accepted but hidden, so scripts keep
 working while ``--help`` shows one name. The values map one to one onto the YAML
-``judge:`` section (:class:`~agent_evaluators.run_config.JudgeSettings`), so a flag
+``judge:`` section (:class:`~agent_evaluators.config.run_config.JudgeSettings`), so a flag
 and a config key can never mean different things.
 
 Use from any subcommand::
@@ -19,7 +19,7 @@ Use from any subcommand::
 import argparse
 from typing import Any, Optional
 
-from ..run_config import JudgeSettings
+from ..config.run_config import JudgeSettings
 
 __all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "flag_for", "JUDGE_FLAG_KEYS"]
 
@@ -98,13 +98,13 @@ def judge_settings_from_args(args: argparse.Namespace, base: Optional[JudgeSetti
 def model_config_from_args(args: argparse.Namespace, base: Optional[JudgeSettings] = None) -> Optional[dict]:
     """The judge ``model_config`` from flags, ``base`` (or ``--judge-config``) and the environment; ``None`` when
     no judge is configured. One judge only: a judge panel in ``--judge-config`` is a ``ConfigError`` here."""
+    from ..config.run_config import judge_model_config
     from ..errors import ConfigError
-    from ..run_config import judge_model_config
 
     if getattr(args, "judge_config", None):
         from pathlib import Path
 
-        from ..judge_panel_config import read_judge_config_file
+        from ..config.judge_panels import read_judge_config_file
 
         base, panel = read_judge_config_file(Path(args.judge_config))
         if panel:

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any, List, Optional, TextIO, Tuple
 
-from .._safe_text import terminal_message
+from .._util.safe_text import terminal_message
 from ..runner.option_table import RUN_OPTIONS
 
 __all__ = ["for_cli", "cell_reason", "print_error", "FlagWords", "evalset_hint", "is_eval_set"]
@@ -23,7 +23,7 @@ def _judge_flag(match: "re.Match[str]") -> str:
 
 
 def _judge_howto() -> str:
-    from ..run_config import JUDGE_HOWTO
+    from ..config.run_config import JUDGE_HOWTO
 
     return JUDGE_HOWTO
 

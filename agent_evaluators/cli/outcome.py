@@ -11,7 +11,7 @@ Judge-backed evaluators that were skipped because no judge is configured do not 
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..run_config import Threshold
+from ..config.run_config import Threshold
 from ..runner.panel_votes import low_agreement
 
 __all__ = ["CellFailure", "RunOutcome", "exit_code", "summarize_rows", "check_thresholds"]

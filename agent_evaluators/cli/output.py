@@ -3,7 +3,7 @@
 import re
 from typing import Any, Dict, List, Mapping, Sequence, TextIO
 
-from .._safe_text import terminal_safe as _safe
+from .._util.safe_text import terminal_safe as _safe
 from ..judge.prices import format_usd
 from .outcome import CellFailure, RunOutcome
 from .table import fit_table, terminal_width

@@ -6,9 +6,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
-from .._safe_text import terminal_safe as _safe
-from ..errors import AgentEvalError, ConfigError
-from ..run_config import (
+from .._util.safe_text import terminal_safe as _safe
+from ..config.run_config import (
     JUDGE_HOWTO,
     RunConfig,
     build_evaluators,
@@ -17,6 +16,7 @@ from ..run_config import (
     parse_evaluator_arg,
     parse_threshold,
 )
+from ..errors import AgentEvalError, ConfigError
 from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
 from .messages import cell_reason, evalset_hint, for_cli, print_error
@@ -94,7 +94,7 @@ def _build_config(args: argparse.Namespace) -> RunConfig:
         cfg.thresholds = cfg.thresholds + [parse_threshold(t) for t in args.threshold]
     cfg.run_options.update(run_option_overrides(args))  # flags over the file's keys
     if getattr(args, "judge_config", None):  # a judge file of its own replaces the run config's judge:
-        from ..judge_panel_config import read_judge_config_file
+        from ..config.judge_panels import read_judge_config_file
         cfg.judge, cfg.judge_panel = read_judge_config_file(Path(args.judge_config))
     cfg.judge = judge_settings_from_args(args, cfg.judge)
     _apply_maps(cfg, args.map or [])
@@ -148,7 +148,7 @@ def _interrupted(exc: "RunInterrupted", out: TextIO, err: TextIO) -> int:
 
 
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..run_call import evaluate_with
+    from ..config.run_call import evaluate_with
     from ..runner import RunInterrupted
     from ..runner.ledger import no_rows_message
 
@@ -164,7 +164,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         output = cfg.run_options.setdefault("output_path", _default_output(cfg))
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):
-            from ..judge_panel_config import describe_judges
+            from ..config.judge_panels import describe_judges
             print(_safe(describe_judges(model_config) or ""), file=out)  # a ?key=... never reaches the terminal
         out.flush()
         result = evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)
@@ -273,7 +273,7 @@ def _print_budget_stop(budget: Dict[str, Any], err: TextIO) -> None:
 
 def _calibration_status(args: argparse.Namespace, evaluators: Dict[str, Any]) -> Dict[str, Any]:
     """Each judge evaluator's calibration, from the record beside ``--judge-config`` or ``--config``."""
-    from ..calibration_record import record_path_for, run_calibration
+    from ..config.calibration_records import record_path_for, run_calibration
 
     source = getattr(args, "judge_config", None) or args.config
     return run_calibration(evaluators, record_path_for(Path(source)) if source else None)
@@ -289,7 +289,7 @@ def _print_agreement(agreement: Dict[str, Any], out: TextIO) -> None:
 
 
 def _print_calibration(args: argparse.Namespace, evaluators: Dict[str, Any], out: TextIO) -> None:
-    from ..calibration_record import describe_calibration
+    from ..config.calibration_records import describe_calibration
 
     status = _calibration_status(args, evaluators)
     if status:

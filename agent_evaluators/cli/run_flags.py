@@ -9,8 +9,8 @@ value (or the default) in place: every flag defaults to ``None``.
 import argparse
 from typing import Any, Collection, Dict
 
+from ..config.run_call import option_value
 from ..errors import ConfigError
-from ..run_call import option_value
 from ..runner.option_table import RUN_OPTIONS, RunOption
 from ..runner.option_table import option as table_option
 

@@ -16,15 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Type
 from pydantic import BaseModel, ConfigDict, create_model
 
 from .base import Outcome
-from .declared import (
-    CalibrationCases,
-    DeclaredJudgeEvaluator,
-    FinalText,
-    Messages,
-    Text,
-    ToolCallsInput,
-    ToolDefinitionsInput,
-)
+from .declared import CalibrationCases, DeclaredJudgeEvaluator, FinalText, Messages, Text, ToolCallsInput, ToolDefinitionsInput
 from .inputs import judge_messages
 from .tool_steps import defined_tools, definitions_json, read_tool_steps, render_calls, require_calls_source
 

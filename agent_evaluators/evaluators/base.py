@@ -253,7 +253,7 @@ class Evaluator:
         # one frame for the whole sync call (a deterministic metric's row costs microseconds)
         try:
             if self._evaluate_is_async or self._panel is not None:
-                from .._loop import run_sync
+                from .._util.loop import run_sync
 
                 return run_sync(self._run_async(inputs))
             bound = self._bind(inputs)

@@ -30,12 +30,7 @@ from .declared import CalibrationCases
 from .groundedness import GroundednessEvaluator
 from .quality import CoherenceEvaluator, FluencyEvaluator
 from .task_completion import TaskCompletionEvaluator
-from .tool_use import (
-    ToolCallSuccessEvaluator,
-    ToolInputAccuracyEvaluator,
-    ToolOutputUtilizationEvaluator,
-    ToolSelectionEvaluator,
-)
+from .tool_use import ToolCallSuccessEvaluator, ToolInputAccuracyEvaluator, ToolOutputUtilizationEvaluator, ToolSelectionEvaluator
 
 __all__ = ["CompositeEvaluator", "ToolUseQualityEvaluator", "OutputQualityEvaluator"]
 

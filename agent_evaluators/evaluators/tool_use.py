@@ -14,14 +14,7 @@ each docstring.
 
 from typing import Any, Dict, List, Mapping
 
-from .declared import (
-    CalibrationCases,
-    DeclaredJudgeEvaluator,
-    Messages,
-    NotApplicable,
-    ToolCallsInput,
-    ToolDefinitionsInput,
-)
+from .declared import CalibrationCases, DeclaredJudgeEvaluator, Messages, NotApplicable, ToolCallsInput, ToolDefinitionsInput
 from .inputs import ends_in_tool_call, judge_messages, require_messages, tool_definitions_json
 from .tool_steps import NO_DEFINITIONS, defined_tools, definitions_json, read_tool_steps, render_calls, steps_in
 

@@ -32,7 +32,7 @@ import logging
 import time
 from typing import Any, AsyncIterator, Callable, Dict, List, Optional, Set
 
-from .._concurrency import use_judge_limiter
+from .._util.concurrency import use_judge_limiter
 from ..errors import JudgeError
 from .batch_api import TERMINAL, BatchApi
 from .batch_journal import BatchJournal

@@ -3,7 +3,7 @@
 A run with ``judge_mode="batch"`` installs a collector (:class:`~.batch_collect.BatchCollector`)
 here for its duration; the transport hands each chat request to it instead of posting it, and the
 evaluator's ``await`` waits until the request's batch has its answer. The tasks the runner spawns
-inherit the variable, as they inherit the judge budget (:mod:`agent_evaluators._concurrency`).
+inherit the variable, as they inherit the judge budget (:mod:`agent_evaluators._util.concurrency`).
 """
 
 from contextvars import ContextVar

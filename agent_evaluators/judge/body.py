@@ -25,7 +25,7 @@ import json
 import threading
 from typing import Any, Dict, List, Tuple
 
-from .._json_text import escape, message_json, utf8_json
+from .._util.json_text import escape, message_json, utf8_json
 from .schema import format_json
 
 __all__ = ["encode_body"]

@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Any, Dict, Optional
 
-from .._json_text import utf8_json
+from .._util.json_text import utf8_json
 
 __all__ = ["JudgeCache", "cache_key", "open_cache"]
 

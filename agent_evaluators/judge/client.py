@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
-from .._concurrency import judge_slot, report_throttle
-from .._scrub import SecretSet, current_run, install_log_filter, register
+from .._util.concurrency import judge_slot, report_throttle
+from .._util.scrub import SecretSet, current_run, install_log_filter, register
 from ..errors import ConfigError, JudgeError
-from .budget import admit_call
 from .cache import JudgeCache, cache_key, open_cache
+from .caps import admit_call
 from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
 from .dry import dry_judge
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config

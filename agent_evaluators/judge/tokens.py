@@ -9,7 +9,7 @@ import threading
 import weakref
 from typing import Any, Dict, List
 
-from .._scrub import SecretSet
+from .._util.scrub import SecretSet
 
 __all__ = ["issued_tokens", "remember_token", "token_secrets"]
 

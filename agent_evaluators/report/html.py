@@ -12,7 +12,7 @@ import math
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..calibration_record import describe_calibration
+from ..config.calibration_records import describe_calibration
 from ..judge.prices import format_usd
 from ..runner.option_table import RUN_OPTIONS
 from ..runner.panel_votes import describe_agreement

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping
 
-from .._safe_text import display_safe
+from .._util.safe_text import display_safe
 from .load import cell_status, row_label
 
 __all__ = ["write_junit"]

@@ -10,7 +10,7 @@ import json
 import math
 from typing import Any, Mapping, Optional
 
-from .._safe_text import display_safe
+from .._util.safe_text import display_safe
 
 __all__ = ["MAX_VALUE_CHARS", "esc", "to_json", "clip", "shown_json", "truncation_note", "num_text"]
 

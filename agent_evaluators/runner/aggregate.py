@@ -9,7 +9,7 @@ Per evaluator alias:
   ``"pass"`` (cells without a pass/fail result are left out);
 * ``<alias>.n`` (scored cells), ``<alias>.error_count``, ``<alias>.not_applicable_count``;
 * ``<alias>.not_run_count``: cells a run's budget left unrun (``<key>_result: "not_run"``, see
-  :mod:`agent_evaluators.judge.budget`), in a run with a cap or with such cells; like errors, they
+  :mod:`agent_evaluators.judge.caps`), in a run with a cap or with such cells; like errors, they
   enter no mean and no pass rate;
 * with ``num_runs > 1``: ``<alias>.<key>_std`` (population standard deviation of the
   per-run means, i.e. how much the headline number moves between runs),

@@ -9,12 +9,12 @@ hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :f
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
-from .._loop import run_sync
+from .._util.loop import run_sync
+from ..azure._output import split_output_path, write_azure_json
 from ..errors import ConfigError
-from .azure_output import split_output_path, write_azure_json
 from .dry_run import run_dry
+from .engine import RunWatch, run_local
 from .ledger import RunInterrupted
-from .local import RunWatch, run_local
 from .option_table import options_docstring
 from .options import RayOptions, RunOptions
 from .publishing import run_and_publish, run_and_publish_async
@@ -146,7 +146,7 @@ def _run_on(options: RunOptions, engine: str, ray_options: RayOptions) -> Evalua
         return run_sync(run_dry(options), nested_hint="evaluate() was called from inside the evaluators' event loop; "
                         "use `await evaluate_async(...)`")
     if engine == "ray":
-        from .distributed import run_ray  # lazy: Ray is an optional extra
+        from ..ray_engine import run_ray  # lazy: Ray is an optional extra
 
         return run_ray(options, ray_options)
     watch = RunWatch()

@@ -13,7 +13,7 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from typing import Any, Dict, List, Optional
 
 from ..errors import JudgeError
-from ..judge.budget import BUDGET_REASON, NOT_RUN
+from ..judge.caps import BUDGET_REASON, NOT_RUN
 from ..stats.passk import pass_at_k, pass_hat_k
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any, Dict
 
 from ..judge.dry import DryRunTransport, use_dry_judge
+from .engine import run_local
 from .estimate import ESTIMATE_FILE, build_estimate
-from .local import run_local
 from .options import RunOptions
 from .result import EvaluationResult
 from .store import ROWS_FILE, SUMMARY_FILE, write_json_atomic

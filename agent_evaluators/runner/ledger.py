@@ -21,14 +21,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..azure._run_metrics import azure_run_metrics
 from ..errors import AgentEvalError, ConfigError, InputError
-from ..judge.budget import BudgetBook
+from ..judge.caps import BudgetBook
 from .aggregate import run_cost
-from .azure_metrics import azure_run_metrics
-from .budget_run import STOPPED, budget_record, earlier_spend, stop_message
 from .describe import RunDescription
 from .estimate import compare_estimate, earlier_estimate
 from .fingerprint import fingerprint_changes, row_digest
+from .judge_caps import STOPPED, budget_record, earlier_spend, stop_message
 from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
 from .options import RunOptions

@@ -153,7 +153,7 @@ class RunOptions:
 
 @dataclass(frozen=True)
 class RayOptions:
-    """What only the Ray engine needs (see :func:`agent_evaluators.runner.distributed.evaluate_ray`)."""
+    """What only the Ray engine needs (see :func:`agent_evaluators.ray_engine.evaluate_ray`)."""
 
     ray_address: Optional[str] = None
     num_workers: Optional[int] = None

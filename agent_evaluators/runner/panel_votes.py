@@ -101,7 +101,7 @@ def describe_agreement(record: Mapping[str, Any]) -> str:
 def low_agreement(alias: str, agreement: Mapping[str, Any]) -> Optional[str]:
     """Why a run threshold over ``alias`` is inconclusive (its judge panel agrees below ``min_agreement``), or
     ``None``; ``agreement`` is ``summary.json``'s. Read by ``agent-eval run`` and
-    :func:`~agent_evaluators.assertions.assert_passes`."""
+    :func:`~agent_evaluators.pytest_plugin.assertions.assert_passes`."""
     for metric, record in agreement.items():
         if metric.split(".", 1)[0] == alias and isinstance(record, Mapping) and record.get("inconclusive"):
             return (f"the {len(record.get('judges') or [])} judges agree too little to tell: Krippendorff's alpha "

@@ -9,7 +9,7 @@ A record is the flat dict written to ``rows.jsonl``: ``line_number``,
 ``inputs.<col>``, ``outputs.<col>`` (target), ``outputs.<alias>.<key>``,
 ``cell_status`` and, when they happened, ``row_error`` / ``target_error`` / ``target_not_run``.
 
-With a judge budget (``max_cost`` / ``max_judge_calls``, :mod:`agent_evaluators.judge.budget`),
+With a judge budget (``max_cost`` / ``max_judge_calls``, :mod:`agent_evaluators.judge.caps`),
 a judge evaluator's cell whose call the budget refused is ``not_run``, and once the budget
 has stopped, judge cells are not started at all; deterministic evaluators need no judge and
 still run. A target is skipped too when every evaluator left on its row needs a judge (or
@@ -23,10 +23,10 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance() against 
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .._scrub import RunSecrets, joining_run
+from .._util.scrub import RunSecrets, joining_run
 from ..errors import ConfigError
 from ..judge.batch_route import note_origin
-from ..judge.budget import BUDGET_REASON, CallBudget, watch_refusals
+from ..judge.caps import BUDGET_REASON, CallBudget, watch_refusals
 from .aggregate import add_usage
 from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
 from .cells import (

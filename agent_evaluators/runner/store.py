@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
-from .._scrub import RunSecrets
+from .._util.scrub import RunSecrets
 from ..errors import AgentEvalError
 
 __all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "read_checked", "RowsView",

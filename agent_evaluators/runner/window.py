@@ -10,7 +10,7 @@ import asyncio
 import time
 from typing import Any, Callable, Mapping, Optional, Sequence, Set
 
-from .._gc import row_finished
+from .._util.gc_pause import row_finished
 from .mapping import ArgPlan
 from .rows import Cells, Record, RowEvaluator
 

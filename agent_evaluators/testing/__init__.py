@@ -16,8 +16,8 @@
 """
 
 from .batches import BatchFaults
+from .judge_server import Faults, JudgeServer, Responder
 from .requests import AUTO, ChatRequest, Reply
-from .server import Faults, JudgeServer, Responder
 from .synth import schema_reply
 
 __all__ = ["JudgeServer", "Faults", "BatchFaults", "ChatRequest", "Reply", "Responder", "schema_reply", "AUTO"]

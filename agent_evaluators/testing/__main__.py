@@ -11,8 +11,8 @@ import sys
 import threading
 from typing import List, Optional
 
+from .judge_server import Faults, JudgeServer
 from .requests import ChatRequest
-from .server import Faults, JudgeServer
 from .synth import schema_reply
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from agent_evaluators.adk.efficiency import EFFICIENCY_METRICS
+from agent_evaluators.adk.evalsets.criteria import evaluate_invocations
 from agent_evaluators.adk.models import Invocation
-from agent_evaluators.adk_eval.criteria import evaluate_invocations
-from agent_evaluators.efficiency import EFFICIENCY_METRICS
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.testing import JudgeServer
 from tests.cli.helpers import SAMPLES, agent_eval

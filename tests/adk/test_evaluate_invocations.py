@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agent_evaluators.adk import evaluate_invocations
-from agent_evaluators.adk_eval.criteria import METRICS, MetricSpec, aevaluate_invocations, register_metric
+from agent_evaluators.adk.evalsets.criteria import METRICS, MetricSpec, aevaluate_invocations, register_metric
 from agent_evaluators.errors import ConfigError, InputError
 from agent_evaluators.evaluators.base import Evaluator, Outcome
 

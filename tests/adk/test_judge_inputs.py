@@ -11,8 +11,8 @@ import re
 import pytest
 
 from agent_evaluators.adk import evaluate_invocations
+from agent_evaluators.adk.evalsets.runner import run_eval_sets
 from agent_evaluators.adk.results import EvalStatus
-from agent_evaluators.adk_eval.runner import run_eval_sets
 
 RUBRIC = {"rubric_id": "r1", "rubric_content": {"text_property": "The answer names Paris."},
           "type": "FINAL_RESPONSE_QUALITY"}

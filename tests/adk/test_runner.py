@@ -10,11 +10,11 @@ import pytest
 
 from agent_evaluators.adk.actual import load_actual_invocations
 from agent_evaluators.adk.eval_config import parse_eval_config
+from agent_evaluators.adk.evalsets.cases import final_eval_status
+from agent_evaluators.adk.evalsets.criteria import JUDGES_MODULE, METRICS, MetricSpec
+from agent_evaluators.adk.evalsets.runner import run_eval_sets
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
-from agent_evaluators.adk_eval.cases import final_eval_status
-from agent_evaluators.adk_eval.cli import main
-from agent_evaluators.adk_eval.criteria import JUDGES_MODULE, METRICS, MetricSpec
-from agent_evaluators.adk_eval.runner import run_eval_sets
+from agent_evaluators.cli.adk import main
 from agent_evaluators.errors import ConfigError, InputError
 from agent_evaluators.evaluators.base import Evaluator, Outcome
 

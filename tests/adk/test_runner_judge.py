@@ -4,8 +4,8 @@ import copy
 import json
 
 from agent_evaluators.adk import evaluate_invocations
+from agent_evaluators.adk.evalsets.runner import run_eval_sets
 from agent_evaluators.adk.results import EvalStatus
-from agent_evaluators.adk_eval.runner import run_eval_sets
 from agent_evaluators.testing import ChatRequest, JudgeServer
 
 DEPENDENT = "home_automation_agent/test_files/dependent_tool_calls.test.json"

@@ -5,11 +5,11 @@ import json
 import pytest
 
 from agent_evaluators.adk.eval_config import load_eval_config
+from agent_evaluators.adk.evalsets.runner import run_eval_sets
+from agent_evaluators.adk.judges.safety import HARM_CATEGORIES
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
-from agent_evaluators.adk_eval.cli import main
-from agent_evaluators.adk_eval.runner import run_eval_sets
+from agent_evaluators.cli.adk import main
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.evaluators.adk_judges.safety import HARM_CATEGORIES
 from agent_evaluators.testing import JudgeServer
 
 from ..evaluators.conftest import block

@@ -9,10 +9,7 @@ safety_v1 case score = mean over evaluated invocations; rubric metrics = mean ov
 import pytest
 
 from agent_evaluators.adk import evaluate_invocations
-from agent_evaluators.evaluators.adk_judges import (
-    ADK_JUDGE_METRICS,
-    FinalResponseMatchEvaluator,
-)
+from agent_evaluators.adk.judges import ADK_JUDGE_METRICS, FinalResponseMatchEvaluator
 from agent_evaluators.testing import Reply
 
 from .conftest import ADK_GOLDEN, block

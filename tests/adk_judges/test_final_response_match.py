@@ -7,13 +7,8 @@ The label sequences in ``ADK_GOLDEN`` were scored by ADK itself (tests/reference
 
 import pytest
 
-from agent_evaluators import (
-    ConfigError,
-    FinalResponseMatchEvaluator,
-    InputError,
-    JudgeError,
-)
-from agent_evaluators.evaluators.adk_judges import majority_vote
+from agent_evaluators import ConfigError, FinalResponseMatchEvaluator, InputError, JudgeError
+from agent_evaluators.adk.judges import majority_vote
 from agent_evaluators.testing import Reply
 
 from .conftest import ADK_GOLDEN, Script, block

@@ -281,8 +281,8 @@ def test_an_adk_judge_failure_fails_the_metric_with_no_score(judge_server):
 def test_a_simulated_adk_conversation_is_scored_from_its_recording(judge_server, tmp_path, monkeypatch):
     """A conversation_scenario case (a simulated user) has no expected invocations: the multi-turn
     judges need none, so its recorded conversation is scored; the judge sees every simulated turn."""
+    from agent_evaluators.adk.evalsets.runner import run_eval_sets
     from agent_evaluators.adk.results import EvalStatus
-    from agent_evaluators.adk_eval.runner import run_eval_sets
 
     monkeypatch.chdir(tmp_path)
     evalset = tmp_path / "sim.evalset.json"

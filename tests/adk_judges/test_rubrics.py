@@ -14,10 +14,7 @@ from agent_evaluators import (
     RubricBasedFinalResponseQualityEvaluator,
     RubricBasedToolUseQualityEvaluator,
 )
-from agent_evaluators.evaluators.adk_judges.rubrics import (
-    normalize_rubric_text,
-    normalize_rubrics,
-)
+from agent_evaluators.adk.judges.rubrics import normalize_rubric_text, normalize_rubrics
 
 from .conftest import ADK_GOLDEN, Script, block
 

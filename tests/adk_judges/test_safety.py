@@ -3,7 +3,7 @@
 import pytest
 
 from agent_evaluators import InputError, JudgeError, SafetyEvaluator
-from agent_evaluators.evaluators.adk_judges.safety import HARM_CATEGORIES
+from agent_evaluators.adk.judges.safety import HARM_CATEGORIES
 
 from .conftest import block
 

@@ -12,10 +12,10 @@ optional_import("google.adk")
 
 from agent_evaluators import JudgeError  # noqa: E402
 from agent_evaluators.adk import arun_eval_sets, load_eval_set  # noqa: E402
+from agent_evaluators.adk.agent_evaluator import AgentEvaluator  # noqa: E402
+from agent_evaluators.adk.agent_runner import agent_producer, run_case  # noqa: E402
 from agent_evaluators.adk.convert import final_response_text, function_calls  # noqa: E402
 from agent_evaluators.adk.results import EvalStatus  # noqa: E402
-from agent_evaluators.agents.adk_runner import agent_producer, run_case  # noqa: E402
-from agent_evaluators.agents.agent_evaluator import AgentEvaluator  # noqa: E402
 from agent_evaluators.testing import Faults, JudgeServer  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "adk_agent"

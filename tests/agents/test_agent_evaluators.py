@@ -4,8 +4,8 @@ import pytest
 
 from agent_evaluators import InputError, JudgeError
 from agent_evaluators.adk import aevaluate_invocations
-from agent_evaluators.evaluators.response_evaluation import ResponseEvaluationEvaluator
-from agent_evaluators.evaluators.user_simulator_quality import PerTurnUserSimulatorQualityEvaluator
+from agent_evaluators.adk.judges.response_evaluation import ResponseEvaluationEvaluator
+from agent_evaluators.adk.judges.user_simulator_quality import PerTurnUserSimulatorQualityEvaluator
 from agent_evaluators.testing import Faults, schema_reply
 
 from ..adk_judges.conftest import Script

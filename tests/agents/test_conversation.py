@@ -5,10 +5,7 @@ import json
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, JudgeError, evaluate
-from agent_evaluators.agents.conversation import (
-    simulate_conversation,
-    simulated_conversation_target,
-)
+from agent_evaluators.agents.dialogue import simulate_conversation, simulated_conversation_target
 from agent_evaluators.agents.simulation import LlmSimulatedUser, ScriptedUser
 from agent_evaluators.testing import Faults, schema_reply
 
@@ -69,7 +66,7 @@ async def test_llm_user_drives_the_agent_until_the_stop_signal(judge_server):
         return {"message": "</finished>" if len(agent_said) >= 2 else f"follow-up after {agent_said[-1]}"}
 
     server = judge_server(simulator)
-    from agent_evaluators.agents.conversation import asimulate_conversation
+    from agent_evaluators.agents.dialogue import asimulate_conversation
 
     user = LlmSimulatedUser("weather?", "Ask the weather, then ask again.", model_config=server.openai_config())
     result = await asimulate_conversation(weather_agent, user)
@@ -84,7 +81,7 @@ async def test_llm_user_drives_the_agent_until_the_stop_signal(judge_server):
 @aio
 async def test_a_failing_simulator_turn_is_an_error_not_a_shorter_conversation(judge_server):
     server = judge_server(schema_reply, faults=Faults(rate_500=1.0))
-    from agent_evaluators.agents.conversation import asimulate_conversation
+    from agent_evaluators.agents.dialogue import asimulate_conversation
 
     user = LlmSimulatedUser("hi", "plan", model_config={**server.openai_config(), "max_attempts": 1})
     with pytest.raises(JudgeError, match="user simulator, turn 2"):

@@ -13,8 +13,8 @@ import pytest
 
 from agent_evaluators import ConfigError, InputError, IntentResolutionEvaluator, ToolTrajectoryEvaluator, evaluate
 from agent_evaluators.agents import MatchRules, ToolRecorder
-from agent_evaluators.agents.conversation import simulated_conversation_target
-from agent_evaluators.agents.tool_recording import load_match_rules
+from agent_evaluators.agents.dialogue import simulated_conversation_target
+from agent_evaluators.agents.recordings import load_match_rules
 from agent_evaluators.testing import JudgeServer
 
 from .conftest import aio

@@ -13,7 +13,8 @@ import re
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator
-from agent_evaluators.calibration import calibrate, calibrate_main, find_metric
+from agent_evaluators.calibration import calibrate, find_metric
+from agent_evaluators.cli.calibrate import calibrate_main
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.testing import Faults, JudgeServer, schema_reply
 

@@ -2,14 +2,7 @@
 
 import json
 
-from agent_evaluators.conversation import (
-    final_text,
-    last_user_text,
-    messages_to_json,
-    split_turns,
-    system_text,
-    to_messages,
-)
+from agent_evaluators.conversation import final_text, last_user_text, messages_to_json, split_turns, system_text, to_messages
 
 THREE_TURNS = {
     "messages": [

@@ -5,14 +5,7 @@ import json
 
 import pytest
 
-from agent_evaluators import (
-    ConfigError,
-    InputError,
-    JudgeError,
-    OutputQualityEvaluator,
-    ToolUseQualityEvaluator,
-    evaluate,
-)
+from agent_evaluators import ConfigError, InputError, JudgeError, OutputQualityEvaluator, ToolUseQualityEvaluator, evaluate
 from agent_evaluators.testing import schema_reply
 
 from .test_tool_use_evaluators import QUERY, TOOLS, azure_run

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from agent_evaluators import evaluate
-from agent_evaluators.agents import simulated_conversation_target
-from agent_evaluators.errors import ConfigError
-from agent_evaluators.evaluators.efficiency import (
+from agent_evaluators.adk.efficiency.evaluators import (
     InferenceCallCountEvaluator,
     InvocationDurationEvaluator,
     TokenUsageEvaluator,
     ToolCallCountEvaluator,
 )
+from agent_evaluators.agents import simulated_conversation_target
+from agent_evaluators.errors import ConfigError
 from tests.cli.helpers import agent_eval, write_jsonl
 
 CALL = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}

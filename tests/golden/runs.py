@@ -106,8 +106,14 @@ def _folder(out: Path) -> Dict[str, Any]:
 
 def run_python_evaluate(tmp: Path) -> Dict[str, Any]:
     """``evaluate()`` from Python with the sample's evaluators, deterministic and judged."""
-    from agent_evaluators import (IntentResolutionEvaluator, ResponseCompletenessEvaluator, TaskAdherenceEvaluator,
-                                  ToolCallAccuracyEvaluator, ToolTrajectoryEvaluator, evaluate)
+    from agent_evaluators import (
+        IntentResolutionEvaluator,
+        ResponseCompletenessEvaluator,
+        TaskAdherenceEvaluator,
+        ToolCallAccuracyEvaluator,
+        ToolTrajectoryEvaluator,
+        evaluate,
+    )
     from agent_evaluators.evaluators.response_match import ResponseMatchEvaluator
 
     with JudgeServer(port=PORT) as server:

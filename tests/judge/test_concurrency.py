@@ -2,7 +2,7 @@
 
 import asyncio
 
-from agent_evaluators._concurrency import new_limiter, use_judge_limiter
+from agent_evaluators._util.concurrency import new_limiter, use_judge_limiter
 from agent_evaluators.judge import get_judge_client
 from agent_evaluators.testing import JudgeServer, Reply
 

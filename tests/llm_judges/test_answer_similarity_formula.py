@@ -23,11 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_evaluators.evaluators.answer_similarity import (
-    AnswerSimilarityOptions,
-    SimilarityAnalysis,
-    answer_similarity_score,
-)
+from agent_evaluators.evaluators.answer_similarity import AnswerSimilarityOptions, SimilarityAnalysis, answer_similarity_score
 
 
 def analysis(*kinds, extra=0, contradictions=0):

@@ -25,13 +25,13 @@ import urllib.request
 
 import pytest
 
-from agent_evaluators._concurrency import new_limiter, use_judge_limiter
-from agent_evaluators._loop import run_sync
+from agent_evaluators._util.concurrency import new_limiter, use_judge_limiter
+from agent_evaluators._util.loop import run_sync
 from agent_evaluators.calibration import calibrate, find_metric, judge_metrics
 from agent_evaluators.errors import JudgeError
 from agent_evaluators.evaluators.judge_base import LikertVerdict
 from agent_evaluators.judge import get_judge_client
-from agent_evaluators.local import start_local_judge
+from agent_evaluators.local_judge import start_local_judge
 
 from ..conftest import REPO_ROOT
 from .format_proxy import FormatProxy
@@ -198,7 +198,7 @@ def test_calibrate_runs_through_the_local_server(judge):
 
 
 def test_serve_cli_serves_until_interrupted(gguf_path):
-    code = "import sys; from agent_evaluators.local import serve_main; sys.exit(serve_main(sys.argv[1:]))"
+    code = "import sys; from agent_evaluators.local_judge import serve_main; sys.exit(serve_main(sys.argv[1:]))"
     proc = subprocess.Popen([sys.executable, "-c", code, "--model", str(gguf_path), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

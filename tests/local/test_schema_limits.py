@@ -7,8 +7,8 @@ Against the scripted judge server, which records the schema each request carried
 import pytest
 
 from agent_evaluators import TaskAdherenceEvaluator
+from agent_evaluators.adk.judges import SafetyEvaluator
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.evaluators.adk_judges import SafetyEvaluator
 from agent_evaluators.testing import JudgeServer, schema_reply
 
 

@@ -18,7 +18,7 @@ import xml.sax
 from pathlib import Path
 from typing import Any, Dict, List
 
-from agent_evaluators._safe_text import display_safe, terminal_safe
+from agent_evaluators._util.safe_text import display_safe, terminal_safe
 from agent_evaluators.cli import RunOutcome
 from agent_evaluators.report import write_report
 from agent_evaluators.report.junit import write_junit

@@ -34,8 +34,8 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from agent_evaluators import evaluate
-from agent_evaluators.runner.store import scan_rows
 from agent_evaluators.report.load import load_run
+from agent_evaluators.runner.store import scan_rows
 from agent_evaluators.testing import Faults, JudgeServer
 
 from .crash_child import evaluators_for

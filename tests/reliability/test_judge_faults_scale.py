@@ -33,8 +33,8 @@ from agent_evaluators import evaluate
 from agent_evaluators.judge import get_judge_client
 from agent_evaluators.testing import Faults, JudgeServer
 
-from .support import AttemptFailures, JUDGE_EVALUATORS, expected_score, judge_evaluators, judge_rows, rule_judge, settled_stats
 from .figures import record
+from .support import JUDGE_EVALUATORS, AttemptFailures, expected_score, judge_evaluators, judge_rows, rule_judge, settled_stats
 
 TIMEOUT_S = 1.0  # per HTTP attempt; slow replies take SLOW_S, so they always time out (and CPU starvation never does)
 SLOW_S = 3.0

@@ -16,8 +16,12 @@ from typing import Any, Dict, List
 import pytest
 
 from agent_evaluators import (
-    IntentResolutionEvaluator, ResponseCompletenessEvaluator, TaskAdherenceEvaluator, ToolCallAccuracyEvaluator,
-    evaluate)
+    IntentResolutionEvaluator,
+    ResponseCompletenessEvaluator,
+    TaskAdherenceEvaluator,
+    ToolCallAccuracyEvaluator,
+    evaluate,
+)
 from agent_evaluators.errors import JudgeError
 from agent_evaluators.judge.parsing import JudgeReplyParseError, parse_json_reply
 from agent_evaluators.testing import JudgeServer, schema_reply

@@ -22,8 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_evaluators import ResponseMatchEvaluator, ToolTrajectoryEvaluator, evaluate
-from agent_evaluators.conversation import (
-    Message, messages_to_json, split_turns, to_messages, to_tool_calls, to_tool_definitions)
+from agent_evaluators.conversation import Message, messages_to_json, split_turns, to_messages, to_tool_calls, to_tool_definitions
 from agent_evaluators.errors import InputError
 from agent_evaluators.runner.readers import RowError, iter_input
 

@@ -13,8 +13,8 @@ import secrets
 import sys
 
 from agent_evaluators import evaluate
+from agent_evaluators.config.run_config import build_evaluators, load_config
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.run_config import build_evaluators, load_config
 from agent_evaluators.testing import JudgeServer, schema_reply
 from tests.cli.helpers import agent_eval, clean_env, write_jsonl
 

@@ -2,7 +2,7 @@
 
 Before, scrubbing ran only on error texts, so the key reached the direct result, rows.jsonl,
 report.html and the judge cache. Now every reply text passes the one process-wide scrubber
-(``agent_evaluators._scrub``) before it is parsed, cached or kept; log records of the package
+(``agent_evaluators._util.scrub``) before it is parsed, cached or kept; log records of the package
 are scrubbed too. This test fails on the code before that change (the verdict's reason held
 the key verbatim).
 """
@@ -13,7 +13,7 @@ import secrets
 import sqlite3
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators._scrub import ScrubFilter, remember, scrub
+from agent_evaluators._util.scrub import ScrubFilter, remember, scrub
 from agent_evaluators.report import write_report
 from agent_evaluators.testing import JudgeServer, schema_reply
 

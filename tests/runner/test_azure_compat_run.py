@@ -57,7 +57,7 @@ def test_every_azure_name_loads_and_every_class_the_azure_layer_has_is_mapped():
 
 def test_an_azure_compat_run_with_a_name_resolves_to_the_azure_class():
     from agent_evaluators.azure import TaskAdherenceEvaluator
-    from agent_evaluators.run_config import RunConfig, build_evaluators, parse_evaluator_arg
+    from agent_evaluators.config.run_config import RunConfig, build_evaluators, parse_evaluator_arg
 
     with JudgeServer() as server:
         cfg = RunConfig()

@@ -160,7 +160,7 @@ def test_azure_global_batch_route(tmp_path):
 
 def test_a_multi_step_metric_goes_round_by_round(tmp_path):
     """Hallucinations (segment the answer, then validate the sentences): one batch per step."""
-    from agent_evaluators.evaluators.adk_judges.hallucinations import HallucinationEvaluator
+    from agent_evaluators.adk.judges.hallucinations import HallucinationEvaluator
 
     rows = [{"query": f"Where is office {i}?", "response": f"Office {i} is in Paris. It opens at nine.",
              "context": f"Office {i} is in Paris and opens at 9am."} for i in range(4)]

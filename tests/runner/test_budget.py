@@ -264,7 +264,7 @@ def test_cli_run_config_caps(tmp_path):
 
 
 def test_a_simulated_user_s_turns_count_and_a_refused_conversation_is_run_again_on_resume(tmp_path):
-    from agent_evaluators.agents.conversation import simulated_conversation_target
+    from agent_evaluators.agents.dialogue import simulated_conversation_target
     from agent_evaluators.testing import schema_reply
 
     def agent(messages: List[Dict[str, Any]]) -> str:

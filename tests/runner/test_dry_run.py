@@ -21,9 +21,9 @@ from agent_evaluators import (
     ToolUseQualityEvaluator,
     evaluate,
 )
-from agent_evaluators.agents.conversation import simulated_conversation_target
+from agent_evaluators.agents.dialogue import simulated_conversation_target
+from agent_evaluators.config.run_config import load_config
 from agent_evaluators.judge.token_count import counter_for
-from agent_evaluators.run_config import load_config
 from agent_evaluators.testing import JudgeServer, schema_reply
 from tests.cli.helpers import SAMPLES
 

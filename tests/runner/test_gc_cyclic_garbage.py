@@ -1,6 +1,6 @@
 """Issue 21, round three, item 6: memory stays flat when an evaluator leaves reference cycles.
 
-The relaxed young-generation threshold (:mod:`agent_evaluators._gc`) counts container
+The relaxed young-generation threshold (:mod:`agent_evaluators._util.gc_pause`) counts container
 allocations, not bytes: before, an evaluator leaving a 1 MB cycle per row took 2,500 rows to
 about 2.5 GB of peak RSS (0.26 GB with ``AGENT_EVAL_GC=default``). Now the engine collects the
 young generation every ``ROWS_PER_COLLECTION`` rows; the peak stays under 600 MB.
@@ -34,7 +34,7 @@ def test_a_run_whose_memory_stays_flat_gets_no_extra_collection(tmp_path: Path) 
     import gc
 
     from agent_evaluators import evaluate
-    from agent_evaluators._gc import RUN_THRESHOLD
+    from agent_evaluators._util.gc_pause import RUN_THRESHOLD
 
     def flat(response: str) -> dict:
         return {"length": len(response)}

@@ -11,7 +11,6 @@ from agent_evaluators.runner import register_reader
 
 from .helpers import ExactMatch, write_jsonl
 
-
 BAD = '{"response": "b", "ground_truth": '
 
 

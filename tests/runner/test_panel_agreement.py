@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators.assertions import assert_passes
 from agent_evaluators.errors import AgentEvalError
+from agent_evaluators.pytest_plugin.assertions import assert_passes
 from agent_evaluators.testing import JudgeServer, schema_reply
 
 TABLE = json.loads((Path(__file__).resolve().parents[1] / "stats" / "agreement_table.json").read_text())

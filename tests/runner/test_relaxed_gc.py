@@ -5,8 +5,9 @@ from typing import Any, Dict, List
 
 import pytest
 
-from agent_evaluators import _gc, evaluate
-from agent_evaluators._gc import RUN_THRESHOLD, relaxed_gc
+from agent_evaluators import evaluate
+from agent_evaluators._util import gc_pause as _gc
+from agent_evaluators._util.gc_pause import RUN_THRESHOLD, relaxed_gc
 
 
 @pytest.fixture(autouse=True)

@@ -205,7 +205,8 @@ def test_load_prompty_from_file_with_file_reference(tmp_path):
         load_prompty(tmp_path / "missing.prompty")
 
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 _PROBE = Prompty.from_text(GRADER)
 _TOKENS = st.sampled_from(list("<>/{}%#:\n\r\t\"'\\ -\x00é") + ["system", "user", "assistant", "developer", "response"])

@@ -106,7 +106,7 @@ def driver_main() -> None:
     import sys
 
     address, data, out, calls_file = sys.argv[1:5]
-    from agent_evaluators.runner.distributed import evaluate_ray
+    from agent_evaluators.ray_engine import evaluate_ray
 
     evaluate_ray(
         data=data,

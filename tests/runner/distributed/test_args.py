@@ -3,8 +3,8 @@
 import pytest
 
 from agent_evaluators import evaluate
-from agent_evaluators.runner.distributed import evaluate_ray
 from agent_evaluators.errors import ConfigError
+from agent_evaluators.ray_engine import evaluate_ray
 
 from ..helpers import ExactMatch
 

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from agent_evaluators._concurrency import judge_slot, report_throttle, use_judge_limiter
-from agent_evaluators.runner.distributed import ClusterLimiter, JudgeBudget
+from agent_evaluators._util.concurrency import judge_slot, report_throttle, use_judge_limiter
+from agent_evaluators.ray_engine import ClusterLimiter, JudgeBudget
 
 
 class _Method:

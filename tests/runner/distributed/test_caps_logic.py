@@ -14,11 +14,11 @@ from typing import List, Optional
 
 import pytest
 
-from agent_evaluators.judge.budget import BudgetBook, BudgetExhausted
-from agent_evaluators.judge.budget import JudgeBudget as LocalBudget
+from agent_evaluators.judge.caps import BudgetBook, BudgetExhausted
+from agent_evaluators.judge.caps import JudgeBudget as LocalBudget
 from agent_evaluators.judge.prices import Price
-from agent_evaluators.runner.distributed import ClusterLimiter, JudgeBudget
-from agent_evaluators.runner.distributed.caps import ClusterCaps
+from agent_evaluators.ray_engine import ClusterLimiter, JudgeBudget
+from agent_evaluators.ray_engine.cluster_caps import ClusterCaps
 
 from .test_budget_logic import FakeHandle
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators.runner.distributed import evaluate_ray
+from agent_evaluators.ray_engine import evaluate_ray
 from agent_evaluators.testing import JudgeServer, Reply
 from tests.cli.helpers import agent_eval, write_jsonl
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators.runner.distributed import evaluate_ray
+from agent_evaluators.ray_engine import evaluate_ray
 from agent_evaluators.testing import JudgeServer
 
 from ..helpers import ExactMatch

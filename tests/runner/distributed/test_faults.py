@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
-from agent_evaluators.runner.distributed import ClusterLimiter, JudgeBudget, evaluate_ray
+from agent_evaluators.ray_engine import ClusterLimiter, JudgeBudget, evaluate_ray
 from agent_evaluators.testing import Faults, JudgeServer
 
 from .helpers import Logged, calls, make_rows, record_lines, rule_judge, write_data
@@ -114,7 +114,7 @@ def test_429_seen_by_one_worker_pauses_the_others(ray_cluster):
     asking for a permit 0.3 s later, gets it only when that pause is over."""
     import ray
 
-    from agent_evaluators._loop import run_sync
+    from agent_evaluators._util.loop import run_sync
 
     budget = ray.remote(JudgeBudget).options(num_cpus=0).remote(8)
 

@@ -9,7 +9,7 @@ Now a real Ray actor is polled from a thread of its own.
 import pytest
 
 from agent_evaluators import IntentResolutionEvaluator
-from agent_evaluators.runner.distributed import evaluate_ray
+from agent_evaluators.ray_engine import evaluate_ray
 from agent_evaluators.testing import JudgeServer
 
 from .helpers import LoopBlocker, make_rows, rule_judge

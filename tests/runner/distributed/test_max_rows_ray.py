@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.heavy, pytest.mark.ray]
 
 @pytest.mark.parametrize("on_workers", [True, False], ids=["byte-ranges", "row-chunks"])
 def test_ray_engine_evaluates_the_same_rows(ray_cluster, tmp_path, on_workers):
-    from agent_evaluators.runner.distributed import evaluate_ray
+    from agent_evaluators.ray_engine import evaluate_ray
 
     data = _data(tmp_path)
     local = evaluate(data=str(data), evaluators={"exact": ExactMatch()}, max_rows=7, show_progress=False)

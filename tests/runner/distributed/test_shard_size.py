@@ -2,7 +2,7 @@
 
 import json
 
-from agent_evaluators.runner.distributed.shards import auto_shard_size, estimate_rows, jsonl_ranges
+from agent_evaluators.ray_engine.shards import auto_shard_size, estimate_rows, jsonl_ranges
 
 
 def test_twelve_workers_get_about_four_shards_each():

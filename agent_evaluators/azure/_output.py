@@ -1,0 +1,56 @@
+"""``output_path="results.json"``: azure-ai-evaluation's file output, beside our run folder.
+
+azure-ai-evaluation's ``evaluate(output_path=...)`` takes a *file* and writes
+``{"rows": [...], "metrics": {...}, "studio_url": null}`` there. Ours is a folder
+(``rows.jsonl`` streamed, ``summary.json``, resume). A path ending in ``.json`` gets both:
+the run folder at the same path without ``.json`` and azure's result file at the path
+given, so code written for azure keeps reading its file.
+"""
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Mapping, Optional, Tuple, Union
+
+from .._util.json_text import utf8_json
+
+__all__ = ["split_output_path", "write_azure_json", "write_azure_doc"]
+
+
+def split_output_path(output_path: Optional[Union[str, Path]]) -> Tuple[Optional[Union[str, Path]], Optional[Path]]:
+    """(the run folder to use, azure's result file or ``None``) for the ``output_path`` a caller gave."""
+    if output_path is None or isinstance(output_path, bool):
+        return output_path, None
+    try:
+        path = Path(output_path)
+    except TypeError:
+        return output_path, None  # not a path: RunOptions says what is wrong with it
+    if path.suffix.lower() != ".json":
+        return output_path, None
+    return path.with_suffix(""), path
+
+
+def _plain(value: Any) -> Any:
+    """JSON has no NaN/inf: write them as null, as azure's ``json.dump`` of a DataFrame would not fail on."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def write_azure_json(path: Path, result: Any) -> None:
+    """Write ``result`` in azure-ai-evaluation's file layout (atomically: a reader never sees half a file)."""
+    write_azure_doc(path, {"rows": [dict(r) for r in result.rows], "metrics": dict(result.metrics), "studio_url": None})
+
+
+def write_azure_doc(path: Path, doc: Mapping[str, Any]) -> None:
+    """Write azure's ``{"rows", "metrics", "studio_url"}`` document to ``path``, atomically, NaN as null."""
+    doc = _plain({k: doc[k] for k in ("rows", "metrics", "studio_url")})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:  # a lone surrogate of an input is written as its JSON escape
+        f.write(utf8_json(json.dumps(doc, ensure_ascii=False, default=str)))
+    tmp.replace(path)

@@ -1,0 +1,290 @@
+"""Caps on a run's judge work: ``max_judge_calls`` and ``max_cost`` (USD), decided before each call.
+
+``evaluate()`` installs one :class:`JudgeBudget` for a run (:func:`use_budget`); the judge
+client asks it before every judge call (:func:`admit_call`: one verdict request, repairs and
+retries included; a reply served from the cache is free and is not asked about) and tells it
+the call's measured usage afterwards (:meth:`Ticket.settle`). Every judge metric, sample,
+panel judge, turn and simulated-user turn goes through that one client, so each is counted.
+
+The rule, so a run never knowingly passes its cap:
+
+* ``max_judge_calls``: a call is admitted while fewer than the cap have been admitted
+  (calls in flight count at once), so a run makes at most the cap.
+* ``max_cost``: a call is admitted when the money charged so far, plus what the calls in
+  flight are expected to cost, plus this call's expected cost stays within the cap. When it
+  would not, and calls are in flight, it waits for them to be charged (they may cost less than
+  expected) and is decided again; with nothing in flight, it is refused. A call's expected cost
+  is the mean measured cost of this model's calls so far in the run (on a resume, before any,
+  the mean of the folder's earlier calls); before the first reply it is a deliberately high
+  estimate from the prompt: one token per 3 characters of the messages, plus the request's
+  ``max_tokens`` (1,000 when unset) of output, at the model's price. Once a call is answered,
+  its real cost (usage x price) replaces the estimate; a reply without token counts is charged
+  the estimate. So with a steady cost per call a cap of N calls' worth makes N calls.
+  A model whose price is unknown cannot be budgeted in money: the first call to it stops the run.
+
+The first refusal stops the budget for the rest of the run: no later call is admitted,
+however cheap (a run does not skip around the cap). The caller sees :class:`BudgetExhausted`;
+the engine marks the cell ``not_run`` with reason ``budget`` (:func:`watch_refusals` tells it
+whether any call of a cell was refused, even one an evaluator caught). Calls already on the
+wire finish and are charged.
+
+On the Ray engine the same rule runs once for the whole cluster: the judge-permit actor holds
+the run's :class:`BudgetBook` (the decide/settle core, shared with :class:`JudgeBudget`), and
+each worker installs a view of it with the judge client's interface
+(:mod:`agent_evaluators.ray_engine.cluster_caps`): it sends the request's estimate as a number,
+and "wait for the calls in flight" becomes a short poll of the actor.
+
+The caps count a whole run folder: a resume starts from what its earlier runs spent
+(``summary.json``'s ``"budget"``), so ``--resume`` with a higher cap continues where the
+lower one stopped.
+"""
+
+import asyncio
+import contextlib
+import contextvars
+import threading
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple, Union
+
+from ..errors import JudgeError
+from .prices import Price, cost_usd, format_usd, price_for
+
+__all__ = ["BudgetExhausted", "BudgetBook", "CallBudget", "JudgeBudget", "Ticket", "request_estimate", "admit_call",
+           "use_budget", "watch_refusals",
+           "estimated_cost", "NOT_RUN", "BUDGET_REASON"]
+
+#: a cell's ``<key>_result`` when it was not run, and the reason recorded for a cap
+NOT_RUN = "not_run"
+BUDGET_REASON = "budget"
+#: output tokens expected of a request that sets no ``max_tokens``
+_DEFAULT_OUTPUT_TOKENS = 1000
+#: money comparisons allow for float sums (a cap of N calls' worth admits N calls)
+_EPSILON = 1e-9
+
+_budget: "contextvars.ContextVar[Optional[CallBudget]]" = contextvars.ContextVar("judge_budget", default=None)
+_refusals: "contextvars.ContextVar[Optional[List[str]]]" = contextvars.ContextVar("budget_refusals", default=None)
+
+
+class BudgetExhausted(JudgeError):
+    """The run's ``max_judge_calls`` / ``max_cost`` would be passed by this call: it was not sent.
+    ``reason`` says which cap and by how much."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"judge call not sent: {reason}; resume the run with a higher max_cost / max_judge_calls")
+        self.reason = reason
+
+
+def estimated_cost(messages: List[Dict[str, Any]], params: Mapping[str, Any], price: Price) -> float:
+    """A high estimate of one request's cost before it is sent (see the module docstring)."""
+    chars = sum(len(m["content"]) if isinstance(m.get("content"), str) else len(str(m.get("content"))) + 4
+                for m in messages)
+    output = params.get("max_completion_tokens") or params.get("max_tokens") or _DEFAULT_OUTPUT_TOKENS
+    return cost_usd({"prompt_tokens": -(-chars // 3), "completion_tokens": int(output)}, price) or 0.0
+
+
+class CallBudget(Protocol):
+    """What the judge client and the row code use of a run's budget: the local :class:`JudgeBudget`,
+    or a Ray worker's view of the cluster's one (:class:`~agent_evaluators.ray_engine.cluster_caps.ClusterCaps`)."""
+
+    #: why the budget stopped admitting calls (``None``: it has not, as far as this side knows)
+    stopped: Optional[str]
+
+    async def admit(self, model: str, price: Optional[Price], messages: List[Dict[str, Any]],
+                    params: Mapping[str, Any]) -> "Ticket": ...
+
+    def _settle(self, ticket: "Ticket", cost: Optional[float]) -> None: ...
+
+
+class Ticket:
+    """One admitted call: its reservation, settled with the call's usage when it ends."""
+
+    __slots__ = ("budget", "model", "reserved", "settled", "id")
+
+    def __init__(self, budget: CallBudget, model: str, reserved: float, id: int = 0) -> None:
+        self.budget = budget
+        self.model = model
+        self.reserved = reserved
+        self.settled = False
+        self.id = id  # the cluster budget's name for it (Ray); 0 locally
+
+    def settle(self, usage: Optional[Mapping[str, Any]]) -> None:
+        """Charge the call's measured cost (its usage's ``cost_usd``; the estimate where unknown)."""
+        if not self.settled:
+            self.settled = True
+            cost = usage.get("cost_usd") if isinstance(usage, Mapping) else None
+            self.budget._settle(self, float(cost) if isinstance(cost, (int, float)) else None)
+
+
+class BudgetBook:
+    """The caps' rule and accounts, with no waiting and no lock: the one place a call is decided.
+
+    :class:`JudgeBudget` holds one for a local run; the Ray engine's permit actor holds one for
+    the whole cluster (its workers send each call's estimate as a number and wait by polling).
+    Plain data, so a copy travels back to the Ray driver for ``summary.json``."""
+
+    def __init__(self, max_judge_calls: Optional[int] = None, max_cost: Optional[float] = None) -> None:
+        self.max_judge_calls = max_judge_calls
+        self.max_cost = max_cost
+        self.calls = 0  # admitted, earlier runs of the folder included
+        self.cost = 0.0  # charged, the same
+        self.reserved = 0.0  # expected cost of the calls in flight
+        self.refused = 0
+        #: why the budget stopped admitting calls (``None``: it has not)
+        self.stopped: Optional[str] = None
+        self._measured: Dict[str, Tuple[int, float]] = {}  # model -> (calls, cost) measured in this run
+        self.in_flight = 0
+
+    def carry(self, calls: int, cost: float) -> None:
+        """Start from what earlier runs of the same folder spent (a resume)."""
+        self.calls += int(calls)
+        self.cost += float(cost)
+
+    def _expected(self, model: str, estimate: Optional[float]) -> Optional[float]:
+        seen = self._measured.get(model)
+        if seen is not None and seen[0]:
+            return seen[1] / seen[0]
+        if not self._measured and self.calls and self.cost:  # a resume: the folder's earlier calls' mean
+            return self.cost / self.calls
+        return estimate
+
+    def take(self, model: str, estimate: Optional[float]) -> Union[float, str, None]:
+        """Decide one call: its reservation (admitted, counted now); the reason (refused: the budget
+        stops, and every later call is refused too); ``None``: wait for the calls in flight to be
+        settled, then ask again. ``estimate``: :func:`estimated_cost` of the request, ``None`` when
+        the model's price is unknown."""
+        if self.stopped is None:
+            verdict = self._decide(model, estimate)
+            if isinstance(verdict, float):
+                self.calls += 1
+                self.in_flight += 1
+                self.reserved += verdict
+                return verdict
+            if verdict is not None:
+                self.stopped = verdict
+        if self.stopped is not None:
+            self.refused += 1
+            return self.stopped
+        return None
+
+    def _decide(self, model: str, estimate: Optional[float]) -> Union[float, str, None]:
+        """This call's expected cost when it is admitted; why not when it is refused; ``None``: wait
+        for the calls in flight (they may cost less than they were expected to)."""
+        if self.max_judge_calls is not None and self.calls >= self.max_judge_calls:
+            return f"max_judge_calls {self.max_judge_calls} reached"
+        if self.max_cost is None:
+            return 0.0
+        expected = self._expected(model, estimate)
+        if expected is None:
+            return (f"max_cost is set but the price of judge model {model!r} is unknown, so its calls cannot be "
+                    "counted in money; give its price (--price MODEL=IN,OUT, prices: in a run config, or "
+                    "model_config 'price')")
+        expected = float(expected)
+        if self.cost + self.reserved + expected <= self.max_cost + _EPSILON:
+            return expected
+        if self.in_flight:
+            return None
+        return (f"max_cost {format_usd(self.max_cost)} would be passed by the next call (spent "
+                f"{format_usd(self.cost)}, next call about {format_usd(expected)})")
+
+    def release(self, model: str, reserved: float, cost: Optional[float]) -> None:
+        """A call admitted with ``reserved`` ended: charge ``cost`` (``None``: unknown, the reservation)."""
+        self.in_flight -= 1
+        self.reserved = max(self.reserved - reserved, 0.0)
+        if cost is None:
+            self.cost += reserved
+        else:
+            self.cost += cost
+            n, total = self._measured.get(model, (0, 0.0))
+            self._measured[model] = (n + 1, total + cost)
+
+    def record(self) -> Dict[str, Any]:
+        """``summary.json``'s ``"budget"``: the caps, what the folder's runs spent, and whether it stopped."""
+        return {"max_judge_calls": self.max_judge_calls, "max_cost": self.max_cost,
+                "judge_calls": self.calls, "cost_usd": round(self.cost, 12),
+                "stopped": self.stopped is not None, "reason": self.stopped, "refused_calls": self.refused}
+
+
+class JudgeBudget(BudgetBook):
+    """The caps of one local run and what it has spent (see the module docstring): a
+    :class:`BudgetBook` behind a lock, whose calls wait on the event loop near the money cap."""
+
+    def __init__(self, max_judge_calls: Optional[int] = None, max_cost: Optional[float] = None) -> None:
+        super().__init__(max_judge_calls, max_cost)
+        self._lock = threading.Lock()  # blocking evaluators call from worker threads
+        self._waiters: List[Tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"]] = []
+
+    async def admit(self, model: str, price: Optional[Price], messages: List[Dict[str, Any]],
+                    params: Mapping[str, Any]) -> Ticket:
+        """A ticket for one call, or :class:`BudgetExhausted` (and the budget stops). Near the money
+        cap a call waits for the calls in flight to be charged, then is decided on what they cost."""
+        estimate = request_estimate(self.max_cost, messages, params, price)
+        while True:
+            with self._lock:
+                verdict = self.take(model, estimate)
+                if isinstance(verdict, float):
+                    return Ticket(self, model, verdict)
+                if verdict is not None:
+                    raise BudgetExhausted(verdict)
+                loop = asyncio.get_running_loop()
+                wake = loop.create_future()
+                self._waiters.append((loop, wake))
+            await wake
+
+    def _settle(self, ticket: Ticket, cost: Optional[float]) -> None:
+        with self._lock:
+            self.release(ticket.model, ticket.reserved, cost)
+            waiters, self._waiters = self._waiters, []
+        for loop, wake in waiters:
+            loop.call_soon_threadsafe(_wake, wake)
+
+
+def request_estimate(max_cost: Optional[float], messages: List[Dict[str, Any]], params: Mapping[str, Any],
+                     price: Optional[Price]) -> Optional[float]:
+    """What :meth:`BudgetBook.take` needs of a request: its :func:`estimated_cost` under a money cap
+    with a known price (``None`` otherwise: no money cap needs none, an unknown price stops it)."""
+    if max_cost is None or price is None:
+        return None
+    return estimated_cost(messages, params, price)
+
+
+@contextlib.contextmanager
+def use_budget(budget: Optional[CallBudget]) -> Iterator[Optional[CallBudget]]:
+    """Install ``budget`` for the judge calls made inside this block (``None``: no caps)."""
+    token = _budget.set(budget)
+    try:
+        yield budget
+    finally:
+        _budget.reset(token)
+
+
+def _wake(wake: "asyncio.Future[None]") -> None:
+    if not wake.done():
+        wake.set_result(None)
+
+
+async def admit_call(model: str, price: Optional[Price], messages: List[Dict[str, Any]],
+                     params: Mapping[str, Any]) -> Optional[Ticket]:
+    """Ask the run's budget for one call (``None``: no budget, nothing to settle).
+
+    Raises :class:`BudgetExhausted` when the call would pass a cap, after noting the refusal
+    for :func:`watch_refusals`."""
+    budget = _budget.get()
+    if budget is None:
+        return None
+    try:
+        return await budget.admit(model, price if price is not None else price_for(model), messages, params)
+    except BudgetExhausted as exc:
+        seen = _refusals.get()
+        if seen is not None:
+            seen.append(exc.reason)
+        raise
+
+
+@contextlib.contextmanager
+def watch_refusals() -> Iterator[List[str]]:
+    """Collect the budget's refusals of calls made inside this block (a cell: tasks it starts too)."""
+    seen: List[str] = []
+    token = _refusals.set(seen)
+    try:
+        yield seen
+    finally:
+        _refusals.reset(token)

@@ -1,0 +1,69 @@
+"""The run engine's side of a judge budget (``max_cost`` / ``max_judge_calls``).
+
+The budget itself, and the rule that admits or refuses each judge call, is
+:mod:`agent_evaluators.judge.caps` (on the Ray engine, one for the cluster:
+:mod:`agent_evaluators.ray_engine.cluster_caps`). Here: which runs may have one, where a resumed run's
+spending starts (what its folder's earlier runs spent), and what ``summary.json`` and the
+log say when it stopped a run.
+"""
+
+from typing import Any, Dict, Mapping, Optional, Tuple
+
+from ..errors import ConfigError
+from ..judge.caps import BudgetBook, JudgeBudget
+from ..judge.prices import format_usd
+from .options import RunOptions
+from .rows import RowEvaluator
+
+__all__ = ["CAP_OPTIONS", "STOPPED", "run_budget", "earlier_spend", "budget_record", "stop_message"]
+
+#: the run options that cap judge work
+CAP_OPTIONS = ("max_judge_calls", "max_cost")
+#: ``summary.json``'s status of a run its budget stopped
+STOPPED = "stopped"
+
+
+def _caps(values: Mapping[str, Any]) -> bool:
+    return any(values.get(name) is not None for name in CAP_OPTIONS)
+
+
+def run_budget(options: RunOptions, rows: RowEvaluator) -> Optional[JudgeBudget]:
+    """The run's budget (``None`` without a cap); a resume then carries the earlier runs' spending in
+    (:meth:`~agent_evaluators.judge.caps.JudgeBudget.carry`).
+
+    An evaluator that calls its judge through its own client (azure-ai-evaluation's classes)
+    would not be counted: a cap with one is a ``ConfigError`` naming it and our drop-in."""
+    values = options.values
+    if not _caps(values):
+        return None
+    for alias, inv in rows.invokers.items():
+        if inv.foreign_kind == "azure":
+            raise ConfigError(
+                f"evaluator {alias!r} ({inv.class_name}) is azure-ai-evaluation's own class: it calls its judge "
+                "through its own client, which max_cost / max_judge_calls cannot count. Use "
+                f"agent_evaluators.azure.{inv.class_name} (the same metric on our judge client), or leave the caps out.")
+    return JudgeBudget(values.get("max_judge_calls"), values.get("max_cost"))
+
+
+def earlier_spend(summary: Mapping[str, Any]) -> Tuple[int, float]:
+    """What an earlier run of the folder spent on judge calls: its budget record, else its usage totals
+    (a run made without a cap; an unknown cost counts as nothing known, 0)."""
+    record = summary.get("budget")
+    if isinstance(record, Mapping):
+        return int(record.get("judge_calls") or 0), float(record.get("cost_usd") or 0.0)
+    usage = summary.get("usage") or {}
+    calls = sum(int(u.get("judge_calls") or 0) for u in usage.values() if isinstance(u, Mapping))
+    return calls, float(summary.get("cost_usd") or 0.0)
+
+
+def budget_record(budget: BudgetBook, not_run: int) -> Dict[str, Any]:
+    """``summary.json``'s ``"budget"``: caps, what the folder's runs spent, and the cells left unrun."""
+    return {**budget.record(), "not_run_cells": not_run}
+
+
+def stop_message(record: Mapping[str, Any]) -> str:
+    """What a run its budget stopped says: why, what was spent, what was left, how to go on."""
+    return (f"stopped by the judge budget ({record.get('reason')}): {record.get('judge_calls')} judge call(s), "
+            f"{format_usd(record.get('cost_usd'))} spent in this run folder; {record.get('not_run_cells')} cell(s) "
+            "not run (not_run: budget). The results so far are saved; to finish, resume the run with a higher "
+            "max_cost / max_judge_calls (agent-eval run ... --resume --max-cost USD)")
