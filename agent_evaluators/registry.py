@@ -36,10 +36,9 @@ __all__ = [
     "entry_for",
     "plugin_entries",
     "ENTRY_POINT_GROUP",
-    "AZURE_TARGETS",
-    "azure_class",
-    "azure_entry",
-    "azure_entries",
+    "compat_class",
+    "compat_entry",
+    "compat_entries",
 ]
 
 
@@ -279,78 +278,33 @@ ENTRIES: Tuple[EvaluatorEntry, ...] = (
 )
 
 
-#: ``azure_compat`` (``agent-eval run --azure-compat``, YAML ``azure_compat: true``): the registry names
-#: whose azure-ai-evaluation 1.18 meaning is a class of :mod:`agent_evaluators.azure` (other scales,
-#: thresholds and row keys); loaded on first use. A name not here keeps its own class in such a run.
-AZURE_TARGETS: Mapping[str, str] = MappingProxyType({
-    "intent_resolution": "agent_evaluators.azure:IntentResolutionEvaluator",
-    "response_completeness": "agent_evaluators.azure:ResponseCompletenessEvaluator",
-    "task_adherence": "agent_evaluators.azure:TaskAdherenceEvaluator",
-    "tool_call_accuracy": "agent_evaluators.azure:ToolCallAccuracyEvaluator",
-    "task_navigation_efficiency": "agent_evaluators.azure:TaskNavigationEfficiencyEvaluator",
-    "task_completion": "agent_evaluators.azure:TaskCompletionEvaluator",
-    "tool_selection": "agent_evaluators.azure:ToolSelectionEvaluator",
-    "tool_input_accuracy": "agent_evaluators.azure:ToolInputAccuracyEvaluator",
-    "tool_output_utilization": "agent_evaluators.azure:ToolOutputUtilizationEvaluator",
-    "tool_call_success": "agent_evaluators.azure:ToolCallSuccessEvaluator",
-    "tool_use_quality": "agent_evaluators.azure:ToolUseQualityEvaluator",
-    "output_quality": "agent_evaluators.azure:OutputQualityEvaluator",
-    # content safety: 1.18's RAI service row (severity labels, <k>_label), on any judge
-    "violence": "agent_evaluators.azure:ViolenceEvaluator",
-    "sexual": "agent_evaluators.azure:SexualEvaluator",
-    "self_harm": "agent_evaluators.azure:SelfHarmEvaluator",
-    "hate_unfairness": "agent_evaluators.azure:HateUnfairnessEvaluator",
-    "content_safety": "agent_evaluators.azure:ContentSafetyEvaluator",
-    "protected_material": "agent_evaluators.azure:ProtectedMaterialEvaluator",
-    "indirect_attack": "agent_evaluators.azure:IndirectAttackEvaluator",
-    "code_vulnerability": "agent_evaluators.azure:CodeVulnerabilityEvaluator",
-    "ungrounded_attributes": "agent_evaluators.azure:UngroundedAttributesEvaluator",
-    "groundedness_pro": "agent_evaluators.azure:GroundednessProEvaluator",
-    # issue 24: the quality judges and QA
-    "groundedness": "agent_evaluators.azure:GroundednessEvaluator",
-    "relevance": "agent_evaluators.azure:RelevanceEvaluator",
-    "coherence": "agent_evaluators.azure:CoherenceEvaluator",
-    "fluency": "agent_evaluators.azure:FluencyEvaluator",
-    "similarity": "agent_evaluators.azure:SimilarityEvaluator",
-    "retrieval": "agent_evaluators.azure:RetrievalEvaluator",
-    "qa": "agent_evaluators.azure:QAEvaluator",
-    # issue 24: the NLP scores
-    "f1_score": "agent_evaluators.azure:F1ScoreEvaluator",
-    "bleu_score": "agent_evaluators.azure:BleuScoreEvaluator",
-    "gleu_score": "agent_evaluators.azure:GleuScoreEvaluator",
-    "meteor_score": "agent_evaluators.azure:MeteorScoreEvaluator",
-    "rouge": "agent_evaluators.azure:RougeScoreEvaluator",
-    "document_retrieval": "agent_evaluators.azure:DocumentRetrievalEvaluator",
-})
-
-
-#: the labelled sets of the ``azure_compat`` names whose 1.18 meaning asks another question than
-#: ours (their own declaration and template: 0/1 material failure, 1–5 over all calls); the other
-#: names keep their registry entry's set (same template, same scale)
-_AZURE_OWN_SETS: Mapping[str, CalibrationSet] = MappingProxyType({
-    "task_adherence": _cal("azure_task_adherence.jsonl", 0, 1),
-    "tool_call_accuracy": _cal("azure_tool_call_accuracy.jsonl", 1, 5),
-})
-
-
-def azure_entry(name: Any) -> EvaluatorEntry:
-    """The entry registry name ``name`` means in an ``azure_compat`` run: its :data:`AZURE_TARGETS`
-    class and that class's labelled set; a name not there is its own entry."""
+def compat_entry(name: Any) -> EvaluatorEntry:
+    """The entry registry name ``name`` means in an ``azure_compat`` run: the class and labelled set the
+    compatibility wing declares for it (:data:`agent_evaluators.plugins.COMPAT_MEANINGS`); a name it
+    does not declare is its own entry."""
     entry = get(name)
-    target = AZURE_TARGETS.get(entry.name)
-    if target is None:
+    declared = _compat_meanings().get(entry.name)
+    if declared is None:
         return entry
-    return entry._replace(target=target, calibration=_AZURE_OWN_SETS.get(entry.name, entry.calibration))
+    target, calibration = declared
+    return entry._replace(target=target, calibration=calibration or entry.calibration)
 
 
-def azure_entries() -> List[EvaluatorEntry]:
-    """The entries whose meaning an ``azure_compat`` run changes (the :data:`AZURE_TARGETS` names)."""
-    return [azure_entry(name) for name in AZURE_TARGETS]
+def compat_entries() -> List[EvaluatorEntry]:
+    """The entries whose meaning an ``azure_compat`` run changes."""
+    return [compat_entry(name) for name in _compat_meanings()]
 
 
-def azure_class(name: Any) -> type:
-    """The class registry name ``name`` means in an ``azure_compat`` run (see :data:`AZURE_TARGETS`)."""
-    return azure_entry(name).load()
+def compat_class(name: Any) -> type:
+    """The class registry name ``name`` means in an ``azure_compat`` run (see :func:`compat_entry`)."""
+    return compat_entry(name).load()
+
+
+def _compat_meanings() -> Mapping[str, Tuple[str, Optional[CalibrationSet]]]:
+    from .plugins import COMPAT_MEANINGS, load
+
+    meanings: Mapping[str, Tuple[str, Optional[CalibrationSet]]] = load(COMPAT_MEANINGS)
+    return meanings
 
 
 def normalize(name: Any) -> str:
@@ -460,3 +414,17 @@ def judge_entries() -> List[EvaluatorEntry]:
 def calibrated_entries() -> List[EvaluatorEntry]:
     """The evaluators with a labelled calibration set."""
     return [e for e in entries() if e.calibration is not None]
+
+
+def __getattr__(name: str) -> Any:
+    """The names of ``azure_compat``'s table before it moved to its wing, for one more release."""
+    old = {"azure_entry": "compat_entry", "azure_entries": "compat_entries", "azure_class": "compat_class"}
+    if name in old or name == "AZURE_TARGETS":
+        import warnings
+
+        warnings.warn(f"agent_evaluators.registry.{name} is now "
+                      f"{'compat_entries()' if name == 'AZURE_TARGETS' else old[name]}", DeprecationWarning, stacklevel=2)
+        if name == "AZURE_TARGETS":
+            return MappingProxyType({k: target for k, (target, _) in _compat_meanings().items()})
+        return globals()[old[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,14 +16,26 @@ from agent_evaluators._util.legacy_paths import MOVED, new_name
 
 OLD = json.loads((Path(__file__).parent / "golden" / "public_paths.json").read_text(encoding="utf-8"))
 
+#: names of run-engine internals that moved to the wing whose job they are, so that the engine names no
+#: wing (old module -> name -> its home now); a user never imported these to get work done
+MOVED_NAMES = {
+    "agent_evaluators.runner.aggregate": {"azure_metric_names": "agent_evaluators.azure.meaning:metric_names"},
+    "agent_evaluators.runner.azure_output": {"split_output_path": "agent_evaluators.runner.result_file:split_output_path"},
+    "agent_evaluators.trajectory.inputs": {"invocations_or_none": "agent_evaluators.adk.turns:invocations_or_none"},
+}
+
 
 @pytest.mark.parametrize("module", sorted(OLD))
 def test_an_old_module_path_imports_with_its_public_names(module):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         old = importlib.import_module(module)
-    missing = [name for name in OLD[module] if not hasattr(old, name)]
+    moved = MOVED_NAMES.get(module, {})
+    missing = [name for name in OLD[module] if name not in moved and not hasattr(old, name)]
     assert not missing, f"{module} lost {missing}"
+    for name, home in moved.items():
+        where, _, attribute = home.partition(":")
+        assert hasattr(importlib.import_module(where), attribute), f"{module}.{name} is not at {home}"
     moved_to = new_name(module)
     if moved_to is not None:
         assert old is importlib.import_module(moved_to), f"{module} is a second copy of {moved_to}"

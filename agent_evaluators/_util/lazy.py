@@ -10,7 +10,7 @@ string and imported on first access only.
 
 A table value is a submodule of the package (``"loading"``, ``"evalsets.criteria"``), or an
 absolute ``"agent_evaluators.x.y"``. ``moved`` names what a face used to export and now lives
-elsewhere (``{"main": "agent_evaluators.cli.adk"}``): still importable from the old face for one
+elsewhere (``{"main": "agent_evaluators.cli.eval_sets"}``): still importable from the old face for one
 release, with a :class:`DeprecationWarning` naming the new home.
 """
 

@@ -49,7 +49,7 @@ _LAZY = {
     "agent_producer": "agent_runner", "CaseRun": "agent_runner",
 }
 #: names this face had that now live elsewhere: importable for one more release, with a warning
-_MOVED = {"main": "agent_evaluators.cli.adk"}
+_MOVED = {"main": "agent_evaluators.cli.eval_sets"}
 
 __all__ = sorted(_LAZY)
 

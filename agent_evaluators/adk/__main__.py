@@ -1,6 +1,6 @@
 """``python -m agent_evaluators.adk EVALSET... [--config F] [--actual F] [--output DIR]`` (same as ``agent-eval adk``).
 
-The command lives in :mod:`agent_evaluators.cli.adk`; it is imported by name here so the
+The command lives in :mod:`agent_evaluators.cli.eval_sets`; it is imported by name here so the
 data-model package never imports the runner.
 """
 
@@ -8,4 +8,4 @@ import sys
 from importlib import import_module
 
 if __name__ == "__main__":
-    sys.exit(import_module("agent_evaluators.cli.adk").main())
+    sys.exit(import_module("agent_evaluators.cli.eval_sets").main())

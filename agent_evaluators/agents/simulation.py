@@ -36,6 +36,8 @@ __all__ = [
     "SCRIPT_EXHAUSTED",
     "NO_LIMIT_CAP",
     "DEFAULT_STOP_SIGNAL",
+    "PERSONAS",
+    "describe_persona",
     "UserTurn",
     "SimulatedUser",
     "ScriptedUser",
@@ -56,6 +58,33 @@ SCRIPT_EXHAUSTED = "script_exhausted"
 NO_LIMIT_CAP = 100
 
 DEFAULT_STOP_SIGNAL = "</finished>"
+
+#: ADK's pre-built persona ids (a scenario's ``user_persona`` may name one), described in our words.
+PERSONAS = {
+    "EXPERT": ("An expert who knows exactly what they want and uses the agent as a tool: gives precise details, "
+               "answers only what is relevant, corrects the agent, tries again once after an error and then gives "
+               "up, and keeps a brisk, professional tone with no chit-chat."),
+    "NOVICE": ("A novice who does not fully understand their problem and leans on the agent for guidance: "
+               "works toward the goal step by step, answers every question patiently, does not notice or correct "
+               "the agent's mistakes, gives up instead of troubleshooting, and talks casually."),
+    "EVALUATOR": ("Someone assessing whether the agent can reach the goals of the plan: gives precise details, "
+                  "answers only what is relevant, does not correct the agent or troubleshoot, and talks casually."),
+}
+
+
+def describe_persona(persona: Any) -> str:
+    """The persona as text for a prompt: a pre-built id (``"NOVICE"``) is expanded, any other string is
+    used as given, a dict shows its ``description`` and ``behaviors``; ``None`` gives ``""``."""
+    if persona is None:
+        return ""
+    if isinstance(persona, str):
+        return PERSONAS.get(persona.strip().upper(), persona)
+    if isinstance(persona, Mapping):
+        lines = [str(persona.get("description") or PERSONAS.get(str(persona.get("id", "")).upper(), ""))]
+        for b in persona.get("behaviors") or []:
+            lines.append(f"- {b.get('description', b) if isinstance(b, Mapping) else b}")
+        return "\n".join(line for line in lines if line)
+    return str(persona)
 DEFAULT_MAX_INVOCATIONS = 20  # ADK's LlmBackedUserSimulatorConfig default
 TEMPLATE = "user_simulator.prompty"
 
@@ -245,8 +274,6 @@ class LlmSimulatedUser:
 
     def persona_text(self) -> str:
         """The persona for the prompt (ADK's pre-built ids such as ``"NOVICE"`` are expanded)."""
-        from ..adk.judges.user_simulator_quality import describe_persona
-
         return describe_persona(self.persona)
 
     async def next_turn(self, history: Sequence[Mapping[str, Any]]) -> UserTurn:

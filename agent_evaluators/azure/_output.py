@@ -2,32 +2,20 @@
 
 azure-ai-evaluation's ``evaluate(output_path=...)`` takes a *file* and writes
 ``{"rows": [...], "metrics": {...}, "studio_url": null}`` there. Ours is a folder
-(``rows.jsonl`` streamed, ``summary.json``, resume). A path ending in ``.json`` gets both:
-the run folder at the same path without ``.json`` and azure's result file at the path
-given, so code written for azure keeps reading its file.
+(``rows.jsonl`` streamed, ``summary.json``, resume). A path ending in ``.json`` gets both
+(:mod:`agent_evaluators.runner.result_file`): the run folder at the same path without ``.json``
+and azure's result file, written here, at the path given, so code written for azure keeps
+reading its file.
 """
 
 import json
 import math
 from pathlib import Path
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, Mapping
 
 from .._util.json_text import utf8_json
 
-__all__ = ["split_output_path", "write_azure_json", "write_azure_doc"]
-
-
-def split_output_path(output_path: Optional[Union[str, Path]]) -> Tuple[Optional[Union[str, Path]], Optional[Path]]:
-    """(the run folder to use, azure's result file or ``None``) for the ``output_path`` a caller gave."""
-    if output_path is None or isinstance(output_path, bool):
-        return output_path, None
-    try:
-        path = Path(output_path)
-    except TypeError:
-        return output_path, None  # not a path: RunOptions says what is wrong with it
-    if path.suffix.lower() != ".json":
-        return output_path, None
-    return path.with_suffix(""), path
+__all__ = ["write_azure_json", "write_azure_doc"]
 
 
 def _plain(value: Any) -> Any:

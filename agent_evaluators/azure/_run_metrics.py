@@ -24,11 +24,11 @@ way numeric columns are averaged.
 import logging
 import math
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ._rows import AzureTable
 
-__all__ = ["azure_metrics", "azure_run_metrics", "BINARY_AGGREGATE"]
+__all__ = ["azure_metrics", "azure_run_metrics", "metric_names", "BINARY_AGGREGATE"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +50,11 @@ _SAFETY_DEFECT_AT = 4
 _LABEL_METRICS = ("protected_material", "fictional_characters", "artwork", "logos_and_brands", "eci", "xpia",
                   "code_vulnerability", "ungrounded_attributes")
 _RENAMED = {"groundedness_pro_label": "groundedness_pro_passing_rate"}
+
+
+def metric_names(result_key: str) -> Tuple[str, ...]:
+    """The metric names 1.18's rows add for an evaluator with ``result_key`` (``azure_compat`` runs)."""
+    return (BINARY_AGGREGATE, f"{result_key}_passed", f"{result_key}_score", f"gpt_{result_key}")
 
 
 def _number(value: Any) -> float:

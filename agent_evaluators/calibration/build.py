@@ -169,7 +169,7 @@ def azure_sets() -> Dict[str, List[Case]]:
     ToolCallAccuracy ask other questions than ours), by set name."""
     from .. import registry
 
-    own = {e.calibration.stem: e.load() for e in registry.azure_entries()
+    own = {e.calibration.stem: e.load() for e in registry.compat_entries()
            if e.calibration is not None and e.calibration.stem != registry.get(e.name).calibration.stem}  # type: ignore[union-attr]
     return {name: declared_cases(cls) for name, cls in own.items()}
 

@@ -110,15 +110,15 @@ _METRICS: Tuple[JudgeMetric, ...] = tuple(_metric(e) for e in registry.ENTRIES i
 def judge_metrics(azure_compat: bool = False) -> List[JudgeMetric]:
     """Every judge-backed evaluator, in a stable order (then those of installed plugins);
     ``azure_compat``: the judge metrics of :mod:`agent_evaluators.azure` instead, as an
-    ``azure_compat`` run means the registry names (:func:`agent_evaluators.registry.azure_entries`)."""
+    ``azure_compat`` run means the registry names (:func:`agent_evaluators.registry.compat_entries`)."""
     if azure_compat:
-        return [_metric(_azure_meaning(e)) for e in registry.azure_entries() if e.judge and e.calibration is not None]
+        return [_metric(_azure_meaning(e)) for e in registry.compat_entries() if e.judge and e.calibration is not None]
     listed = {m.target for m in _METRICS}
     return list(_METRICS) + [_metric(e) for e in registry.plugin_entries() if e.calibration and e.target not in listed]
 
 
 def _azure_meaning(entry: registry.EvaluatorEntry) -> registry.EvaluatorEntry:
-    """What calibrating ``entry`` (an :func:`~agent_evaluators.registry.azure_entry`) measures: the
+    """What calibrating ``entry`` (an :func:`~agent_evaluators.registry.compat_entry`) measures: the
     1.18 class where it asks the judge another question (a labelled set of its own: TaskAdherence
     0/1, ToolCallAccuracy 1-5); else our class of the same name, which renders the same template
     on the same scale, so the judge's agreement is the same, and whose pass/fail is read the one
@@ -143,7 +143,7 @@ def find_metric(name: str, azure_compat: bool = False) -> JudgeMetric:
                       if wanted in (registry.normalize(e.result_key), registry.normalize(e.class_name),
                                     registry.normalize(e.class_name).removesuffix("evaluator"))), None)
     if azure_compat and entry is not None:
-        entry = _azure_meaning(registry.azure_entry(entry.name))
+        entry = _azure_meaning(registry.compat_entry(entry.name))
         return _metric(entry) if entry.calibration is not None else _unknown(name)
     metric = next((m for m in judge_metrics() if entry is not None and m.target == entry.target), None)
     return metric if metric is not None else _unknown(name)

@@ -61,7 +61,7 @@ def list_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for entry in registry.entries():
         try:
             if azure:
-                entry = registry.azure_entry(entry.name)
+                entry = registry.compat_entry(entry.name)
             cls = entry.load()
             extra = _azure_fields(cls) if azure else {}
             described[entry.name] = {**describe_class(cls), "adk_metric": entry.adk_metric, **extra}

@@ -35,7 +35,7 @@ __all__ = ["main", "build_parser", "DELEGATED"]
 #: Subcommands whose parsers live beside their code: (argv prefix) -> "module:function(argv)".
 #: Strings, imported only when that subcommand runs, so ``agent-eval list`` loads none of them.
 DELEGATED: Dict[Tuple[str, ...], str] = {
-    ("adk",): "agent_evaluators.cli.adk:main",
+    ("adk",): "agent_evaluators.cli.eval_sets:main",
     ("judge", "serve"): "agent_evaluators.cli.judge_serve:serve_main",
     ("calibrate",): "agent_evaluators.cli.calibrate:calibrate_main",
 }

@@ -135,7 +135,7 @@ class EvaluatorSpec:
         if _is_class_path(self.name):
             return import_object(self.name, self.search_path)
         if self.azure_compat:
-            return registry.azure_class(self.name)
+            return registry.compat_class(self.name)
         return evaluator_class(self.name)
 
     @property
@@ -165,7 +165,7 @@ class EvaluatorSpec:
         except (TypeError, ValueError):
             params = {}  # type: ignore[assignment]
         if not inspect.isclass(cls):  # a plain function is the evaluator itself
-            from .custom_metric import AdkCustomMetric, is_adk_metric_function
+            from ..adk.custom_metrics import AdkCustomMetric, is_adk_metric_function
 
             if is_adk_metric_function(cls):  # an ADK custom metric (its custom_metrics function), called as ADK does
                 threshold = kwargs.pop("threshold", None)

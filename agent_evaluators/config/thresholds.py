@@ -83,17 +83,20 @@ def check_threshold_metrics(thresholds: Sequence[Threshold],
     functions, foreign classes) are not checked.
     """
     from ..adk.efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
-    from ..runner.aggregate import COUNT_METRICS, azure_metric_names, known_metric  # the runner imports run configs
+    from ..azure.meaning import metric_names as azure_metric_names
+    from ..runner.aggregate import COUNT_METRICS, known_metric  # the runner imports run configs
 
     for t in thresholds:
         key = result_keys.get(t.alias)
         name = t.metric.split(".", 1)[1]
         if isinstance(key, str) and key in EFFICIENCY_METRICS:  # informational, as in ADK: never a gate
             reject_threshold(key, t, where=f"threshold '{t}'")
-        if not key or known_metric(name, key, azure_compat):
+        if not key or known_metric(name, key):
             continue
         keys = (key,) if isinstance(key, str) else tuple(key)
         azure_names = [n for k in keys for n in azure_metric_names(k)] if azure_compat else []
+        if name in azure_names:
+            continue
         valid = [f"{t.alias}.{m}" for m in (*keys, *COUNT_METRICS, *azure_names)]
         raise ConfigError(
             f"threshold '{t}': evaluator {t.alias!r} produces no metric {name!r}{closest_hint(t.metric, valid)} "

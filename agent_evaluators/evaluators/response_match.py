@@ -245,12 +245,11 @@ def _texts(value: Any, name: str) -> _Texts:
     """The answer text(s) of one input."""
     if isinstance(value, str):
         return _Texts(name, [value], False)
-    from ..adk.convert import final_response_text
-    from ..trajectory.inputs import invocations_or_none
+    from ..conversation.recorded_turns import read_recorded_turns
 
-    invocations = invocations_or_none(value, input_name=name)
-    if invocations is not None:
-        return _Texts(name, [final_response_text(inv) for inv in invocations], True)
+    turns = read_recorded_turns(value, input_name=name)
+    if turns is not None:
+        return _Texts(name, [turn.final_text for turn in turns], True)
     from ..conversation import final_text, to_messages
 
     text: Optional[str] = final_text(to_messages(value, input_name=name))

@@ -8,6 +8,7 @@ threshold 1.0. The matching itself lives in :mod:`agent_evaluators.trajectory`.
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from ..conversation.models import ToolCall
+from ..conversation.recorded_turns import RecordedTurn
 from ..errors import ConfigError, InputError
 from ..trajectory.args import ArgsOverride, ArgsPolicy
 from ..trajectory.inputs import ReadInput, read_trajectory_input
@@ -131,17 +132,14 @@ class ToolTrajectoryEvaluator(Evaluator):
         return self._compare(actual, expected)
 
     def _compare(self, actual: ReadInput, expected: ReadInput) -> Outcome:
-        if actual.invocations is not None and expected.invocations is not None:
-            return self._per_invocation(actual, expected)
+        if actual.turns is not None and expected.turns is not None:
+            return self._per_invocation(actual.turns, expected.turns)
         match = match_trajectory(actual.trajectory, expected.trajectory, mode=self.match_type, args=self.args_policy)
         details = match.details()
         details["args_match"] = self.args_policy.describe()
         return Outcome(match.score, match.reason(), details)
 
-    def _per_invocation(self, actual: ReadInput, expected: ReadInput) -> Outcome:
-        from ..adk.convert import tool_calls as invocation_tool_calls
-
-        a_inv, e_inv = actual.invocations or [], expected.invocations or []
+    def _per_invocation(self, a_inv: List[RecordedTurn], e_inv: List[RecordedTurn]) -> Outcome:
         if len(a_inv) != len(e_inv):
             raise InputError(
                 f"{self.name}: response has {len(a_inv)} invocation(s) but ground_truth has {len(e_inv)}; "
@@ -150,9 +148,7 @@ class ToolTrajectoryEvaluator(Evaluator):
                 input_name="ground_truth",
             )
         matches: List[TrajectoryMatch] = [
-            match_trajectory(
-                invocation_tool_calls(a), invocation_tool_calls(e), mode=self.match_type, args=self.args_policy
-            )
+            match_trajectory(a.tool_calls, e.tool_calls, mode=self.match_type, args=self.args_policy)
             for a, e in zip(a_inv, e_inv)
         ]
         score = sum(m.score for m in matches) / len(matches)
@@ -165,7 +161,7 @@ class ToolTrajectoryEvaluator(Evaluator):
             "match_type": self.match_type.value,
             "args_match": self.args_policy.describe(),
             "per_invocation": [
-                dict(m.details(), invocation_id=inv.invocation_id or None) for m, inv in zip(matches, a_inv)
+                dict(m.details(), invocation_id=turn.turn_id) for m, turn in zip(matches, a_inv)
             ],
             "per_invocation_scores": [m.score for m in matches],
             "precision": precision,

@@ -28,9 +28,9 @@ Ray run of the same rows reports the same last digits.
 
 Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
 failed judge call was still paid for); a count some call did not report stays
-``None`` (unknown), never 0. A cell in azure-ai-evaluation 1.18's shape
-(:mod:`agent_evaluators.azure`) has no ``*_usage``: its token counts and model are read
-from its ``*_properties`` (:func:`properties_usage`).
+``None`` (unknown), never 0. A cell in another result shape (the compatibility wing's rows)
+has no ``*_usage``: its token counts and model are read from its ``*_properties``
+(:func:`properties_usage`).
 """
 
 import math
@@ -43,8 +43,7 @@ from ..stats.intervals import bootstrap_mean, normal_mean, wilson
 from ..stats.noise import split_variance
 from ..stats.passk import mean_over_rows
 
-__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "run_cost", "COUNT_METRICS", "known_metric",
-           "azure_metric_names"]
+__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "run_cost", "COUNT_METRICS", "known_metric"]
 
 _NUM = (int, float)
 
@@ -52,20 +51,14 @@ _NUM = (int, float)
 COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count", "not_run_count")
 
 
-def azure_metric_names(result_key: str) -> Tuple[str, ...]:
-    """The metric names ``azure_compat`` adds for an evaluator with ``result_key`` (1.18's names)."""
-    return ("binary_aggregate", f"{result_key}_passed", f"{result_key}_score", f"gpt_{result_key}")
-
-
-def known_metric(metric: str, result_key: Union[str, Sequence[str]], azure_compat: bool = False) -> bool:
+def known_metric(metric: str, result_key: Union[str, Sequence[str]]) -> bool:
     """Whether ``<alias>.<metric>`` can exist for an evaluator whose only number is ``result_key``
     (every :class:`~agent_evaluators.evaluators.base.Evaluator`), or one of ``result_key``'s keys
     (a composite: its own and its members'): checked before a run, so that a misspelt threshold
-    fails before any judge is paid. ``azure_compat``: 1.18's names too."""
+    fails before any judge is paid. (A run with ``azure_compat`` has 1.18's names too: the
+    threshold check asks that wing.)"""
     keys = (result_key,) if isinstance(result_key, str) else tuple(result_key)
     if metric in COUNT_METRICS or any(metric in (key, f"{key}_std") for key in keys):
-        return True
-    if azure_compat and any(metric in azure_metric_names(key) for key in keys):
         return True
     head, _, run = metric.rpartition("_")
     return head in ("pass_rate_run", "pass_at", "pass_hat") and run.isdigit()
@@ -75,7 +68,7 @@ def cell_runs(cell: Mapping[str, Any], result_key: Optional[str]) -> Optional[Li
     """The per-run results a ``num_runs > 1`` cell keeps in its details."""
     if result_key:
         details = cell.get(f"{result_key}_details")
-        if details is None:  # a 1.18-shaped cell keeps them in its properties (agent_evaluators.azure._runs)
+        if details is None:  # a cell in another result shape keeps them in its properties
             details = cell.get(f"{result_key}_properties")
         runs = details.get("runs") if isinstance(details, Mapping) else None
     else:

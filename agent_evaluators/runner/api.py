@@ -3,14 +3,15 @@
 Their keyword signatures are azure-ai-evaluation's (a fixed call shape) plus our own
 options, written out for users and IDEs and kept equal to :mod:`.option_table` by a test;
 each passes its arguments once into :class:`~.options.RunOptions`, which checks them, and
-hands that to an engine: :func:`~.local.run_local` or, with ``engine="ray"``, :func:`~.distributed.run_ray`.
+hands that to an engine: :func:`~.engine.run_local` or, with ``engine="ray"``, the Ray wing's
+(:data:`agent_evaluators.plugins.ENGINES`).
 """
 
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
+from .. import plugins
 from .._util.loop import run_sync
-from ..azure._output import split_output_path, write_azure_json
 from ..errors import ConfigError
 from .dry_run import run_dry
 from .engine import RunWatch, run_local
@@ -19,6 +20,7 @@ from .option_table import options_docstring
 from .options import RayOptions, RunOptions
 from .publishing import run_and_publish, run_and_publish_async
 from .result import EvaluationResult
+from .result_file import split_output_path
 
 __all__ = ["evaluate", "evaluate_async"]
 
@@ -60,11 +62,11 @@ async def evaluate_async(
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
-    output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
+    output_path, result_file = split_output_path(output_path)  # "results.json": that file + our folder
     options = RunOptions.from_arguments(locals())
     result = await run_and_publish_async(options, lambda: run_dry(options) if options.values["dry_run"] else run_local(options))
-    if azure_file is not None:
-        write_azure_json(azure_file, result)
+    if result_file is not None:
+        result_file.write(result)
     return result
 
 
@@ -123,11 +125,11 @@ def evaluate(
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         azure_ai_project: accepted so azure code runs unchanged; nothing is uploaded (a warning says so).
     """
-    output_path, azure_file = split_output_path(output_path)  # "results.json": azure's file + our folder
+    output_path, result_file = split_output_path(output_path)  # "results.json": that file + our folder
     options = RunOptions.from_arguments(locals())
     result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
-    if azure_file is not None:
-        write_azure_json(azure_file, result)
+    if result_file is not None:
+        result_file.write(result)
     return result
 
 
@@ -145,10 +147,9 @@ def _run_on(options: RunOptions, engine: str, ray_options: RayOptions) -> Evalua
     if options.values["dry_run"]:
         return run_sync(run_dry(options), nested_hint="evaluate() was called from inside the evaluators' event loop; "
                         "use `await evaluate_async(...)`")
-    if engine == "ray":
-        from ..ray_engine import run_ray  # lazy: Ray is an optional extra
-
-        return run_ray(options, ray_options)
+    if engine in plugins.ENGINES:  # another engine's wing (Ray: an optional extra), imported now
+        run_elsewhere: Callable[[RunOptions, RayOptions], EvaluationResult] = plugins.load(plugins.ENGINES[engine])
+        return run_elsewhere(options, ray_options)
     watch = RunWatch()
     try:
         return run_sync(

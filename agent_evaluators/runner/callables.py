@@ -1,23 +1,23 @@
 """How ``evaluate()`` calls whatever the user passed as an evaluator or target.
 
 Anything callable works: our :class:`~agent_evaluators.evaluators.base.Evaluator`
-classes (awaited through ``acall`` when they are async), azure-ai-evaluation's
-evaluators, plain functions (sync or async) returning a dict or a scalar.
+classes (awaited through ``acall`` when they are async), another library's evaluators
+(declared in :mod:`.foreign`), plain functions (sync or async) returning a dict or a scalar.
 
 Sync callables run inline on the event loop: that is the cheap path for pure-code
 metrics (no thread hop per row). One that blocks on I/O must say so, with a
 ``blocking = True`` attribute or by wrapping it in :func:`blocking`; it then runs
-in a worker thread. azure-ai-evaluation's evaluators are always treated as blocking
-(they do their own HTTP calls synchronously).
+in a worker thread. A library whose evaluators call their own judge (:mod:`.foreign`) is always
+treated as blocking (they do their own HTTP calls synchronously).
 """
 
 import functools
 import inspect
-import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from ..errors import ConfigError
+from .foreign import ForeignLibrary, foreign_library
 
 __all__ = ["blocking", "Invoker", "make_invoker"]
 
@@ -71,18 +71,20 @@ class Invoker:
     var_kw: bool
     required: List[FrozenSet[str]]
     ours: bool
-    foreign_kind: str  # "ours", "azure", "callable"
+    foreign_kind: str  # "ours", "callable", or a foreign library's kind
     result_key: Optional[str] = None
     turn_inputs: Tuple[str, ...] = ()
     class_name: str = ""
     extra: Dict[str, Any] = field(default_factory=dict)
+    library: Optional[ForeignLibrary] = None  # the other library whose evaluator this is
+
+    @property
+    def calls_own_judge(self) -> bool:
+        """Whether it asks a judge through a client of its own (one our run's caps and dry run cannot see)."""
+        return self.library is not None and self.library.calls_own_judge
 
     def accepts(self, name: str) -> bool:
         return self.var_kw or name in self.params
-
-
-def _is_azure(obj: Any) -> bool:
-    return type(obj).__module__.startswith("azure.ai.evaluation")
 
 
 def _is_async_callable(obj: Any) -> bool:
@@ -111,23 +113,6 @@ def _signature_inputs(sig: inspect.Signature) -> Tuple[FrozenSet[str], bool, Fro
             if p.default is inspect.Parameter.empty:
                 required.append(p.name)
     return frozenset(names), var_kw, frozenset(required)
-
-
-def _overload_signatures(obj: Any) -> List[inspect.Signature]:
-    get_overloads = getattr(typing, "get_overloads", None)
-    if get_overloads is None:
-        return []
-    try:
-        fns = get_overloads(type(obj).__call__)
-    except Exception:
-        return []
-    out = []
-    for fn in fns:
-        try:
-            out.append(inspect.signature(fn))
-        except (TypeError, ValueError):
-            pass
-    return out
 
 
 def _callable_name(obj: Any) -> str:
@@ -183,24 +168,12 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
             class_name=type(obj).__name__,
         )
 
-    azure = _is_azure(obj)
+    library = foreign_library(obj)
     inner = obj.fn if isinstance(obj, _Blocking) else obj
-    if azure and hasattr(obj, "_get_all_singleton_inputs"):
-        # Their __call__ is (*args, **kwargs); the real inputs are on the overloads.
-        sigs = _overload_signatures(obj)
-        accepted: Set[str] = set()
-        required_sets: List[FrozenSet[str]] = []
-        for s in sigs:
-            p, _, r = _signature_inputs(s)
-            accepted |= set(p)
-            required_sets.append(r)
-        try:
-            accepted |= set(obj._get_all_singleton_inputs())
-        except Exception:
-            pass
-        params = frozenset(accepted)
-        var_kw = not accepted
-        required = required_sets or [frozenset()]
+    declared = library.inputs(obj) if library is not None else None
+    if declared is not None:  # its __call__ is (*args, **kwargs); the library says what it takes
+        params, required = declared
+        var_kw = not params
     else:
         try:
             sig = inspect.signature(inner)
@@ -214,7 +187,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
 
     if _is_async_callable(inner):
         mode = ASYNC
-    elif azure or getattr(obj, "blocking", False) is True:
+    elif (library is not None and library.calls_own_judge) or getattr(obj, "blocking", False) is True:
         mode = THREAD
     elif getattr(obj, "blocking", None) is False:
         mode = INLINE
@@ -228,6 +201,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
         var_kw=var_kw,
         required=required,
         ours=False,
-        foreign_kind="azure" if azure else "callable",
+        foreign_kind=library.kind if library is not None else "callable",
         class_name=_callable_name(obj),
+        library=library,
     )

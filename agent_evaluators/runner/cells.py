@@ -220,7 +220,7 @@ def row_pass_at_k(results: List[Any]) -> Dict[str, Any]:
 
 def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     """``num_runs > 1``: one cell holding the mean, with every run in its details; an evaluator
-    with a ``combine_runs(runs)`` method writes its own cell (1.18-shaped rows: :mod:`agent_evaluators.azure`)."""
+    with a ``combine_runs(runs)`` method writes its own cell (a result shape of its own, as the compatibility wing's rows)."""
     own = getattr(inv.fn, "combine_runs", None)
     if callable(own):
         combined: Dict[str, Any] = own(runs)

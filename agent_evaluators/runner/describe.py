@@ -35,8 +35,9 @@ def _versions(rows: RowEvaluator, *, thorough: bool) -> Dict[str, Any]:
 
     out: Dict[str, Any] = {"agent_evaluators": __version__, "python": platform.python_version()}
     names = {"openai": "openai"}
-    if any(inv.foreign_kind == "azure" for inv in rows.invokers.values()):
-        names["azure-ai-evaluation"] = "azure.ai.evaluation"
+    for inv in rows.invokers.values():
+        if inv.library is not None:  # another library's evaluators: its version too
+            names[inv.library.distribution] = inv.library.import_name
     for dist, module in names.items():
         mod = sys.modules.get(module)
         version = getattr(mod, "__version__", None) if mod is not None else None

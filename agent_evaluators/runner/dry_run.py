@@ -13,8 +13,8 @@ them instead, and the run is left as it is.
 A real run later in the same folder compares its usage with that estimate
 (``estimate_vs_actual`` in its ``summary.json``, :func:`compare_estimate`).
 
-Not estimated: azure-ai-evaluation's own classes (they send their own requests, which no
-dry run can intercept, so they are not run at all) and a ``target``'s own model calls (the
+Not estimated: another library's evaluators that call their own judge (:mod:`.foreign`: they
+send their own requests, which no dry run can intercept, so they are not run at all) and a ``target``'s own model calls (the
 target runs: its answers are what the judges are asked about).
 """
 
@@ -23,11 +23,12 @@ import logging
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from ..judge.dry import DryRunTransport, use_dry_judge
 from .engine import run_local
 from .estimate import ESTIMATE_FILE, build_estimate
+from .foreign import ForeignLibrary, foreign_library
 from .options import RunOptions
 from .result import EvaluationResult
 from .store import ROWS_FILE, SUMMARY_FILE, write_json_atomic
@@ -36,17 +37,15 @@ __all__ = ["run_dry"]
 
 logger = logging.getLogger("agent_evaluators.runner")
 
-NOT_ESTIMATED = ("not estimated: azure-ai-evaluation's own class sends its own requests, which a dry run cannot "
-                 "intercept; it was not run")
-
-
-def _is_azure_class(evaluator: Any) -> bool:
-    return type(evaluator).__module__.startswith("azure.ai.evaluation")
+def _calls_own_judge(evaluator: Any) -> Optional[ForeignLibrary]:
+    """The library of an evaluator whose judge requests a dry run cannot see (its own client), else ``None``."""
+    library = foreign_library(evaluator)
+    return library if library is not None and library.calls_own_judge else None
 
 
 def _inner_options(options: RunOptions, folder: Path) -> RunOptions:
-    """The run to make: the same, minus azure's own classes, into ``folder``, quietly."""
-    evaluators = {a: e for a, e in options.rows.evaluators.items() if not _is_azure_class(e)}
+    """The run to make: the same, minus evaluators that call their own judge, into ``folder``, quietly."""
+    evaluators = {a: e for a, e in options.rows.evaluators.items() if not _calls_own_judge(e)}
     rows = dataclasses.replace(options.rows, evaluators=evaluators)
     values = {**options.values, "output_path": folder, "dry_run": False, "show_progress": False,
               "fail_on_evaluator_errors": False, "resume": False, "rerun_failed": False}
@@ -55,7 +54,8 @@ def _inner_options(options: RunOptions, folder: Path) -> RunOptions:
 
 async def run_dry(options: RunOptions) -> EvaluationResult:
     """Make the dry run of ``options`` (see the module docstring) and return its result (``estimate`` set)."""
-    skipped = {a: NOT_ESTIMATED for a, e in options.rows.evaluators.items() if _is_azure_class(e)}
+    skipped = {a: library.not_estimated for a, e in options.rows.evaluators.items()
+               if (library := _calls_own_judge(e)) is not None}
     started = time.time()
     transport = DryRunTransport()
     with tempfile.TemporaryDirectory(prefix="agent-eval-dry-run-") as folder:

@@ -31,17 +31,14 @@ def run_budget(options: RunOptions, rows: RowEvaluator) -> Optional[JudgeBudget]
     """The run's budget (``None`` without a cap); a resume then carries the earlier runs' spending in
     (:meth:`~agent_evaluators.judge.caps.JudgeBudget.carry`).
 
-    An evaluator that calls its judge through its own client (azure-ai-evaluation's classes)
-    would not be counted: a cap with one is a ``ConfigError`` naming it and our drop-in."""
+    An evaluator that calls its judge through its own client (another library's class, :mod:`.foreign`)
+    would not be counted: a cap with one is a ``ConfigError`` naming it and what to use instead."""
     values = options.values
     if not _caps(values):
         return None
     for alias, inv in rows.invokers.items():
-        if inv.foreign_kind == "azure":
-            raise ConfigError(
-                f"evaluator {alias!r} ({inv.class_name}) is azure-ai-evaluation's own class: it calls its judge "
-                "through its own client, which max_cost / max_judge_calls cannot count. Use "
-                f"agent_evaluators.azure.{inv.class_name} (the same metric on our judge client), or leave the caps out.")
+        if inv.library is not None and inv.calls_own_judge:
+            raise ConfigError(inv.library.budget_refusal.format(alias=alias, class_name=inv.class_name))
     return JudgeBudget(values.get("max_judge_calls"), values.get("max_cost"))
 
 

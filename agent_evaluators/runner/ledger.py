@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..azure._run_metrics import azure_run_metrics
+from .. import plugins
 from ..errors import AgentEvalError, ConfigError, InputError
 from ..judge.caps import BudgetBook
 from .aggregate import run_cost
@@ -480,8 +480,8 @@ class RunLedger:
             evaluated: Sequence[Dict[str, Any]] = RowsView(self.rows_path, array("q", (offsets[i] for i in new)), new)
         else:
             rows = evaluated = [r for r in self._memory if r is not None]
-        if self.options.values.get("azure_compat"):
-            metrics.update(azure_run_metrics(rows, self.options.rows.evaluators))
+        if self.options.values.get("azure_compat"):  # the compatibility wing's metrics, computed from the rows
+            metrics.update(plugins.load(plugins.COMPAT_RUN_METRICS)(rows, self.options.rows.evaluators))
         finished = time.time()
         summary = self.summary
         summary.update({

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
+from .. import plugins
 from ..errors import ConfigError, InputError
 
 __all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data", "is_file_data", "is_trace_data",
@@ -151,8 +152,10 @@ def read_json_array(path: Path) -> Iterator[Row]:
             raise ConfigError(f"{path}: not valid JSON ({e}); use JSONL for one row per line") from None
         except RecursionError:
             raise _too_deep(path) from None
-    if isinstance(value, dict) and ("eval_cases" in value or "evalCases" in value):
-        yield from read_adk(path)
+    document_reader = next((plugins.JSON_DOCUMENTS[k] for k in value if k in plugins.JSON_DOCUMENTS), None) \
+        if isinstance(value, dict) else None
+    if document_reader is not None:  # a wing's whole-file format, recognised by its keys
+        yield from _wing_reader(document_reader)(path)
         return
     if not isinstance(value, list):
         raise ConfigError(f"{path}: a .json data file must hold a list of row objects")
@@ -170,21 +173,24 @@ def _too_deep(path: Path) -> InputError:
     )
 
 
-def read_adk(path: Path) -> Iterator[Row]:
-    from ..adk.convert import iter_rows  # lazy: ADK models are only needed for ADK files
+def _wing_reader(target: str) -> Reader:
+    """A whole-file format a wing reads (:data:`agent_evaluators.plugins.DATA_READERS`), imported on first use."""
 
-    # a whole-file format: nesting past the recursion limit anywhere fails the file, with its name
-    try:
-        yield from iter_rows(path)
-    except RecursionError:
-        raise _too_deep(path) from None
+    def read(path: Path) -> Iterator[Row]:
+        # a whole-file format: nesting past the recursion limit anywhere fails the file, with its name
+        try:
+            yield from plugins.load(target)(path)
+        except RecursionError:
+            raise _too_deep(path) from None
+
+    return read
 
 
 register_reader(".jsonl", read_jsonl)
 register_reader(".csv", read_csv)
 register_reader(".json", read_json_array)
-register_reader(".evalset.json", read_adk)
-register_reader(".test.json", read_adk)
+for _suffix, _target in plugins.DATA_READERS.items():
+    register_reader(_suffix, _wing_reader(_target))
 
 
 def data_path(data: Any) -> Optional[Path]:

@@ -426,5 +426,5 @@ class RowEvaluator:
 
 
 def _judges(inv: Invoker) -> bool:
-    """Whether an evaluator calls a judge model (ours say so; azure-ai-evaluation's judge ones all do)."""
-    return bool(getattr(inv.fn, "uses_judge", False)) or inv.foreign_kind == "azure"
+    """Whether an evaluator calls a judge model (ours say so; another library's that call their own judge do)."""
+    return bool(getattr(inv.fn, "uses_judge", False)) or inv.calls_own_judge

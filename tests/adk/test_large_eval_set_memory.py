@@ -17,7 +17,7 @@ BOUND_MB = 420
 
 _MEASURE = """
 import sys
-from agent_evaluators.cli.adk import main
+from agent_evaluators.cli.eval_sets import main
 code = main(sys.argv[1:])
 hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1]
 print("PEAK_KB", hwm, "EXIT", code)

@@ -14,7 +14,7 @@ from agent_evaluators.adk.evalsets.cases import final_eval_status
 from agent_evaluators.adk.evalsets.criteria import JUDGES_MODULE, METRICS, MetricSpec
 from agent_evaluators.adk.evalsets.runner import run_eval_sets
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
-from agent_evaluators.cli.adk import main
+from agent_evaluators.cli.eval_sets import main
 from agent_evaluators.errors import ConfigError, InputError
 from agent_evaluators.evaluators.base import Evaluator, Outcome
 

@@ -8,7 +8,7 @@ from agent_evaluators.adk.eval_config import load_eval_config
 from agent_evaluators.adk.evalsets.runner import run_eval_sets
 from agent_evaluators.adk.judges.safety import HARM_CATEGORIES
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus
-from agent_evaluators.cli.adk import main
+from agent_evaluators.cli.eval_sets import main
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.testing import JudgeServer
 

@@ -18,7 +18,7 @@ optional_import("google.adk")
 from agent_evaluators.adk import AgentEvaluator  # noqa: E402
 from agent_evaluators.adk.efficiency import EFFICIENCY_METRICS  # noqa: E402
 from agent_evaluators.adk.results import EvalSetResult, EvalStatus  # noqa: E402
-from agent_evaluators.cli.adk import main  # noqa: E402
+from agent_evaluators.cli.eval_sets import main  # noqa: E402
 from agent_evaluators.testing import ChatRequest, JudgeServer  # noqa: E402
 from agent_evaluators.testing.synth import schema_reply  # noqa: E402
 

@@ -50,7 +50,7 @@ def counted(fn):
 
 
 sample.root_agent.tools[:] = [counted(t) for t in sample.root_agent.tools]
-from agent_evaluators.cli.adk import main
+from agent_evaluators.cli.eval_sets import main
 sys.exit(main([str(sample_dir)] + sys.argv[3:]))
 '''
 

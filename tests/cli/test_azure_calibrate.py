@@ -6,18 +6,19 @@ says which class, scale and threshold each name means in an ``--azure-compat`` r
 import json
 
 from agent_evaluators import registry
+from agent_evaluators.azure import meaning as azure_meaning
 from agent_evaluators.calibration import find_metric, judge_metrics
 from agent_evaluators.calibration.build import DATA_DIR, azure_sets, render
 
 from .helpers import agent_eval, clean_env
 
 #: the azure-layer judge metrics, by registry name, and the set each is calibrated on
-AZURE_JUDGE = {e.name: e.calibration.stem for e in registry.azure_entries() if e.judge and e.calibration}
+AZURE_JUDGE = {e.name: e.calibration.stem for e in registry.compat_entries() if e.judge and e.calibration}
 
 
 
 def test_every_azure_layer_judge_metric_has_a_set() -> None:
-    judges = [name for name in registry.AZURE_TARGETS if registry.get(name).judge]
+    judges = [name for name in azure_meaning.TARGETS if registry.get(name).judge]
     assert sorted(AZURE_JUDGE) == sorted(judges)
     # the two 1.18 meanings that ask another question than ours have their own labelled set
     assert AZURE_JUDGE["task_adherence"] == "azure_task_adherence"
@@ -27,7 +28,7 @@ def test_every_azure_layer_judge_metric_has_a_set() -> None:
         # a 1.18 class that asks its own question is calibrated itself; one that renders our template
         # on our scale is measured through our class (same prompt, same agreement)
         own_question = stem.startswith("azure_")
-        expected = registry.azure_class(name) if own_question else registry.get(name).load()
+        expected = registry.compat_class(name) if own_question else registry.get(name).load()
         assert metric.name == stem and metric.evaluator_class is expected, name
     assert [m.name for m in judge_metrics(azure_compat=True)] == list(AZURE_JUDGE.values())
 
@@ -74,8 +75,8 @@ def test_list_azure_compat_names_the_class_scale_and_threshold() -> None:
     assert (listed["task_adherence"]["scale"], listed["task_adherence"]["threshold"],
             listed["task_adherence"]["pass_at"]) == ([0.0, 1.0], 3, 1.0)
     assert (listed["tool_call_accuracy"]["scale"], listed["tool_call_accuracy"]["threshold"]) == ([1.0, 5.0], 3)
-    for name in registry.AZURE_TARGETS:
-        assert listed[name]["class"] == registry.azure_class(name).__name__, name
+    for name in azure_meaning.TARGETS:
+        assert listed[name]["class"] == registry.compat_class(name).__name__, name
     assert listed["hallucinations"]["module"] != "agent_evaluators.azure"
     text = agent_eval("list", "--azure-compat").out
     assert ("task_adherence  [judge]  agent_evaluators.azure.TaskAdherenceEvaluator, key task_adherence, "

@@ -7,6 +7,7 @@ import logging
 import pytest
 
 from agent_evaluators import evaluate, registry
+from agent_evaluators.azure import meaning as azure_meaning
 from agent_evaluators.testing import JudgeServer
 
 ROWS = [{"response": "a"}, {"response": "bbbb"}, {"response": "boom"}, {"response": "cc"}]
@@ -45,14 +46,14 @@ def test_top_level_evaluate_accepts_azure_ai_project_and_says_results_stay_local
 
 def test_every_azure_name_loads_and_every_class_the_azure_layer_has_is_mapped():
     azure = importlib.import_module("agent_evaluators.azure")
-    for name, target in registry.AZURE_TARGETS.items():
+    for name, target in azure_meaning.TARGETS.items():
         assert registry.get(name).name == name
-        assert registry.azure_class(name) is getattr(azure, target.partition(":")[2])
+        assert registry.compat_class(name) is getattr(azure, target.partition(":")[2])
     for entry in registry.entries():
         if getattr(azure, entry.class_name, None) is not None:  # the azure layer has a class of that name
-            assert entry.name in registry.AZURE_TARGETS, entry.name
+            assert entry.name in azure_meaning.TARGETS, entry.name
         else:
-            assert registry.azure_class(entry.name) is entry.load()  # keeps its own class
+            assert registry.compat_class(entry.name) is entry.load()  # keeps its own class
 
 
 def test_an_azure_compat_run_with_a_name_resolves_to_the_azure_class():

@@ -10,7 +10,7 @@ is where judges and the run engine come in.
   target, or a live agent runner's ``producer``);
 * :mod:`.cases`: a criterion as an ``evaluate()`` evaluator, and ADK's verdict per case row;
 * :mod:`.runner`: :func:`run_eval_sets` / :func:`arun_eval_sets`;
-* :mod:`.printing`: ADK's console output (``agent-eval adk`` is :mod:`agent_evaluators.cli.adk`).
+* :mod:`.printing`: ADK's console output (``agent-eval adk`` is :mod:`agent_evaluators.cli.eval_sets`).
 """
 
 
@@ -24,7 +24,7 @@ _LAZY = {
     "final_eval_status": "cases",
 }
 #: names this package had that now live elsewhere: importable for one more release, with a warning
-_MOVED = {"main": "agent_evaluators.cli.adk"}
+_MOVED = {"main": "agent_evaluators.cli.eval_sets"}
 
 __all__ = sorted(_LAZY)
 

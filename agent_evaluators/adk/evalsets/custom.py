@@ -1,5 +1,5 @@
 """ADK's ``custom_metrics`` in an eval-set run: each criterion named under ``custom_metrics`` runs
-the function its ``code_config.name`` names (:mod:`agent_evaluators.config.custom_metric`, the resolver
+the function its ``code_config.name`` names (:mod:`agent_evaluators.adk.custom_metrics`, the resolver
 ``agent-eval run -e module:function`` uses too), called as ADK calls it.
 
 The function's own status is the metric's (ADK hands it ``threshold=None`` and keeps the
@@ -10,8 +10,8 @@ any case runs, and one that returns the wrong thing is an error of that case, ne
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
-from ...config.custom_metric import acall_adk_metric, resolve_function
 from ...errors import ConfigError
+from ..custom_metrics import acall_adk_metric, resolve_function
 from ..eval_config import Criterion, EvalConfig
 from .outcome import InvocationScore, InvocationsResult, _score_dict
 

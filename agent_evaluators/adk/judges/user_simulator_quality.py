@@ -15,10 +15,11 @@ A judge failure leaves the metric unscored: :class:`JudgeError` from the evaluat
 exception as ``NOT_EVALUATED``, which a case's verdict skips: a false pass).
 """
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from pydantic import BaseModel, ConfigDict
 
+from ...agents.simulation import DEFAULT_STOP_SIGNAL, PERSONAS, describe_persona
 from ...errors import InputError, JudgeError
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import majority_vote
@@ -28,36 +29,6 @@ from ..results import JUDGE_ERROR
 from ._shared import FAILED, NOT_EVALUATED, AdkJudgeResult, criterion_temperature, eval_status
 
 __all__ = ["PerTurnUserSimulatorQualityEvaluator", "DEFAULT_STOP_SIGNAL", "PERSONAS", "describe_persona"]
-
-DEFAULT_STOP_SIGNAL = "</finished>"
-
-#: ADK's pre-built persona ids (a scenario's ``user_persona`` may name one), described in our words.
-PERSONAS = {
-    "EXPERT": ("An expert who knows exactly what they want and uses the agent as a tool: gives precise details, "
-               "answers only what is relevant, corrects the agent, tries again once after an error and then gives "
-               "up, and keeps a brisk, professional tone with no chit-chat."),
-    "NOVICE": ("A novice who does not fully understand their problem and leans on the agent for guidance: "
-               "works toward the goal step by step, answers every question patiently, does not notice or correct "
-               "the agent's mistakes, gives up instead of troubleshooting, and talks casually."),
-    "EVALUATOR": ("Someone assessing whether the agent can reach the goals of the plan: gives precise details, "
-                  "answers only what is relevant, does not correct the agent or troubleshoot, and talks casually."),
-}
-
-
-def describe_persona(persona: Any) -> str:
-    """The persona as text for a prompt: a pre-built id (``"NOVICE"``) is expanded, any other string is
-    used as given, a dict shows its ``description`` and ``behaviors``; ``None`` gives ``""``."""
-    if persona is None:
-        return ""
-    if isinstance(persona, str):
-        return PERSONAS.get(persona.strip().upper(), persona)
-    if isinstance(persona, Mapping):
-        lines = [str(persona.get("description") or PERSONAS.get(str(persona.get("id", "")).upper(), ""))]
-        for b in persona.get("behaviors") or []:
-            lines.append(f"- {b.get('description', b) if isinstance(b, Mapping) else b}")
-        return "\n".join(line for line in lines if line)
-    return str(persona)
-
 
 class CriterionCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")

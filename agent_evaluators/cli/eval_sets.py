@@ -383,5 +383,5 @@ def _stuck_threads() -> bool:
     return any(t.is_alive() and t.name.startswith(ADK_TOOL_THREAD_PREFIX) for t in threading.enumerate())
 
 
-if __name__ == "__main__":  # pragma: no cover - ``python -m agent_evaluators.cli.adk``
+if __name__ == "__main__":  # pragma: no cover - ``python -m agent_evaluators.cli.eval_sets``
     sys.exit(main())

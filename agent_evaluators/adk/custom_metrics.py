@@ -93,7 +93,7 @@ def _adk_models() -> Any:
 def _arguments(metric: str, criterion: Optional[Mapping[str, Any]], actual: Sequence[Any],
                expected: Optional[Sequence[Any]], scenario: Any) -> List[Any]:
     """ADK's four arguments: google-adk's own models when it is installed, else ours."""
-    from ..adk.convert import as_invocations
+    from .convert import as_invocations
 
     ours = as_invocations(actual, name="actual_invocations") or []
     theirs_expected = as_invocations(expected, name="expected_invocations")
