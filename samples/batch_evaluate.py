@@ -13,7 +13,7 @@ from pathlib import Path
 from agent_evaluators import IntentResolutionEvaluator, ToolTrajectoryEvaluator, evaluate
 from agent_evaluators.config.run_config import JudgeSettings, judge_model_config
 from agent_evaluators.evaluators.response_match import ResponseMatchEvaluator
-from agent_evaluators.pytest_plugin.assertions import assert_passes  # no pytest needed
+from agent_evaluators.pytest_plugin import assert_passes  # no pytest needed
 from agent_evaluators.report import write_report
 
 DATA = Path(__file__).resolve().parent / "data" / "agents.jsonl"

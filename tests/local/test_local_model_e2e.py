@@ -198,7 +198,7 @@ def test_calibrate_runs_through_the_local_server(judge):
 
 
 def test_serve_cli_serves_until_interrupted(gguf_path):
-    code = "import sys; from agent_evaluators.local_judge import serve_main; sys.exit(serve_main(sys.argv[1:]))"
+    code = "import sys; from agent_evaluators.cli.judge_serve import serve_main; sys.exit(serve_main(sys.argv[1:]))"
     proc = subprocess.Popen([sys.executable, "-c", code, "--model", str(gguf_path), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -5,7 +5,8 @@ import sys
 import pytest
 
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.local_judge import LocalJudge, serve_main, start_local_judge
+from agent_evaluators.cli.judge_serve import serve_main
+from agent_evaluators.local_judge import LocalJudge, start_local_judge
 
 
 def test_missing_model_file_is_a_config_error(tmp_path):
