@@ -133,7 +133,7 @@ def run_python_evaluate(tmp: Path) -> Dict[str, Any]:
             show_progress=False,
         )
         doc = {"requests": _bodies(server), **_folder(tmp / "out")}
-        return _mask(doc, _replacer((tmp, "<tmp>"), (server.url, "<judge>")))
+        return _mask(doc, _replacer((tmp, "<tmp>"), (server.url, "<judge>"), (REPO, "<repo>")))
 
 
 def _run_cli(tmp: Path, args: List[str]) -> Dict[str, Any]:
@@ -198,7 +198,7 @@ def run_azure_evaluate(tmp: Path) -> Dict[str, Any]:
         )
         doc = {"requests": _bodies(server), "result": json.loads(json.dumps(result, default=str)),
                "file": _read_json(tmp / "results.json")}
-        return _mask(doc, _replacer((tmp, "<tmp>"), (server.url, "<judge>")))
+        return _mask(doc, _replacer((tmp, "<tmp>"), (server.url, "<judge>"), (REPO, "<repo>")))
 
 
 def run_pytest_plugin(tmp: Path) -> Dict[str, Any]:
