@@ -68,7 +68,7 @@ def test_a_run_installs_its_state_once_and_judge_calls_in_gathered_tasks_see_it(
     assert len(seen) == 12 and not result.errors
     limiters = {id(c.limiter) for c in seen}
     budgets = {id(c.budget) for c in seen}
-    assert len(limiters) == 1 and len(budgets) == 1  # one context for the whole run
+    assert len(limiters) == 1 and len(budgets) == 1 and len({id(c.secrets) for c in seen}) == 1  # one for the run
     assert isinstance(seen[0].budget, JudgeBudget) and seen[0].budget.calls == 12  # every call was admitted
     assert in_flight <= 2  # the run's limiter gated the calls of the gathered tasks
     assert seen[0].prices == {"judge-model": PRICE}

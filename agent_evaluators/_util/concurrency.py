@@ -54,8 +54,8 @@ def report_throttle(wait_s: Optional[float]) -> None:
 
 @contextlib.contextmanager
 def use_judge_limiter(limiter: Optional[Limiter]) -> Iterator[Optional[Limiter]]:
-    """Install ``limiter`` as the judge budget for code run inside this block (``with``; a run
-    installs its limiter with the rest of its context, :func:`agent_evaluators.run_context.scoped`)."""
+    """Install ``limiter`` as the judge budget for code run inside this block (a run installs its
+    limiter with the rest of its context: :mod:`agent_evaluators.run_context`)."""
     with scoped(limiter=limiter):
         yield limiter
 

@@ -103,7 +103,8 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
     caps = rows.budget = ClusterCaps(budget, lambda: limiter.id) if capped else None
     window = RowWindow(rows, rows.spec.max_concurrency, emit)
     try:
-        with scoped(limiter=limiter, prices=dict(rows.spec.prices or {}), budget=caps):  # the shard's run context
+        with scoped(limiter=limiter, prices=dict(rows.spec.prices or {}), budget=caps,  # the shard's run context
+                    secrets=rows.secrets):
             for line, item in shard_rows(shard):
                 await window.breathe()
                 work: Any = shard.work.get(line)

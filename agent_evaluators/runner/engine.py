@@ -132,10 +132,11 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, dry: 
 def run_fields(options: RunOptions, rows: RowEvaluator, route: Optional[BatchCollector],
                dry: Optional[DryRunTransport]) -> Fields:
     """What a local run installs in its context for the code it runs (:mod:`agent_evaluators.run_context`):
-    the judge limiter (``max_concurrency`` permits), the run's prices and its budget; in batch mode the
-    collector instead of the limiter; in a dry run the in-process judge."""
+    the judge limiter (``max_concurrency`` permits), the run's prices, its budget and its secrets (which
+    every judge client used joins); in batch mode the collector instead of the limiter; in a dry run the
+    in-process judge."""
     fields: Fields = {"limiter": new_limiter(options.max_concurrency), "prices": dict(options.values["prices"] or {}),
-                      "budget": rows.budget}
+                      "budget": rows.budget, "secrets": rows.secrets}
     if route is not None:
         fields.update(routed(route))
     if dry is not None:
