@@ -23,8 +23,8 @@ Two ways to change fields:
   judge a gathered task asks, the eval set whose case a producer runs.
 
 The field types are described here by the few members their readers use (``Protocol`` classes), or
-imported for type checking only where that makes no import cycle: this module depends on nothing in
-the package, and every module that reads or installs a field depends on it.
+imported for type checking only where that makes no import cycle: at run time this module imports
+nothing of the package, and every module that reads or installs a field imports it.
 """
 
 import dataclasses
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from .agents.recordings import ToolSession
 
-__all__ = ["RunContext", "Fields", "current", "scoped", "set_for_task", "FieldView",
+__all__ = ["RunContext", "Fields", "NOTHING", "current", "scoped", "set_for_task", "FieldView",
            "Limiter", "Budget", "Admission", "BatchRoute", "Sender", "SecretsSink"]
 
 #: a price in USD per million tokens, ``{"input", "cached_input", "output"}`` (:data:`.judge.prices.Price`)
@@ -143,7 +143,7 @@ _FIELD_NAMES = frozenset(RunContext.__dataclass_fields__)
 
 def _replaced(context: RunContext, changes: Mapping[str, Any]) -> RunContext:
     """``context`` with ``changes``: its attributes copied into a new instance, which is what
-    ``dataclasses.replace`` does through ``__init__`` at five times the cost (this runs per cell and row)."""
+    ``dataclasses.replace`` does through ``__init__`` at five times the cost (this runs per cell)."""
     if not _FIELD_NAMES.issuperset(changes):
         raise TypeError(f"RunContext has no field(s) {sorted(set(changes) - _FIELD_NAMES)}")
     new = object.__new__(RunContext)
@@ -167,7 +167,7 @@ class scoped:
     """``with scoped(**fields):`` — the current context with ``fields`` changed, for the block and the
     tasks started in it. Leaving the block gives each changed field back its value from the entry.
 
-    A plain class rather than a generator: it is entered per cell and per row on the hot path."""
+    A plain class rather than a generator: it is entered per cell on the hot path."""
 
     __slots__ = ("_changes", "_before")
 
@@ -190,7 +190,8 @@ class scoped:
 
 
 def _differs(context: RunContext, values: Mapping[str, Any]) -> bool:
-    """Whether any of ``values`` is not already the context's (a row joining the run's secrets again is free)."""
+    """Whether any of ``values`` is not already the context's: a block that installs what is installed
+    already (a cell's sync evaluators joining the run's secrets again) makes no new context."""
     return any(getattr(context, name) is not value for name, value in values.items())
 
 
