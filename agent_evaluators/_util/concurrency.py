@@ -5,25 +5,18 @@ attempt (including retries and repair requests) holds one permit while it is on
 the wire and releases it while backing off. Outside a run there is no limit
 beyond the caller's own.
 
-The limiter lives in a ``ContextVar`` so that tasks spawned by the runner inherit
-it without every evaluator having to thread it through its signature.
+The limiter is the run context's ``limiter`` (:mod:`agent_evaluators.run_context`), so that tasks
+spawned by the runner inherit it without every evaluator having to thread it through its signature.
 """
 
 import asyncio
 import contextlib
-from contextvars import ContextVar
-from typing import Optional, Protocol
+from typing import Iterator, Optional
 
+from ..run_context import FieldView, Limiter, current, scoped
 
-class Limiter(Protocol):
-    """Anything that hands out permits: an ``asyncio.Semaphore`` or a cluster-wide one."""
-
-    async def acquire(self) -> object: ...
-
-    def release(self) -> None: ...
-
-
-judge_limiter: ContextVar[Optional[Limiter]] = ContextVar("judge_limiter", default=None)
+#: the run context's ``limiter`` with a ``ContextVar``'s interface (the name it had as one)
+judge_limiter: "FieldView[Optional[Limiter]]" = FieldView("limiter")
 
 
 class _Slot:
@@ -33,7 +26,7 @@ class _Slot:
     __slots__ = ("_limiter",)
 
     async def __aenter__(self) -> None:
-        limiter = self._limiter = judge_limiter.get()
+        limiter = self._limiter = current().limiter
         if limiter is not None:
             await limiter.acquire()
 
@@ -54,19 +47,17 @@ def report_throttle(wait_s: Optional[float]) -> None:
     pauses new requests of every worker for that long; a plain semaphore ignores it.
     ``wait_s`` is the server's ``Retry-After`` in seconds, or ``None`` when it gave none.
     """
-    hook = getattr(judge_limiter.get(), "throttled", None)
+    hook = getattr(current().limiter, "throttled", None)
     if hook is not None:
         hook(wait_s)
 
 
 @contextlib.contextmanager
-def use_judge_limiter(limiter: Optional[Limiter]):
-    """Install ``limiter`` as the judge budget for code run inside this block."""
-    token = judge_limiter.set(limiter)
-    try:
+def use_judge_limiter(limiter: Optional[Limiter]) -> Iterator[Optional[Limiter]]:
+    """Install ``limiter`` as the judge budget for code run inside this block (a run installs its
+    limiter with the rest of its context: :mod:`agent_evaluators.run_context`)."""
+    with scoped(limiter=limiter):
         yield limiter
-    finally:
-        judge_limiter.reset(token)
 
 
 def new_limiter(max_concurrency: int) -> asyncio.Semaphore:

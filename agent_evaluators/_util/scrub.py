@@ -24,7 +24,6 @@ split across fields) is beyond this scrubber; a JSON ``\\u`` escape of one is de
 (see :meth:`~agent_evaluators.judge.client.JudgeClient`'s reply handling).
 """
 
-import contextvars
 import json
 import logging
 import math
@@ -32,7 +31,9 @@ import re
 import threading
 import weakref
 from collections import Counter
-from typing import Any, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Iterable, Iterator, List, Optional, Tuple, cast
+
+from ..run_context import current, scoped
 
 __all__ = ["plausible_secret", "SecretSet", "RunSecrets", "current_run", "joining_run", "remember", "secrets",
            "scrub", "ScrubFilter", "install_log_filter"]
@@ -157,29 +158,27 @@ class RunSecrets:
         return self.scrub_value(value)
 
 
-_current: "contextvars.ContextVar[Optional[RunSecrets]]" = contextvars.ContextVar("agent_eval_run_secrets",
-                                                                                  default=None)
-
-
 def current_run() -> Optional[RunSecrets]:
     """The run being evaluated in this context (``None`` outside a run)."""
-    return _current.get()
+    return cast(Optional[RunSecrets], current().secrets)  # only joining_run installs them
 
 
 class joining_run:
-    """``with joining_run(secrets): ...`` — judge clients used inside join ``secrets``."""
+    """``with joining_run(secrets): ...`` — judge clients used inside join ``secrets`` (the run
+    context's ``secrets``)."""
+
+    __slots__ = ("_secrets", "_scope")
 
     def __init__(self, secrets: RunSecrets) -> None:
         self._secrets = secrets
-        self._token: Optional["contextvars.Token[Optional[RunSecrets]]"] = None
+        self._scope = scoped(secrets=secrets)
 
     def __enter__(self) -> RunSecrets:
-        self._token = _current.set(self._secrets)
+        self._scope.__enter__()
         return self._secrets
 
     def __exit__(self, *exc: Any) -> None:
-        if self._token is not None:
-            _current.reset(self._token)
+        self._scope.__exit__(*exc)
 
 
 # ------------------------------------------------------------------ log records

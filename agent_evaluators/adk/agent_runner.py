@@ -35,7 +35,7 @@ from ..agents.recordings import RECORD, ToolSession
 from ..agents.simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
 from ..agents.tool_replay import ToolRecorder
 from ..errors import ConfigError
-from .evalsets.producers import current_eval_set_id
+from ..run_context import current
 from .tool_plugin import tool_recording_plugin
 
 __all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "agent_producer", "CaseRun",
@@ -345,7 +345,7 @@ def agent_producer(agent: Any, *, simulator_model_config: Any = None, agent_name
     async def produce(case: Any, config: Any) -> CaseRun:
         (run,) = await run_case((root, app), case, simulator_model_config=simulator_model_config,
                                 user_simulator_config=config.user_simulator_config, num_runs=1,
-                                tool_recorder=tool_recorder, eval_set_id=current_eval_set_id())
+                                tool_recorder=tool_recorder, eval_set_id=current().eval_set_id)
         return run
 
     produce.runs_agent = True  # type: ignore[attr-defined]  # the runner appends ADK's efficiency metrics

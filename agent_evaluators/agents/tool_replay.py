@@ -17,32 +17,30 @@ case still ends in that error when the agent caught it. The recording format, th
 matching (``match=``, ``ignore_args``) and the files are those of ``agent-eval adk
 --record-tools/--replay-tools`` (:mod:`.tool_recording`): one mechanism.
 
-The current case travels in a context variable, so a wrapped tool finds it in the agent's
-coroutines and in ``asyncio.to_thread`` (which copies the context), not in threads the agent
-starts itself without copying the context. :func:`~agent_evaluators.agents.simulated_conversation_target`
-takes ``tool_recorder=`` and runs each row inside ``recorder.case(row["case_id"])``.
+The current case travels in the run context (its ``tool_session``, :mod:`agent_evaluators.run_context`),
+so a wrapped tool finds it in the agent's coroutines and in ``asyncio.to_thread`` (which copies the
+context), not in threads the agent starts itself without copying the context.
+:func:`~agent_evaluators.agents.simulated_conversation_target` takes ``tool_recorder=`` and runs
+each row inside ``recorder.case(row["case_id"])``.
 """
 
 import functools
 import inspect
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, Mapping, Optional, TypeVar, Union
 
 from ..errors import ConfigError, InputError
+from ..run_context import current, scoped
 from .recordings import RECORD, REPLAY, MatchRules, ToolSession
 
 __all__ = ["ToolRecorder", "current_tool_session"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_CURRENT: ContextVar[Optional[ToolSession]] = ContextVar("agent_evaluators_tool_session", default=None)
-
-
 def current_tool_session() -> Optional[ToolSession]:
     """The tool session of the case running in this context (``None`` outside ``recorder.case``)."""
-    return _CURRENT.get()
+    return current().tool_session
 
 
 class ToolRecorder:
@@ -104,7 +102,7 @@ class ToolRecorder:
             return dict(bound.arguments)
 
         def session() -> ToolSession:
-            found = _CURRENT.get()
+            found = current().tool_session
             if found is None:
                 raise ConfigError(f"tool {tool_name} was called outside a case: run the agent inside "
                                   f"`with recorder.case(case_id):` so its calls are {self.mode}ed")
@@ -137,8 +135,5 @@ class ToolRecorder:
 @contextmanager
 def activated(session: ToolSession) -> Iterator[ToolSession]:
     """Make ``session`` the current one in this context for the body's duration."""
-    token = _CURRENT.set(session)
-    try:
+    with scoped(tool_session=session):
         yield session
-    finally:
-        _CURRENT.reset(token)

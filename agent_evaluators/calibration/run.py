@@ -13,11 +13,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from .._util.concurrency import new_limiter, use_judge_limiter
+from .._util.concurrency import new_limiter
 from .._util.loop import run_sync
 from ..errors import AgentEvalError, ConfigError
-from ..judge.batch_collect import batch_judging
+from ..judge.batch_collect import batch_collector, routed
 from ..judge.batch_journal import BatchJournal
+from ..run_context import Fields, scoped
 from ..runner.option_table import option
 from .catalog import CalibrationCase, JudgeMetric, find_metric, metric_for, parse_cases
 from .metrics import accuracy, cohen_kappa, confusion_matrix, kappa_band
@@ -190,9 +191,11 @@ async def calibrate_async(
     started = time.perf_counter()
     batch = option("judge_mode").check("judge_mode", judge_mode) == "batch"
     async with contextlib.AsyncExitStack() as stack:
-        stack.enter_context(use_judge_limiter(new_limiter(max_concurrency)))
+        fields: Fields = {"limiter": new_limiter(max_concurrency)}
         if batch:  # every case in one round: one batch (a memory-only record: a calibration is not resumed)
-            await stack.enter_async_context(batch_judging(BatchJournal(None, keep=False), max_concurrency=max_concurrency))
+            fields = routed(await stack.enter_async_context(
+                batch_collector(BatchJournal(None, keep=False), max_concurrency=max_concurrency)))
+        stack.enter_context(scoped(**fields))  # the calibration's run context
         # the judge budget caps HTTP requests; this caps cases in flight (memory, fairness)
         gate = asyncio.Semaphore(len(items) if batch else max_concurrency)
 

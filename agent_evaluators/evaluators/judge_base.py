@@ -28,6 +28,7 @@ else:  # pydantic depends on typing_extensions
 
 from ..errors import ConfigError, InputError, JudgeError
 from ..judge.usage import merge_usage
+from ..run_context import scoped
 from .base import Evaluator, Outcome
 from .panel import JudgePanel, current_judge, panel_configs, without_name
 
@@ -223,14 +224,9 @@ class JudgeEvaluator(Evaluator):
 
     def _each_judge(self) -> Any:
         """Make each judge of a panel the current one in turn (once for a single judge)."""
-        from .panel import _JUDGE_INDEX
-
         for i in range(len(self._panel) if self._panel is not None else 1):
-            token = _JUDGE_INDEX.set(i)
-            try:
+            with scoped(panel_index=i):
                 yield i
-            finally:
-                _JUDGE_INDEX.reset(token)
 
     def _current_model_config(self) -> Any:
         """The model config of the judge asked now (a panel's current judge, :func:`.panel.current_judge`)."""

@@ -9,8 +9,8 @@ judge's taste: where judges disagree, the number deserves less trust, and the ru
 Each judge runs the evaluator's whole judging path (per-turn conversations, sampled votes,
 per-call verdicts) through its own :class:`~agent_evaluators.judge.JudgeClient`, so retries,
 the cache, the response-format memory and the run's shared concurrency gate work per judge
-exactly as for a single one. Which judge a request goes to is a context variable set per
-judge task: no evaluator code knows about panels.
+exactly as for a single one. Which judge a request goes to is the run context's ``panel_index``,
+set per judge task: no evaluator code knows about panels.
 
 Combining (``<key>_details["panel"]`` records which):
 
@@ -26,7 +26,6 @@ sample does for a sampled metric: a panel with a missing voice is not the panel 
 """
 
 import asyncio
-import contextvars
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -34,12 +33,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import ConfigError, JudgeError
 from ..judge.usage import merge_usage
+from ..run_context import current, set_for_task
 from .base import Outcome
 
 __all__ = ["JudgePanel", "panel_configs", "current_judge"]
-
-#: which judge of a panel the current task asks (0 outside panels)
-_JUDGE_INDEX: contextvars.ContextVar[int] = contextvars.ContextVar("agent_evaluators_panel_judge", default=0)
 
 #: the key of a judge config that names the judge (ours; never sent to the client)
 NAME_KEY = "name"
@@ -47,7 +44,7 @@ NAME_KEY = "name"
 
 def current_judge() -> int:
     """The index of the panel judge the running task asks (0 for a single judge)."""
-    return _JUDGE_INDEX.get()
+    return current().panel_index
 
 
 def panel_configs(owner: str, model_config: Any) -> Optional[List[Any]]:
@@ -106,7 +103,7 @@ class JudgePanel:
 
     @staticmethod
     async def _one(evaluator: Any, bound: Dict[str, Any], index: int) -> Outcome:
-        _JUDGE_INDEX.set(index)  # this task's context only: gather() gave each judge its own
+        set_for_task(panel_index=index)  # this task's context only: gather() gave each judge its own
         if evaluator._per_turn(bound):
             return await evaluator._per_turn_async(bound)  # type: ignore[no-any-return]
         if evaluator._evaluate_is_async:

@@ -32,16 +32,15 @@ import logging
 import time
 from typing import Any, AsyncIterator, Callable, Dict, List, Optional, Set
 
-from .._util.concurrency import use_judge_limiter
 from ..errors import JudgeError
+from ..run_context import Fields, current, scoped
 from .batch_api import TERMINAL, BatchApi
 from .batch_journal import BatchJournal
-from .batch_route import batch_origin, batch_route
 from .body import encode_body
 from .prices import answered_by_batch
 from .transport import AiohttpTransport, Dropped, StatusError, TransportError, decode_reply
 
-__all__ = ["BatchCollector", "BatchLimits", "batch_judging", "QUIET_S", "MAX_COLLECT_S"]
+__all__ = ["BatchCollector", "BatchLimits", "batch_collector", "batch_judging", "routed", "QUIET_S", "MAX_COLLECT_S"]
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +118,7 @@ class BatchCollector:
         n = self._seen.get(key, 0)
         self._seen[key] = n + 1
         custom_id = f"{key}-{n}"
-        request = _Request(custom_id, data, self._loop.create_future(), transport, batch_origin.get())
+        request = _Request(custom_id, data, self._loop.create_future(), transport, current().batch_origin)
         batch_id = self.journal.batch_of(custom_id)
         if batch_id is not None:
             self._wait_on(batch_id, request)
@@ -325,6 +324,24 @@ class BatchCollector:
 
 
 @contextlib.asynccontextmanager
+async def batch_collector(journal: BatchJournal, limits: Optional[BatchLimits] = None, *, max_concurrency: int = 10,
+                          on_status: Optional[Callable[[], None]] = None) -> AsyncIterator[BatchCollector]:
+    """A run's collector, polling until the block ends; the run installs it (:func:`routed`) with
+    the rest of its context. ``max_concurrency`` bounds the requests it sends directly (retried lines)."""
+    collector = BatchCollector(journal, limits or BatchLimits(), on_status=on_status, direct_limit=max_concurrency)
+    try:
+        yield collector
+    finally:
+        await collector.close()
+
+
+def routed(collector: BatchCollector) -> Fields:
+    """The run context of batch mode: requests go to ``collector``, and the judge budget is lifted
+    for the parked requests (a round would otherwise be ``max_concurrency`` requests)."""
+    return {"batch_route": collector, "limiter": None}
+
+
+@contextlib.asynccontextmanager
 async def batch_judging(journal: BatchJournal, limits: Optional[BatchLimits] = None, *, max_concurrency: int = 10,
                         on_status: Optional[Callable[[], None]] = None) -> AsyncIterator[BatchCollector]:
     """Inside this block every judge request of this task (and the tasks it starts) goes through batches.
@@ -332,11 +349,6 @@ async def batch_judging(journal: BatchJournal, limits: Optional[BatchLimits] = N
     The judge budget is lifted for the parked requests (a round would otherwise be ``max_concurrency``
     requests); ``max_concurrency`` still bounds the requests sent directly (retried lines).
     """
-    collector = BatchCollector(journal, limits or BatchLimits(), on_status=on_status, direct_limit=max_concurrency)
-    token = batch_route.set(collector)
-    try:
-        with use_judge_limiter(None):
+    async with batch_collector(journal, limits, max_concurrency=max_concurrency, on_status=on_status) as collector:
+        with scoped(**routed(collector)):
             yield collector
-    finally:
-        batch_route.reset(token)
-        await collector.close()

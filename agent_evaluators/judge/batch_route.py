@@ -1,30 +1,25 @@
-"""Where a judge request goes in batch mode: the run's collector, held in a ``ContextVar``.
+"""Where a judge request goes in batch mode: the run's collector, the run context's ``batch_route``.
 
 A run with ``judge_mode="batch"`` installs a collector (:class:`~.batch_collect.BatchCollector`)
-here for its duration; the transport hands each chat request to it instead of posting it, and the
-evaluator's ``await`` waits until the request's batch has its answer. The tasks the runner spawns
-inherit the variable, as they inherit the judge budget (:mod:`agent_evaluators._util.concurrency`).
+in its context (:mod:`agent_evaluators.run_context`) for its duration; the transport hands each chat
+request to it instead of posting it, and the evaluator's ``await`` waits until the request's batch
+has its answer. The tasks the runner spawns inherit it, as they inherit the judge budget.
 """
 
-from contextvars import ContextVar
-from typing import Any, Dict, Optional, Protocol
+from typing import Optional
+
+from ..run_context import BatchRoute, FieldView, set_for_task
 
 __all__ = ["BatchRoute", "batch_route", "batch_origin", "note_origin"]
 
-
-class BatchRoute(Protocol):
-    """Takes one chat request body and returns the judge's reply body once its batch is done."""
-
-    async def send(self, transport: Any, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
-                   max_reply_bytes: int) -> Dict[str, Any]: ...
-
-
-batch_route: "ContextVar[Optional[BatchRoute]]" = ContextVar("batch_route", default=None)
+#: the run context's ``batch_route`` with a ``ContextVar``'s interface (the name it had as one)
+batch_route: "FieldView[Optional[BatchRoute]]" = FieldView("batch_route")
 
 #: which row and evaluator the current judge request is for, recorded beside its ``custom_id``
-batch_origin: "ContextVar[str]" = ContextVar("batch_origin", default="")
+#: (the run context's ``batch_origin``, with a ``ContextVar``'s interface)
+batch_origin: "FieldView[str]" = FieldView("batch_origin")
 
 
 def note_origin(line: int, alias: str) -> None:
     """Set by the runner for each cell, so the batch record says whose request each line is."""
-    batch_origin.set(f"row {line} {alias}")
+    set_for_task(batch_origin=f"row {line} {alias}")

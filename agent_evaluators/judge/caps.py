@@ -1,6 +1,6 @@
 """Caps on a run's judge work: ``max_judge_calls`` and ``max_cost`` (USD), decided before each call.
 
-``evaluate()`` installs one :class:`JudgeBudget` for a run (:func:`use_budget`); the judge
+``evaluate()`` installs one :class:`JudgeBudget` for a run (the run context's ``budget``); the judge
 client asks it before every judge call (:func:`admit_call`: one verdict request, repairs and
 retries included; a reply served from the cache is free and is not asked about) and tells it
 the call's measured usage afterwards (:meth:`Ticket.settle`). Every judge metric, sample,
@@ -41,11 +41,11 @@ lower one stopped.
 
 import asyncio
 import contextlib
-import contextvars
 import threading
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple, Union
 
 from ..errors import JudgeError
+from ..run_context import Admission, current, scoped
 from .prices import Price, cost_usd, format_usd, price_for
 
 __all__ = ["BudgetExhausted", "BudgetBook", "CallBudget", "JudgeBudget", "Ticket", "request_estimate", "admit_call",
@@ -59,9 +59,6 @@ BUDGET_REASON = "budget"
 _DEFAULT_OUTPUT_TOKENS = 1000
 #: money comparisons allow for float sums (a cap of N calls' worth admits N calls)
 _EPSILON = 1e-9
-
-_budget: "contextvars.ContextVar[Optional[CallBudget]]" = contextvars.ContextVar("judge_budget", default=None)
-_refusals: "contextvars.ContextVar[Optional[List[str]]]" = contextvars.ContextVar("budget_refusals", default=None)
 
 
 class BudgetExhausted(JudgeError):
@@ -248,12 +245,10 @@ def request_estimate(max_cost: Optional[float], messages: List[Dict[str, Any]], 
 
 @contextlib.contextmanager
 def use_budget(budget: Optional[CallBudget]) -> Iterator[Optional[CallBudget]]:
-    """Install ``budget`` for the judge calls made inside this block (``None``: no caps)."""
-    token = _budget.set(budget)
-    try:
+    """Install ``budget`` for the judge calls made inside this block (``None``: no caps); a run
+    installs its budget with the rest of its context (:mod:`agent_evaluators.run_context`)."""
+    with scoped(budget=budget):
         yield budget
-    finally:
-        _budget.reset(token)
 
 
 def _wake(wake: "asyncio.Future[None]") -> None:
@@ -262,18 +257,19 @@ def _wake(wake: "asyncio.Future[None]") -> None:
 
 
 async def admit_call(model: str, price: Optional[Price], messages: List[Dict[str, Any]],
-                     params: Mapping[str, Any]) -> Optional[Ticket]:
-    """Ask the run's budget for one call (``None``: no budget, nothing to settle).
+                     params: Mapping[str, Any]) -> Optional[Admission]:
+    """Ask the run's budget for one call (``None``: no budget, nothing to settle); the answer is a
+    :class:`Ticket` to settle with the call's usage.
 
     Raises :class:`BudgetExhausted` when the call would pass a cap, after noting the refusal
     for :func:`watch_refusals`."""
-    budget = _budget.get()
+    budget = current().budget
     if budget is None:
         return None
     try:
         return await budget.admit(model, price if price is not None else price_for(model), messages, params)
     except BudgetExhausted as exc:
-        seen = _refusals.get()
+        seen = current().refusals
         if seen is not None:
             seen.append(exc.reason)
         raise
@@ -283,8 +279,5 @@ async def admit_call(model: str, price: Optional[Price], messages: List[Dict[str
 def watch_refusals() -> Iterator[List[str]]:
     """Collect the budget's refusals of calls made inside this block (a cell: tasks it starts too)."""
     seen: List[str] = []
-    token = _refusals.set(seen)
-    try:
+    with scoped(refusals=seen):
         yield seen
-    finally:
-        _refusals.reset(token)

@@ -27,12 +27,12 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
 from .._util.concurrency import judge_slot, report_throttle
-from .._util.scrub import SecretSet, current_run, install_log_filter, register
+from .._util.scrub import SecretSet, install_log_filter, register
 from ..errors import ConfigError, JudgeError
+from ..run_context import Sender, current
 from .cache import JudgeCache, cache_key, open_cache
 from .caps import admit_call
 from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
-from .dry import dry_judge
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
 from .parsing import JudgeReplyParseError, describe_validation_error, parse_json_reply
 from .pool import transport_for_loop
@@ -246,7 +246,7 @@ class JudgeClient:
         return text if clean is data else json.dumps(clean, ensure_ascii=False)
 
     # ------------------------------------------------------------------ HTTP with retries
-    async def _post(self, transport: Transport, body: Dict[str, Any], tally: _Tally,
+    async def _post(self, transport: Sender, body: Dict[str, Any], tally: _Tally,
                     headers: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
         circuit = self._circuit
         last_status: Optional[int] = None
@@ -353,7 +353,7 @@ class JudgeClient:
         return (f"judge request to {self.config.safe_location} (model {self.model!r}) failed with HTTP {status}: "
                 f"{message} ({hint})")
 
-    async def _exchange(self, client: Transport, messages: List[Dict[str, Any]], params: Dict[str, Any],
+    async def _exchange(self, client: Sender, messages: List[Dict[str, Any]], params: Dict[str, Any],
                         output_model: Optional[type], extra_rf: Any, tally: _Tally) -> Tuple[Any, str]:
         """One request, stepping down the response-format ladder when the endpoint rejects a format."""
         mode = self.format_mode(output_model)
@@ -459,10 +459,11 @@ class JudgeClient:
         is still unusable after one repair request.
         """
         started = time.perf_counter()
-        run = current_run()
-        if run is not None:
-            run.join(self.secrets)  # the run masks this client's secrets in its rows and summary
-        client = dry_judge() or self._transport()  # a dry run: answered in process (see .dry)
+        run = current()  # the run's state: its secrets, a dry run's judge, (in the calls below) caps and prices
+        if run.secrets is not None:
+            run.secrets.join(self.secrets)  # the run masks this client's secrets in its rows and summary
+        dry = run.dry_transport  # a dry run: answered in process (see .dry)
+        client = dry or self._transport()
         sent_params = self.prepare_params(params)
         extra_rf = (params or {}).get("response_format") if output_model is None else None
         key = None
@@ -520,7 +521,7 @@ class JudgeClient:
                 ticket.settle(tally.usage(model=self.model, mode="", started=started, template_hash=None,
                                           price=self.price) if tally.calls else None)
         usage = tally.usage(model=self.model, mode=mode, started=started, template_hash=template_hash, price=self.price)
-        if key is not None and self.cache is not None and dry_judge() is None:  # a placeholder verdict is never kept
+        if key is not None and self.cache is not None and dry is None:  # a placeholder verdict is never kept
             self.cache.put(key, {"text": text, "finish_reason": finish, "response_format": mode,
                                  "model": usage["model"]})
         return JudgeReply(data=data, text=text, finish_reason=finish, usage=usage)

@@ -1,6 +1,7 @@
 """The judge of a dry run: every request is answered in process, none reaches the network.
 
-While :func:`use_dry_judge` is active (``evaluate(..., dry_run=True)``), every
+While a dry run's transport is installed (``evaluate(..., dry_run=True)``: the run context's
+``dry_transport``; :func:`use_dry_judge` outside a run), every
 :class:`~.client.JudgeClient` sends through one :class:`DryRunTransport` instead of its HTTP
 pool. Each request gets a placeholder verdict valid for the schema it asked for (the bundled
 fake judge's rules, :func:`agent_evaluators.testing.synth.schema_reply`, so the hallucination
@@ -17,9 +18,9 @@ the most it can cost).
 
 import contextlib
 import json
-from contextvars import ContextVar
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, cast
 
+from ..run_context import current, scoped
 from ..testing.requests import ChatRequest
 from ..testing.synth import schema_reply
 from .prices import cost_usd, price_for
@@ -31,12 +32,10 @@ __all__ = ["DryRunTransport", "use_dry_judge", "dry_judge", "SIMULATED_TURN"]
 #: what the dry run's simulated user says each turn (never the stop signal)
 SIMULATED_TURN = "a placeholder user turn of the dry run"
 
-_active: ContextVar[Optional["DryRunTransport"]] = ContextVar("dry_judge", default=None)
-
-
 def dry_judge() -> Optional["DryRunTransport"]:
-    """The dry run's transport while one is active in this context, else ``None``."""
-    return _active.get()
+    """The dry run's transport while one is active in this context, else ``None`` (the run
+    context's ``dry_transport``)."""
+    return cast(Optional[DryRunTransport], current().dry_transport)  # only a dry run installs one
 
 
 class DryRunTransport(Transport):
@@ -82,9 +81,7 @@ class DryRunTransport(Transport):
 
 @contextlib.contextmanager
 def use_dry_judge(transport: DryRunTransport) -> Iterator[DryRunTransport]:
-    """Send every judge request made inside this block (and the tasks it starts) to ``transport``."""
-    token = _active.set(transport)
-    try:
+    """Send every judge request made inside this block (and the tasks it starts) to ``transport``
+    (the dry run engine installs it with the rest of the run's context)."""
+    with scoped(dry_transport=transport):
         yield transport
-    finally:
-        _active.reset(token)

@@ -4,7 +4,7 @@ The shipped table (``prices.json`` beside this module, with the date it was take
 common OpenAI and Azure OpenAI models. Prices change and Azure deployments carry names
 the user chose, so a price can be given three ways, the first that names the model wins:
 a model config's ``price`` (that client only), the run's ``prices`` (run config key,
-``agent-eval run --price MODEL=IN,OUT[,CACHED]``; installed with :func:`use_prices`), then
+``agent-eval run --price MODEL=IN,OUT[,CACHED]``; the run context's ``prices``), then
 the shipped table. A dated snapshot (``gpt-4o-2024-08-06``) is priced as its family.
 
 A price nobody knows gives ``cost_usd: None``, never 0: a total over it stays unknown.
@@ -14,7 +14,6 @@ normal request costs the full price (the batch route says which, :func:`answered
 """
 
 import contextlib
-import contextvars
 import functools
 import json
 import re
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Optional
 
 from ..errors import ConfigError
+from ..run_context import current, scoped, set_for_task
 
 __all__ = ["Price", "BATCH_PRICE_SHARE", "answered_by_batch", "check_price", "check_prices", "cost_usd", "format_usd",
            "price_for", "priced", "shipped_prices", "use_prices"]
@@ -29,10 +29,8 @@ __all__ = ["Price", "BATCH_PRICE_SHARE", "answered_by_batch", "check_price", "ch
 #: a price: ``{"input": ..., "cached_input": ..., "output": ...}`` in USD per million tokens
 Price = Dict[str, float]
 
-_run_prices: "contextvars.ContextVar[Optional[Mapping[str, Price]]]" = contextvars.ContextVar("run_prices", default=None)
 #: the Batch API's price as a share of the standard price (OpenAI and Azure OpenAI global batch: half)
 BATCH_PRICE_SHARE = 0.5
-_by_batch: "contextvars.ContextVar[bool]" = contextvars.ContextVar("answered_by_batch", default=False)
 _DATED = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4})$")
 _HOW = "give it as {'input': USD_PER_M, 'output': USD_PER_M, 'cached_input': USD_PER_M} or 'IN,OUT[,CACHED]'"
 
@@ -88,12 +86,10 @@ def check_prices(name: str, value: Any) -> Dict[str, Price]:
 
 @contextlib.contextmanager
 def use_prices(prices: Optional[Mapping[str, Price]]) -> Iterator[None]:
-    """Install the run's ``prices`` for judge calls made inside this block."""
-    token = _run_prices.set(dict(prices or {}))
-    try:
+    """Install the run's ``prices`` for judge calls made inside this block (a run installs them with
+    the rest of its context, :mod:`agent_evaluators.run_context`)."""
+    with scoped(prices=dict(prices or {})):
         yield
-    finally:
-        _run_prices.reset(token)
 
 
 def _family(model: str) -> str:
@@ -115,7 +111,7 @@ def price_for(*models: Optional[str], explicit: Optional[Price] = None) -> Optio
     that the run's prices or the shipped table name; ``explicit`` (a model config's) first."""
     if explicit is not None:
         return explicit
-    run = _run_prices.get() or {}
+    run = current().prices or {}
     names = [m for m in models if m]
     for exact, family in ((run, _by_family(run) if run else {}), (shipped_prices()["models"], _shipped_by_family())):
         for model in names:
@@ -141,13 +137,16 @@ def priced(usage: Dict[str, Any], price: Optional[Price], *models: Optional[str]
     """``usage`` with its ``cost_usd`` set: ``price`` (a model config's) or the price of the first
     of ``models`` that is known, and of the model the record names."""
     cost = cost_usd(usage, price_for(*models, usage.get("model"), explicit=price))
-    usage["cost_usd"] = cost * BATCH_PRICE_SHARE if cost is not None and _by_batch.get() else cost
+    usage["cost_usd"] = cost * BATCH_PRICE_SHARE if cost is not None and current().answered_by_batch else cost
     return usage
 
 
 def answered_by_batch(flag: bool) -> None:
-    """Whether the current task's last judge exchange was answered by a batch (read by :func:`priced`)."""
-    _by_batch.set(flag)
+    """Whether the current task's last judge exchange was answered by a batch (read by :func:`priced`).
+
+    The batch route sets it when it decides, before a direct retry goes out, for the rest of the task
+    (the run context's ``answered_by_batch``)."""
+    set_for_task(answered_by_batch=flag)
 
 
 def format_usd(value: Optional[float]) -> str:

@@ -31,7 +31,7 @@ import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
 from ..errors import InputError, JudgeError
-from .batch_route import batch_route
+from ..run_context import current
 from .body import encode_body
 from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
 from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
@@ -279,7 +279,7 @@ class AiohttpTransport(Transport):
 
     async def send(self, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
                    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
-        route = batch_route.get()
+        route = current().batch_route
         if route is not None:  # batch mode: the request joins the next batch (:mod:`.batch_collect`)
             return await route.send(self, body, headers, timeout, max_reply_bytes)
         return decode_reply(await self.fetch("POST", self.url, encode_body(body), headers, timeout, max_reply_bytes))
@@ -363,7 +363,7 @@ class OpenAIClientTransport(Transport):
                    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> Dict[str, Any]:
         import openai
 
-        if batch_route.get() is not None:
+        if current().batch_route is not None:
             raise JudgeError("judge_mode='batch' needs a model_config dict (endpoint, key, model), not an openai "
                              "client object: pass the client's settings as a dict, or use judge_mode='direct'")
         options: Dict[str, Any] = {"timeout": timeout}

@@ -11,7 +11,7 @@ already knows which workers are alive); here are its two halves:
   When every shard is done, calls still open can only be those of a dead worker not yet reaped:
   the driver has them charged the same way before it writes the record.
 * :class:`ClusterCaps`, a worker's side: what the judge client already uses through
-  :func:`~agent_evaluators.judge.caps.use_budget` / ``admit_call`` (``admit`` → a
+  the run context's ``budget`` / ``admit_call`` (``admit`` → a
   :class:`~agent_evaluators.judge.caps.Ticket`, ``settle``), so the client does not change. The
   worker computes the request's estimate itself and sends only numbers; the actor keeps each
   model's measured mean for the whole cluster. Near the money cap "wait for the calls in flight"

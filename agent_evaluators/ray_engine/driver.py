@@ -30,7 +30,8 @@ from typing import Any, Awaitable, Dict, Iterator, Optional, Set, Tuple, TypeVar
 
 from .._util.loop import run_sync
 from ..errors import ConfigError
-from ..judge.caps import BudgetBook, use_budget
+from ..judge.caps import BudgetBook
+from ..run_context import scoped
 from ..runner.describe import describe_run
 from ..runner.judge_caps import run_budget
 from ..runner.ledger import RunLedger
@@ -313,5 +314,5 @@ class ShardPlanner:
 
 async def _under(caps: Optional[ClusterCaps], work: Awaitable[T]) -> T:
     """``work`` with the run's caps installed (on the background loop, where it runs)."""
-    with use_budget(caps):
+    with scoped(budget=caps):
         return await work

@@ -226,8 +226,8 @@ class JudgeBudget:
 class ClusterLimiter:
     """A worker's view of :class:`JudgeBudget`: the ``Limiter`` protocol the judge client uses.
 
-    Create it on the worker's event loop, ``await start()``, install it with
-    ``use_judge_limiter``, and ``await close()`` when the shard is done.
+    Create it on the worker's event loop, ``await start()``, install it as the shard's run context's
+    ``limiter``, and ``await close()`` when the shard is done.
     """
 
     def __init__(self, actor: Any, worker_id: Optional[str] = None, *, poll_s: float = POLL_S,

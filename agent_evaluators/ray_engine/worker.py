@@ -22,9 +22,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from .._util.concurrency import use_judge_limiter
-from ..judge.caps import use_budget
-from ..judge.prices import use_prices
+from ..run_context import scoped
 from ..runner.mapping import ArgPlan
 from ..runner.options import RowSpec
 from ..runner.readers import RowError
@@ -105,7 +103,8 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
     caps = rows.budget = ClusterCaps(budget, lambda: limiter.id) if capped else None
     window = RowWindow(rows, rows.spec.max_concurrency, emit)
     try:
-        with use_judge_limiter(limiter), use_prices(rows.spec.prices), use_budget(caps):
+        with scoped(limiter=limiter, prices=dict(rows.spec.prices or {}), budget=caps,  # the shard's run context
+                    secrets=rows.secrets):
             for line, item in shard_rows(shard):
                 await window.breathe()
                 work: Any = shard.work.get(line)

@@ -1,4 +1,4 @@
-"""``judge_mode="batch"`` for a local run: the collector installed for the run's duration.
+"""``judge_mode="batch"`` for a local run: the collector the run installs in its context for its duration.
 
 In batch mode the judge requests of a round wait together for their batch, so the row window is
 widened to :data:`BATCH_ROWS` (a round collects as many rows as memory comfortably holds, not
@@ -8,9 +8,9 @@ The run folder's ``batches.jsonl`` records every batch, so ``resume`` polls the 
 """
 
 import contextlib
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Optional
 
-from ..judge.batch_collect import BatchLimits, batch_judging
+from ..judge.batch_collect import BatchCollector, BatchLimits, batch_collector
 from ..judge.batch_journal import BatchJournal
 from .options import RunOptions
 
@@ -26,11 +26,12 @@ def rows_in_flight(options: RunOptions) -> int:
 
 
 @contextlib.asynccontextmanager
-async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[None]:
-    """Route the run's judge requests through batches when ``judge_mode`` is ``"batch"``; else nothing."""
+async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[Optional[BatchCollector]]:
+    """The run's batch collector while the block runs when ``judge_mode`` is ``"batch"``, else ``None``
+    (the engine installs it: :func:`agent_evaluators.judge.batch_collect.routed`)."""
     values = options.values
     if values["judge_mode"] != "batch":
-        yield
+        yield None
         return
 
     def show() -> None:
@@ -39,9 +40,9 @@ async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[None]
 
     journal = BatchJournal(options.output_path, keep=options.continues_earlier_run)
     limits = BatchLimits(values["batch_max_requests"], values["batch_max_bytes"], values["batch_poll_s"])
-    async with batch_judging(journal, limits, max_concurrency=options.max_concurrency, on_status=show) as collector:
+    async with batch_collector(journal, limits, max_concurrency=options.max_concurrency, on_status=show) as collector:
         progress.note = collector.describe
         try:
-            yield
+            yield collector
         finally:
             progress.note = None

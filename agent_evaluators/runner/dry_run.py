@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Optional
 
-from ..judge.dry import DryRunTransport, use_dry_judge
+from ..judge.dry import DryRunTransport
 from .engine import run_local
 from .estimate import ESTIMATE_FILE, build_estimate
 from .foreign import ForeignLibrary, foreign_library
@@ -60,8 +60,7 @@ async def run_dry(options: RunOptions) -> EvaluationResult:
     transport = DryRunTransport()
     with tempfile.TemporaryDirectory(prefix="agent-eval-dry-run-") as folder:
         inner = _inner_options(options, Path(folder))
-        with use_dry_judge(transport):
-            made = await run_local(inner) if inner.rows.evaluators else None
+        made = await run_local(inner, dry=transport) if inner.rows.evaluators else None
         usage = dict(made.usage) if made is not None else {}
         errors = list(made.errors) if made is not None else []
         rows = len(made.rows) if made is not None else 0

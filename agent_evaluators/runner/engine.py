@@ -16,10 +16,11 @@ import threading
 import time
 from typing import Any, Iterator, List, Optional, Tuple
 
-from .._util.concurrency import new_limiter, use_judge_limiter
+from .._util.concurrency import new_limiter
 from .._util.gc_pause import relaxed_gc
-from ..judge.caps import use_budget
-from ..judge.prices import use_prices
+from ..judge.batch_collect import BatchCollector, routed
+from ..judge.dry import DryRunTransport
+from ..run_context import Fields, scoped
 from .batch_mode import judge_route, rows_in_flight
 from .describe import describe_run
 from .judge_caps import run_budget
@@ -30,7 +31,7 @@ from .result import EvaluationResult
 from .rows import RowEvaluator
 from .window import RowWindow
 
-__all__ = ["run_local", "RunWatch"]
+__all__ = ["run_local", "run_fields", "RunWatch"]
 
 logger = logging.getLogger("agent_evaluators.runner")
 
@@ -88,8 +89,10 @@ def _further_ctrl_c_noted() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> EvaluationResult:
-    """Evaluate every row of ``options.data`` in this process.
+async def run_local(options: RunOptions, watch: Optional[RunWatch] = None, *,
+                    dry: Optional[DryRunTransport] = None) -> EvaluationResult:
+    """Evaluate every row of ``options.data`` in this process (a dry run's judge, ``dry``, answers
+    every judge request in process: :mod:`.dry_run`).
 
     Cancelled (Ctrl-C in :func:`~.api.evaluate`, or a cancelled ``evaluate_async``): the ledger
     saves what is done and marks the run ``interrupted``, and the cancellation propagates.
@@ -104,20 +107,19 @@ async def run_local(options: RunOptions, watch: Optional[RunWatch] = None) -> Ev
             rows.budget = budget
         if watch is not None:
             watch.ledger = ledger
-        await _run(options, rows, ledger)
+        await _run(options, rows, ledger, dry)
         return ledger.finish()
     finally:
         if watch is not None:
             watch.done.set()
 
 
-async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> None:
+async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, dry: Optional[DryRunTransport]) -> None:
     with ledger, relaxed_gc():
         window = RowWindow(rows, rows_in_flight(options), ledger.add)
         try:
-            with use_judge_limiter(new_limiter(options.max_concurrency)), use_prices(options.values["prices"]), \
-                    use_budget(rows.budget):
-                async with judge_route(options, ledger.progress):
+            async with judge_route(options, ledger.progress) as route:
+                with scoped(**run_fields(options, rows, route, dry)):
                     await _feed(options, rows, ledger, window)
                     await window.finish()
         except BaseException:
@@ -125,6 +127,21 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger) -> No
             raise
         finally:
             rows.close()
+
+
+def run_fields(options: RunOptions, rows: RowEvaluator, route: Optional[BatchCollector],
+               dry: Optional[DryRunTransport]) -> Fields:
+    """What a local run installs in its context for the code it runs (:mod:`agent_evaluators.run_context`):
+    the judge limiter (``max_concurrency`` permits), the run's prices, its budget and its secrets (which
+    every judge client used joins); in batch mode the collector instead of the limiter; in a dry run the
+    in-process judge."""
+    fields: Fields = {"limiter": new_limiter(options.max_concurrency), "prices": dict(options.values["prices"] or {}),
+                      "budget": rows.budget, "secrets": rows.secrets}
+    if route is not None:
+        fields.update(routed(route))
+    if dry is not None:
+        fields["dry_transport"] = dry
+    return fields
 
 
 async def _feed(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, window: RowWindow) -> None:

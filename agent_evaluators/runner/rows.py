@@ -84,8 +84,9 @@ class RowEvaluator:
         #: store ``row_hash`` in records: only a run with a folder can be resumed, which is all it is
         #: for; the engines turn it off for runs kept in memory (it costs a JSON dump and a hash per row)
         self.hash_rows = True
-        #: the secrets of the judge clients this run used (each joins on its first request in a row):
-        #: rows.jsonl and summary.json are masked with them, and with nothing else
+        #: the secrets of the judge clients this run used (each joins on its first request in the run;
+        #: the engines install them in the run's context): rows.jsonl and summary.json are masked with
+        #: them, and with nothing else
         self.secrets = RunSecrets()
         self._warned_unhashable = False
         #: the run's judge budget, when it has a cap (the local engine's, or a Ray worker's view of the cluster's)
@@ -327,11 +328,8 @@ class RowEvaluator:
 
     def row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                  prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[Record, Cells]:
-        with joining_run(self.secrets):
-            return self._row_sync(line, row, plans, prior, tout)
-
-    def _row_sync(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
-                  prior: Optional[Mapping[str, Any]], tout: Any) -> Tuple[Record, Cells]:
+        """One row in the engine's own task (every evaluator inline); the engine has installed the
+        run's context (its ``secrets`` among it)."""
         cells, prior_tout = self.kept(prior, [p.alias for p in plans])
         terr = None
         if self.target is not None:
@@ -347,11 +345,7 @@ class RowEvaluator:
 
     async def row_async(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                         prior: Optional[Mapping[str, Any]], tout: Any = None) -> Tuple[int, Record, Cells]:
-        with joining_run(self.secrets):
-            return await self._row_async(line, row, plans, prior, tout)
-
-    async def _row_async(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
-                         prior: Optional[Mapping[str, Any]], tout: Any) -> Tuple[int, Record, Cells]:
+        """One row as a task of the engine's, which inherits the run's context (its ``secrets`` among it)."""
         cells, prior_tout = self.kept(prior, [p.alias for p in plans]) if prior is not None else ({}, None)
         terr = None
         skipped = False
@@ -395,7 +389,7 @@ class RowEvaluator:
 
     def _sync_cells(self, line: int, plans: Sequence[ArgPlan], row: Mapping[str, Any],
                     tout: Optional[Mapping[str, Any]]) -> Cells:
-        with joining_run(self.secrets):  # also in the offload thread, which does not share the row's context
+        with joining_run(self.secrets):  # for the offload thread, which does not share the run's context
             return {p.alias: self.cell_sync(line, p, row, tout) for p in plans}
 
     def close(self) -> None:
@@ -416,7 +410,7 @@ class RowEvaluator:
             return None
         _, tout = self.kept(prior, [p.alias for p in todo])
         if tout is None:
-            with joining_run(self.secrets):  # a target that asks a judge (a simulated user) joins the run
+            with joining_run(self.secrets):  # a target that asks a judge joins the run (the Ray driver has no run context)
                 tout, terr = await self.run_target(line, item)
             if terr:
                 logger.warning("%s; column mappings could not be checked against target outputs", terr)

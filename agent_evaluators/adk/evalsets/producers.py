@@ -28,12 +28,12 @@ run engine (as its target), so producing and scoring overlap across cases. Three
 
 import asyncio
 import inspect
-from contextvars import ContextVar
 from typing import Any, Awaitable, Callable, List, Mapping, Optional, Sequence, Tuple
 
 from pydantic import ValidationError
 
 from ...errors import ConfigError, InputError
+from ...run_context import current, set_for_task
 from ..actual import ActualMap, lookup_actual
 from ..convert import InvocationLike, as_invocation, content_text
 from ..eval_config import EvalConfig
@@ -46,19 +46,17 @@ __all__ = ["Producer", "from_actual", "has_actual", "from_target", "check_target
 #: ``async producer(case, config) -> invocations``: see the module docstring.
 Producer = Callable[[EvalCase, EvalConfig], Awaitable[Sequence[InvocationLike]]]
 
-#: the eval set of the case a producer is running (a producer's signature names only the case):
-#: set by the runner around each call, read by producers that keep files per eval set
-_EVAL_SET: ContextVar[Optional[str]] = ContextVar("agent_evaluators_eval_set_id", default=None)
-
-
 def current_eval_set_id() -> Optional[str]:
-    """The id of the eval set whose case the running producer was called for (``None`` outside a run)."""
-    return _EVAL_SET.get()
+    """The id of the eval set whose case the running producer was called for (``None`` outside a run).
+
+    A producer's signature names only the case; producers that keep files per eval set read it here
+    (the run context's ``eval_set_id``)."""
+    return current().eval_set_id
 
 
 def producing_for(eval_set_id: str) -> None:
-    """Mark the current context as producing a case of ``eval_set_id`` (the runner, before each producer call)."""
-    _EVAL_SET.set(eval_set_id)
+    """Mark the current task as producing a case of ``eval_set_id`` (the runner, before each producer call)."""
+    set_for_task(eval_set_id=eval_set_id)
 
 
 TARGET_ARGUMENTS = ("query", "user_content", "session_input", "history", "eval_id", "invocation_id")
