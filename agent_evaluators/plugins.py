@@ -8,7 +8,7 @@ loads only the wings it uses:
 * :data:`ENGINES`: ``evaluate(engine=NAME)`` besides the local engine;
 * :data:`DATA_READERS` and :data:`JSON_DOCUMENTS`: files a wing turns into rows, by suffix, or by the
   top-level keys of a ``.json`` document;
-* :data:`TURN_FORMATS`: per-turn records a wing reads into :class:`~agent_evaluators.conversation.turns.Turn`
+* :data:`TURN_FORMATS`: per-turn records a wing reads into :class:`~agent_evaluators.conversation.turn_pairs.Turn`
   lists (the trajectory and response-match metrics compare such inputs turn by turn);
 * :data:`FOREIGN_LIBRARIES`: another library's evaluator classes, by module prefix, and how the
   engine runs them (:class:`~agent_evaluators.runner.foreign.ForeignLibrary`);
@@ -42,7 +42,7 @@ JSON_DOCUMENTS: Mapping[str, str] = {
 }
 
 #: readers of per-turn records, tried in order: ``read(value, input_name) -> Optional[List[Turn]]``
-TURN_FORMATS: Tuple[str, ...] = ("agent_evaluators.adk.turns:read_invocations",)
+TURN_FORMATS: Tuple[str, ...] = ("agent_evaluators.adk.invocation_turns:read_invocations",)
 
 #: module prefix of another library's evaluator classes -> its ``ForeignLibrary`` declaration
 FOREIGN_LIBRARIES: Mapping[str, str] = {"azure.ai.evaluation": "agent_evaluators.azure._foreign:AZURE_AI_EVALUATION"}

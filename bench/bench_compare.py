@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agent_evaluators.report.load import RunData  # noqa: E402
 from agent_evaluators.report.paired import compare_loaded  # noqa: E402
-from agent_evaluators.report.plan import plan_metric  # noqa: E402
+from agent_evaluators.report.sample_size import plan_metric  # noqa: E402
 from agent_evaluators.testing.noisy import NoisyJudge  # noqa: E402
 
 ALIAS, KEY, THRESHOLD = "j", "score", 3

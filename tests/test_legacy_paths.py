@@ -21,7 +21,7 @@ OLD = json.loads((Path(__file__).parent / "golden" / "public_paths.json").read_t
 MOVED_NAMES = {
     "agent_evaluators.runner.aggregate": {"azure_metric_names": "agent_evaluators.azure.meaning:metric_names"},
     "agent_evaluators.runner.azure_output": {"split_output_path": "agent_evaluators.runner.result_file:split_output_path"},
-    "agent_evaluators.trajectory.inputs": {"invocations_or_none": "agent_evaluators.adk.turns:invocations_or_none"},
+    "agent_evaluators.trajectory.inputs": {"invocations_or_none": "agent_evaluators.adk.invocation_turns:invocations_or_none"},
 }
 
 

@@ -13,7 +13,7 @@ from agent_evaluators import evaluate, evaluate_async
 from agent_evaluators.judge import get_judge_client
 from agent_evaluators.judge.batch_route import batch_route
 from agent_evaluators.judge.caps import JudgeBudget
-from agent_evaluators.judge.dry import DryRunTransport
+from agent_evaluators.judge.dry_transport import DryRunTransport
 from agent_evaluators.run_context import NOTHING, Fields, RunContext, current, scoped, set_for_task
 from agent_evaluators.testing import JudgeServer
 

@@ -15,8 +15,8 @@ does the same from the shell. :func:`judge_metrics` lists the evaluators covered
 
 from .._util.lazy import lazy_exports
 from .catalog import CalibrationCase, JudgeMetric, find_metric, judge_metrics
-from .metrics import cohen_kappa, confusion_matrix
-from .run import CalibrationReport, CaseResult, calibrate, calibrate_async
+from .kappa import cohen_kappa, confusion_matrix
+from .labelled_run import CalibrationReport, CaseResult, calibrate, calibrate_async
 
 __all__ = [
     "calibrate",

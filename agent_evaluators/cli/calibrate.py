@@ -75,7 +75,7 @@ def _evaluator(metric: Any, model_config: Optional[Dict[str, Any]], args: argpar
 def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``agent-eval calibrate``; returns the process exit code."""
     from ..calibration.catalog import find_metric, judge_metrics
-    from ..calibration.run import calibrate
+    from ..calibration.labelled_run import calibrate
     from ..config.calibration_records import template_hash_of
     from ..config.run_config import judge_model_config
     from .judge_flags import judge_settings_from_args

@@ -22,7 +22,7 @@ def _v(x: object) -> str:
 
 def plan_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..report import load_run
-    from ..report.plan import REPETITIONS, plan_run
+    from ..report.sample_size import REPETITIONS, plan_run
 
     try:
         if not args.effect > 0:

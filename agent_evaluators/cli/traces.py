@@ -24,7 +24,7 @@ def _short(trace_id: str) -> str:
 
 def traces_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..traces import looks_like_otlp, read_runs
-    from ..traces.rows import run_row
+    from ..traces.trace_rows import run_row
 
     path = Path(args.file)
     if not path.exists():

@@ -10,7 +10,7 @@ from .adapters import to_messages, to_tool_calls
 from .models import Conversation, Message, ToolCall, ToolDefinition, ToolResult
 from .render import final_text, last_user_text, messages_to_json, system_text
 from .tool_definitions import BUILTIN_TOOLS, builtin_tool_definition, to_tool_definitions
-from .turns import Turn, split_turns
+from .turn_pairs import Turn, split_turns
 
 __all__ = [
     "BUILTIN_TOOLS",

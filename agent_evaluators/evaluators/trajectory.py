@@ -11,9 +11,9 @@ from ..conversation.models import ToolCall
 from ..conversation.recorded_turns import RecordedTurn
 from ..errors import ConfigError, InputError
 from ..trajectory.args import ArgsOverride, ArgsPolicy
-from ..trajectory.inputs import ReadInput, read_trajectory_input
 from ..trajectory.matching import TrajectoryMatch, match_trajectory
 from ..trajectory.modes import ArgsMode, TrajectoryMode, parse_args_mode, parse_trajectory_mode
+from ..trajectory.read_input import ReadInput, read_trajectory_input
 from .base import Evaluator, Outcome
 
 __all__ = ["ToolTrajectoryEvaluator"]

@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Set
 
-from .cells import Cell, run_cells
+from .records import Cell, run_cells
 
 __all__ = ["log_run", "run_params", "run_metrics", "rows_table"]
 

@@ -25,7 +25,7 @@ import os
 import time
 from typing import Any, Dict, Optional
 
-from .cells import Cell, run_cells
+from .records import Cell, run_cells
 
 __all__ = ["send_cells", "event_attributes", "EVENT_NAME"]
 

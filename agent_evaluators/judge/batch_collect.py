@@ -36,8 +36,8 @@ from ..errors import JudgeError
 from ..run_context import Fields, current, scoped
 from .batch_api import TERMINAL, BatchApi
 from .batch_journal import BatchJournal
-from .body import encode_body
 from .prices import answered_by_batch
+from .request_body import encode_body
 from .transport import AiohttpTransport, Dropped, StatusError, TransportError, decode_reply
 
 __all__ = ["BatchCollector", "BatchLimits", "batch_collector", "batch_judging", "routed", "QUIET_S", "MAX_COLLECT_S"]

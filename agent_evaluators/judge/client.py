@@ -34,13 +34,13 @@ from .cache import JudgeCache, cache_key, open_cache
 from .caps import admit_call
 from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
 from .endpoint import CLIENT_KEYS, EndpointConfig, resolve_config
+from .entra_tokens import token_secrets
 from .parsing import JudgeReplyParseError, describe_validation_error, parse_json_reply
 from .pool import transport_for_loop
 from .prices import Price, check_price, priced
 from .reply_body import DEFAULT_MAX_REPLY_BYTES, describe_size
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
-from .tokens import token_secrets
 from .transport import BadReply, ConnectFailure, StatusError, TooLarge, Transport, TransportError, TransportTimeout
 from .usage import empty_usage
 

@@ -14,7 +14,7 @@ import weakref
 from typing import Dict, Optional, Tuple
 
 from .endpoint import EndpointConfig
-from .tokens import issued_tokens
+from .entra_tokens import issued_tokens
 from .transport import Transport, build_transport
 
 __all__ = ["client_for_loop", "transport_for_loop", "issued_tokens"]

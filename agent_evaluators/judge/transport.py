@@ -32,10 +32,10 @@ from typing import Any, AsyncIterator, Dict, Mapping, Optional
 
 from ..errors import InputError, JudgeError
 from ..run_context import current
-from .body import encode_body
 from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
+from .entra_tokens import remember_token
 from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
-from .tokens import remember_token
+from .request_body import encode_body
 
 __all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",
            "TooLarge", "AiohttpTransport", "OpenAIClientTransport", "build_transport", "env_proxy", "CONNECTION_LIMIT"]

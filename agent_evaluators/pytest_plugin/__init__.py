@@ -42,15 +42,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from .assertions import (
-    EVAL_FILE_SUFFIXES,
-    STRICT_ENV,
-    EvalRowCase,
-    EvalRun,
-    assert_passes,
-    eval_cases,
-    strict_judge,
-)
+from .assertions import EVAL_FILE_SUFFIXES, STRICT_ENV, EvalRowCase, EvalRun, assert_passes, eval_cases, strict_judge
 
 __all__ = ["assert_passes", "eval_cases", "EvalRowCase", "EvalRun", "strict_judge"]
 

@@ -20,7 +20,7 @@ from ..stats.noise import split_variance
 from .compare_html import compare_section, compare_view
 from .estimate_html import estimate_section
 from .load import RunData, cell_status, row_label
-from .plan import agent_run_pass_at_k, noise_rows
+from .sample_size import agent_run_pass_at_k, noise_rows
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
 from .text import num_text as _num
 from .transcript import transcript_html

@@ -1,7 +1,7 @@
 """``evaluate(..., dry_run=True)``: what a run would send to its judges, and what that would cost.
 
 The run itself is made, on the same engine code, with every judge request answered in process
-by :class:`~agent_evaluators.judge.dry.DryRunTransport` (no network; placeholder verdicts valid
+by :class:`~agent_evaluators.judge.dry_transport.DryRunTransport` (no network; placeholder verdicts valid
 for each schema), into a throw-away folder: so the count of requests covers every fan-out
 exactly (samples, ``num_runs``, per turn, per tool call, panels, the hallucination metric's
 segment-then-validate, the user simulator up to its turn limit), and the usage the
@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Optional
 
-from ..judge.dry import DryRunTransport
+from ..judge.dry_transport import DryRunTransport
+from .dry_run_estimate import ESTIMATE_FILE, build_estimate
 from .engine import run_local
-from .estimate import ESTIMATE_FILE, build_estimate
 from .foreign import ForeignLibrary, foreign_library
 from .options import RunOptions
 from .result import EvaluationResult

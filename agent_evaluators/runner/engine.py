@@ -19,7 +19,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 from .._util.concurrency import new_limiter
 from .._util.gc_pause import relaxed_gc
 from ..judge.batch_collect import BatchCollector, routed
-from ..judge.dry import DryRunTransport
+from ..judge.dry_transport import DryRunTransport
 from ..run_context import Fields, scoped
 from .batch_mode import judge_route, rows_in_flight
 from .describe import describe_run

@@ -26,7 +26,7 @@ from ..errors import AgentEvalError, ConfigError, InputError
 from ..judge.caps import BudgetBook
 from .aggregate import run_cost
 from .describe import RunDescription
-from .estimate import compare_estimate, earlier_estimate
+from .dry_run_estimate import compare_estimate, earlier_estimate
 from .fingerprint import fingerprint_changes, row_digest
 from .judge_caps import STOPPED, budget_record, earlier_spend, stop_message
 from .lock import LOCK_FILE, RunFolderLock

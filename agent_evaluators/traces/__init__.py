@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, List, Union
 
 from .otlp_json import Telemetry, looks_like_otlp, otlp_files, read_telemetry, request_objects
-from .rows import run_row
 from .runs import AgentRun, group_runs
+from .trace_rows import run_row
 
 __all__ = ["AgentRun", "looks_like_otlp", "read_runs", "trace_rows"]
 

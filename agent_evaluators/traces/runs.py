@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
-from .messages import as_json_text, parse_json
+from .convention_messages import as_json_text, parse_json
 from .otlp_json import LogRecord, Span, Telemetry
 from .steps import LlmCall, ToolRun, agent_io, conversation_id, is_agent_span, llm_call, tool_run
 

@@ -10,7 +10,7 @@ model call records which of these it was read from, so ``agent-eval traces`` can
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from .messages import (
+from .convention_messages import (
     OLD_EVENT_ROLES,
     as_json_text,
     from_event,

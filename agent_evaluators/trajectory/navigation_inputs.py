@@ -6,7 +6,7 @@ both are given, and a string is read as JSON first (a CSV cell, an azureml-asset
 
 * The calls come from any trajectory input our adapters read (message lists in every
   supported format, bare tool-call lists, ADK invocations), through
-  :func:`~agent_evaluators.trajectory.inputs.read_trajectory_input`.
+  :func:`~agent_evaluators.trajectory.read_input.read_trajectory_input`.
 * The expected steps are a non-empty list of tool names, or a pair ``(names, parameters)``
   where ``parameters`` maps a tool name to the arguments its call must have. JSON has no
   tuples, so a two-item list ``[names, parameters]`` is read as that pair too (azure refuses
@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..conversation.models import ToolCall
 from ..errors import InputError
-from .inputs import read_trajectory_input
+from .read_input import read_trajectory_input
 
 __all__ = ["ExpectedSteps", "read_navigation_inputs", "read_expected_steps", "read_calls"]
 

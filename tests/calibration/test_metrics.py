@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from agent_evaluators.calibration.metrics import accuracy, cohen_kappa, confusion_matrix, kappa_band
+from agent_evaluators.calibration.kappa import accuracy, cohen_kappa, confusion_matrix, kappa_band
 
 from ..conftest import REPO_ROOT
 

@@ -12,8 +12,8 @@ from typing import Any, Dict, List
 import pytest
 from pydantic import BaseModel
 
-from agent_evaluators.judge import body as body_module
-from agent_evaluators.judge.body import MAX_CACHED_MESSAGES, MIN_CACHED_CHARS, encode_body
+from agent_evaluators.judge import request_body as body_module
+from agent_evaluators.judge.request_body import MAX_CACHED_MESSAGES, MIN_CACHED_CHARS, encode_body
 from agent_evaluators.judge.schema import format_json, response_format_for
 
 SYSTEM = "You grade agents. " * 60  # a template's instructions: well over MIN_CACHED_CHARS

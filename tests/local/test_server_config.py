@@ -4,8 +4,8 @@ import sys
 
 import pytest
 
-from agent_evaluators.errors import ConfigError
 from agent_evaluators.cli.judge_serve import serve_main
+from agent_evaluators.errors import ConfigError
 from agent_evaluators.local_judge import LocalJudge, start_local_judge
 
 

@@ -47,7 +47,16 @@ from ..efficiency import EFFICIENCY_METRICS, reject_threshold
 from ..eval_config import Criterion, parse_criterion
 from ..models import Invocation
 from ..results import JUDGE_ERROR, judge_error_summary
-from .outcome import FAILED, INFORMATIONAL, NOT_EVALUATED, PASSED, InvocationScore, InvocationsResult, _score_dict, status_for
+from .metric_outcome import (
+    FAILED,
+    INFORMATIONAL,
+    NOT_EVALUATED,
+    PASSED,
+    InvocationScore,
+    InvocationsResult,
+    _score_dict,
+    status_for,
+)
 
 __all__ = [
     "PASSED",

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 from ...errors import ConfigError
 from ..custom_metrics import acall_adk_metric, resolve_function
 from ..eval_config import Criterion, EvalConfig
-from .outcome import InvocationScore, InvocationsResult, _score_dict
+from .metric_outcome import InvocationScore, InvocationsResult, _score_dict
 
 __all__ = ["custom_paths", "resolve_custom", "custom_result"]
 

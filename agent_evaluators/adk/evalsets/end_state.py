@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional
 
 from ...errors import ConfigError
 from ..eval_config import Criterion
-from .outcome import NOT_EVALUATED, InvocationScore, InvocationsResult, _score_dict, status_for
+from .metric_outcome import NOT_EVALUATED, InvocationScore, InvocationsResult, _score_dict, status_for
 
 __all__ = ["end_state_result"]
 

@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Sequence
 
 from ..efficiency import compute, from_invocations
 from ..models import Invocation
-from .outcome import INFORMATIONAL, InvocationScore, InvocationsResult, _score_dict
+from .metric_outcome import INFORMATIONAL, InvocationScore, InvocationsResult, _score_dict
 
 __all__ = ["informational_result", "breakdown_key"]
 

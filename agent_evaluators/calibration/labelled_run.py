@@ -21,7 +21,7 @@ from ..judge.batch_journal import BatchJournal
 from ..run_context import Fields, scoped
 from ..runner.option_table import option
 from .catalog import CalibrationCase, JudgeMetric, find_metric, metric_for, parse_cases
-from .metrics import accuracy, cohen_kappa, confusion_matrix, kappa_band
+from .kappa import accuracy, cohen_kappa, confusion_matrix, kappa_band
 
 __all__ = ["CalibrationReport", "CaseResult", "calibrate", "calibrate_async"]
 
