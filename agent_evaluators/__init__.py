@@ -10,7 +10,15 @@ from typing import Dict
 
 from ._util import legacy_paths
 from ._util.lazy import lazy_exports
-from .errors import AgentEvalError, ConfigError, InputError, JudgeError
+from .errors import (
+    AgentEvalError,
+    BudgetExhausted,
+    ConfigError,
+    EvaluatorErrors,
+    InputError,
+    JudgeError,
+    RunInterrupted,
+)
 from .registry import ENTRIES as _ENTRIES
 
 __version__ = "0.1.0"
@@ -35,6 +43,8 @@ _ALSO: Dict[str, str] = {
     "RougeType": "agent_evaluators.evaluators.nlp.rouge",  # RougeScoreEvaluator's argument, as in azure
 }
 
-__all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", *_LAZY]
+#: the exception tree (``agent_evaluators/errors.py`` draws it), then the version and the lazy names
+__all__ = ["AgentEvalError", "ConfigError", "InputError", "JudgeError", "BudgetExhausted", "EvaluatorErrors",
+           "RunInterrupted", "__version__", *_LAZY]
 
 __getattr__, __dir__ = lazy_exports(__name__, {**_LAZY, **_ALSO}, globals())

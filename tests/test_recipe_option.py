@@ -2,8 +2,8 @@
 
 The test copies ``agent_evaluators/`` (and ``prompty/``) into a temporary folder, makes exactly
 the edits the README lists for a throw-away option ``run_label`` (one table entry in
-``runner/option_table.py``, its keyword in the two signatures of ``runner/api.py``) and
-nothing else, then checks in fresh processes that the option reaches ``evaluate()``, the
+``runner/option_table.py``, its field in ``RunSettings`` in ``runner/run_settings.py``, its keyword
+in the two signatures of ``runner/api.py``, passed by name in each) and nothing else, then checks in fresh processes that the option reaches ``evaluate()``, the
 ``agent-eval run`` flag, a run config's key, ``summary.json`` and the resume fingerprint, and
 that the signatures still equal the table.
 """
@@ -20,6 +20,8 @@ from tests.conftest import REPO_ROOT
 ENTRY = ('    RunOption("run_label", None, "text", "a label for this run", metavar="LABEL", in_summary=True,\n'
          '              fingerprinted=True),\n')
 KEYWORD = "    run_label: Optional[str] = None,\n"
+FIELD = "    run_label: Optional[str] = None\n"
+PASSED = "        run_label=run_label,\n"
 
 
 def _recipe_section() -> str:
@@ -36,11 +38,17 @@ def _copy_with_option(root: Path) -> Path:
     text = table.read_text(encoding="utf-8")
     end = text.index("\n)\n", text.index("RUN_OPTIONS: Tuple[RunOption, ...] = ("))
     table.write_text(text[:end + 1] + ENTRY + text[end + 1:], encoding="utf-8")
+    settings = root / "agent_evaluators" / "runner" / "run_settings.py"
+    text = settings.read_text(encoding="utf-8")
+    last = "    num_workers: Optional[int] = None\n"  # the table's last entry: the new field goes after it
+    assert text.count(last) == 1
+    settings.write_text(text.replace(last, last + FIELD), encoding="utf-8")
     api = root / "agent_evaluators" / "runner" / "api.py"
     text = api.read_text(encoding="utf-8")
     anchor = "    azure_ai_project: Any = None,\n"
-    assert text.count(anchor) == 2
-    api.write_text(text.replace(anchor, KEYWORD + anchor), encoding="utf-8")
+    passed = "batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,\n"
+    assert text.count(anchor) == 2 and text.count(passed) == 2
+    api.write_text(text.replace(anchor, KEYWORD + anchor).replace(passed, passed + PASSED), encoding="utf-8")
     return root
 
 
@@ -52,7 +60,8 @@ def _run(root: Path, *args: object, cwd: Path) -> subprocess.CompletedProcess:
 
 def test_readme_recipe_names_the_files_it_edits():
     section = _recipe_section()
-    for step in ("agent_evaluators/runner/option_table.py", "agent_evaluators/runner/api.py", "RUN_OPTIONS",
+    for step in ("agent_evaluators/runner/option_table.py", "agent_evaluators/runner/run_settings.py",
+                 "agent_evaluators/runner/api.py", "RUN_OPTIONS", "RunSettings", "options.settings.name", "name=name",
                  "evaluate_async", "fingerprinted", "in_summary", "row_source.py", "tests/test_recipe_option.py"):
         assert step in section, step
 

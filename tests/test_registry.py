@@ -85,7 +85,8 @@ def test_entry_matches_its_class(entry):
 def test_all_is_the_registry_plus_the_run_api():
     evaluators = {e.class_name for e in registry.entries()}
     others = set(agent_evaluators.__all__) - evaluators
-    assert others == {"AgentEvalError", "ConfigError", "InputError", "JudgeError", "__version__", "Evaluator",
+    assert others == {"AgentEvalError", "ConfigError", "InputError", "JudgeError", "BudgetExhausted", "EvaluatorErrors",
+                      "RunInterrupted", "__version__", "Evaluator",
                       "Outcome", "evaluate", "evaluate_async", "blocking", "EvaluationResult", "JudgeEvaluator",
                       "PromptyEvaluator"}
     for name in agent_evaluators.__all__:

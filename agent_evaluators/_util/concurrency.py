@@ -61,6 +61,6 @@ def use_judge_limiter(limiter: Optional[Limiter]) -> Iterator[Optional[Limiter]]
 
 
 def new_limiter(max_concurrency: int) -> asyncio.Semaphore:
-    if max_concurrency < 1:
-        raise ValueError("max_concurrency must be at least 1")
+    """The judge budget of one process: ``max_concurrency`` permits (checked where the user set it, by the
+    run option table's check)."""
     return asyncio.Semaphore(max_concurrency)

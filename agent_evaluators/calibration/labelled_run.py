@@ -19,7 +19,7 @@ from ..errors import AgentEvalError, ConfigError
 from ..judge.batch_collect import batch_collector, routed
 from ..judge.batch_journal import BatchJournal
 from ..run_context import Fields, scoped
-from ..runner.option_table import option
+from ..runner.option_table import checked
 from .catalog import CalibrationCase, JudgeMetric, find_metric, metric_for, parse_cases
 from .kappa import accuracy, cohen_kappa, confusion_matrix, kappa_band
 
@@ -182,14 +182,13 @@ async def calibrate_async(
     judge_mode: str = "direct",
 ) -> CalibrationReport:
     """Async form of :func:`calibrate`."""
-    if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-        raise ConfigError(f"max_concurrency must be an integer >= 1, got {max_concurrency!r}")
+    checked("max_concurrency", max_concurrency)  # the run option's own check: one message wherever it is set
     ev, metric = _resolve(evaluator, model_config, quick)
     items = _case_list(cases, metric, ev)
     # a bad judge configuration is the caller's problem, not 24 case errors: fail fast
     model = ev._client().model
     started = time.perf_counter()
-    batch = option("judge_mode").check("judge_mode", judge_mode) == "batch"
+    batch = checked("judge_mode", judge_mode) == "batch"
     async with contextlib.AsyncExitStack() as stack:
         fields: Fields = {"limiter": new_limiter(max_concurrency)}
         if batch:  # every case in one round: one batch (a memory-only record: a calibration is not resumed)

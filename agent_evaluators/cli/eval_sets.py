@@ -51,6 +51,7 @@ from ..adk.evalsets.printing import format_case, format_errors, format_summary
 from ..adk.evalsets.runner import DEFAULT_CASE_TIMEOUT, RunPlan, prepare_run, split_case_selector
 from ..adk.results import EvalStatus
 from ..errors import AgentEvalError, ConfigError, InputError
+from ..runner.option_table import checked
 from .judge_flags import add_judge_arguments, model_config_from_args
 from .messages import for_cli
 
@@ -199,8 +200,7 @@ def _new_run_dir(output: Path) -> Path:
 
 
 def _plan(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> Tuple[RunPlan, Any]:
-    if args.max_concurrency < 1:
-        raise ConfigError("--max-concurrency must be at least 1")
+    checked("max_concurrency", args.max_concurrency)  # before the agent loads: the run option's own check
     if args.timeout < 0:
         raise ConfigError(f"--timeout must be a number of seconds (0: no limit), got {args.timeout:g}")
     agent, eval_sets = split_agent_and_eval_sets(args.paths)

@@ -44,7 +44,7 @@ import contextlib
 import threading
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple, Union
 
-from ..errors import JudgeError
+from ..errors import BudgetExhausted
 from ..run_context import Admission, current, scoped
 from .prices import Price, cost_usd, format_usd, price_for
 
@@ -59,15 +59,6 @@ BUDGET_REASON = "budget"
 _DEFAULT_OUTPUT_TOKENS = 1000
 #: money comparisons allow for float sums (a cap of N calls' worth admits N calls)
 _EPSILON = 1e-9
-
-
-class BudgetExhausted(JudgeError):
-    """The run's ``max_judge_calls`` / ``max_cost`` would be passed by this call: it was not sent.
-    ``reason`` says which cap and by how much."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"judge call not sent: {reason}; resume the run with a higher max_cost / max_judge_calls")
-        self.reason = reason
 
 
 def estimated_cost(messages: List[Dict[str, Any]], params: Mapping[str, Any], price: Price) -> float:

@@ -60,5 +60,5 @@ def evaluate_ray(
         num_cpus_per_worker=num_cpus_per_worker, data_on_workers=data_on_workers, max_retries=max_retries,
         worker_expire_s=worker_expire_s,
     )
-    options = RunOptions.build(**run_arguments)
+    options = RunOptions.from_keywords(**run_arguments)
     return run_and_publish(options, lambda: run_ray(options, ray_options))

@@ -183,7 +183,7 @@ def _run_shards(ray: Any, options: RunOptions, ray_options: RayOptions, ledger: 
     """Keep ``workers`` shard tasks in flight until every shard is done; returns engine statistics."""
     task_fn, budget_cls = _remotes(ray)
     budget = budget_cls.options(num_cpus=0, max_concurrency=1000).remote(
-        options.max_concurrency, expire_s=ray_options.worker_expire_s, caps=ledger.budget)
+        options.settings.max_concurrency, expire_s=ray_options.worker_expire_s, caps=ledger.budget)
     capped = ledger.budget is not None
     if capped:  # a target the driver runs on the first row (to check the mappings) asks the same caps
         planner.caps = ClusterCaps(budget, lambda: DRIVER)

@@ -68,8 +68,7 @@ class JudgeBudget:
     """
 
     def __init__(self, capacity: int, *, expire_s: float = EXPIRE_S, caps: Optional[BudgetBook] = None) -> None:
-        if capacity < 1:
-            raise ValueError("capacity must be at least 1")
+        # ``capacity`` is the run's max_concurrency, checked where the user set it (RunSettings)
         self.capacity = capacity
         self.available = capacity
         self.expire_s = expire_s

@@ -2,9 +2,9 @@
 
 Their keyword signatures are azure-ai-evaluation's (a fixed call shape) plus our own
 options, written out for users and IDEs and kept equal to :mod:`.option_table` by a test;
-each passes its arguments once into :class:`~.options.RunOptions`, which checks them, and
-hands that to an engine: :func:`~.engine.run_local` or, with ``engine="ray"``, the Ray wing's
-(:data:`agent_evaluators.plugins.ENGINES`).
+each passes its run options by name into a :class:`~.run_settings.RunSettings`, which checks them,
+builds the :class:`~.options.RunOptions` of the run from it, and hands that to an engine:
+:func:`~.engine.run_local` or, with ``engine="ray"``, the Ray wing's (:data:`agent_evaluators.plugins.ENGINES`).
 """
 
 from pathlib import Path
@@ -12,7 +12,6 @@ from typing import Any, Callable, Mapping, Optional, Union
 
 from .. import plugins
 from .._util.loop import run_sync
-from ..errors import ConfigError
 from .dry_run import run_dry
 from .engine import RunWatch, run_local
 from .ledger import RunInterrupted
@@ -21,6 +20,7 @@ from .options import RayOptions, RunOptions
 from .publishing import run_and_publish, run_and_publish_async
 from .result import EvaluationResult
 from .result_file import split_output_path
+from .run_settings import RunSettings
 
 __all__ = ["evaluate", "evaluate_async"]
 
@@ -62,9 +62,18 @@ async def evaluate_async(
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
-    output_path, result_file = split_output_path(output_path)  # "results.json": that file + our folder
-    options = RunOptions.from_arguments(locals())
-    result = await run_and_publish_async(options, lambda: run_dry(options) if options.values["dry_run"] else run_local(options))
+    folder, result_file = split_output_path(output_path)  # "results.json": that file + our folder
+    settings = RunSettings(
+        target=target, output_path=folder, fail_on_evaluator_errors=fail_on_evaluator_errors,
+        max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force, num_runs=num_runs,
+        show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
+        min_agreement=min_agreement, prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
+        azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
+        batch_max_requests=batch_max_requests, batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
+    )
+    options = RunOptions.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,
+                               azure_ai_project=azure_ai_project, settings=settings)
+    result = await run_and_publish_async(options, lambda: run_dry(options) if settings.dry_run else run_local(options))
     if result_file is not None:
         result_file.write(result)
     return result
@@ -125,26 +134,30 @@ def evaluate(
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         azure_ai_project: accepted so azure code runs unchanged; nothing is uploaded (a warning says so).
     """
-    output_path, result_file = split_output_path(output_path)  # "results.json": that file + our folder
-    options = RunOptions.from_arguments(locals())
-    result = _run_engine(options, engine, RayOptions(ray_address=ray_address, num_workers=num_workers))
+    folder, result_file = split_output_path(output_path)  # "results.json": that file + our folder
+    settings = RunSettings(
+        target=target, output_path=folder, fail_on_evaluator_errors=fail_on_evaluator_errors,
+        max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force, num_runs=num_runs,
+        show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
+        min_agreement=min_agreement, prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
+        azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
+        batch_max_requests=batch_max_requests, batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
+        engine=engine, ray_address=ray_address, num_workers=num_workers,
+    )
+    options = RunOptions.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,
+                               azure_ai_project=azure_ai_project, settings=settings)
+    result = run_and_publish(options, lambda: _run_on(options, RayOptions(ray_address=ray_address, num_workers=num_workers)))
     if result_file is not None:
         result_file.write(result)
     return result
 
 
-def _run_engine(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
-    """Run ``options`` on the chosen engine, then send the results out (``otel``, ``mlflow``); with
-    ``fail_on_evaluator_errors`` the saved results are sent before the error is raised."""
-    if engine == "local" and (ray_options.ray_address is not None or ray_options.num_workers is not None):
-        raise ConfigError("ray_address / num_workers apply to engine='ray' only")
-    return run_and_publish(options, lambda: _run_on(options, engine, ray_options))
-
-
-def _run_on(options: RunOptions, engine: str, ray_options: RayOptions) -> EvaluationResult:
-    """Run ``options`` on the chosen engine; Ctrl-C becomes :class:`RunInterrupted` once the
-    cancelled local run has saved what it finished."""
-    if options.values["dry_run"]:
+def _run_on(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
+    """Run ``options`` on the engine its settings name; Ctrl-C becomes :class:`RunInterrupted` once the
+    cancelled local run has saved what it finished. (``run_and_publish`` around it sends the results out:
+    ``otel``, ``mlflow``; with ``fail_on_evaluator_errors`` the saved results go before the error is raised.)"""
+    engine = options.settings.engine
+    if options.settings.dry_run:
         return run_sync(run_dry(options), nested_hint="evaluate() was called from inside the evaluators' event loop; "
                         "use `await evaluate_async(...)`")
     if engine in plugins.ENGINES:  # another engine's wing (Ray: an optional extra), imported now

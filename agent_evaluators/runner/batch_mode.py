@@ -22,15 +22,16 @@ BATCH_ROWS = 5000
 
 def rows_in_flight(options: RunOptions) -> int:
     """The row window's size: ``max_concurrency``, or :data:`BATCH_ROWS` in batch mode."""
-    return max(options.max_concurrency, BATCH_ROWS) if options.values["judge_mode"] == "batch" else options.max_concurrency
+    settings = options.settings
+    return max(settings.max_concurrency, BATCH_ROWS) if settings.judge_mode == "batch" else settings.max_concurrency
 
 
 @contextlib.asynccontextmanager
 async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[Optional[BatchCollector]]:
     """The run's batch collector while the block runs when ``judge_mode`` is ``"batch"``, else ``None``
     (the engine installs it: :func:`agent_evaluators.judge.batch_collect.routed`)."""
-    values = options.values
-    if values["judge_mode"] != "batch":
+    settings = options.settings
+    if settings.judge_mode != "batch":
         yield None
         return
 
@@ -39,8 +40,8 @@ async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[Optio
             progress.draw_if_due()
 
     journal = BatchJournal(options.output_path, keep=options.continues_earlier_run)
-    limits = BatchLimits(values["batch_max_requests"], values["batch_max_bytes"], values["batch_poll_s"])
-    async with batch_collector(journal, limits, max_concurrency=options.max_concurrency, on_status=show) as collector:
+    limits = BatchLimits(settings.batch_max_requests, settings.batch_max_bytes, settings.batch_poll_s)
+    async with batch_collector(journal, limits, max_concurrency=settings.max_concurrency, on_status=show) as collector:
         progress.note = collector.describe
         try:
             yield collector

@@ -93,14 +93,14 @@ def describe_run(options: RunOptions, rows: RowEvaluator) -> RunDescription:
         "target_config": public_config(target_inv.fn) if target_inv is not None else None,
         "data": describe_data(options.data),
         # every option the table records (max_concurrency, num_runs, timeout, evaluation_name, tags, ...)
-        **{o.name: _shown(options.values[o.name]) for o in RUN_OPTIONS if o.in_summary},
+        **{o.name: _shown(getattr(options.settings, o.name)) for o in RUN_OPTIONS if o.in_summary},
     }
     fingerprint = build_fingerprint(
         data_digest=_data_digest(dpath),
         evaluators={a: {k: v for k, v in d.items() if k not in ("mode", "scale")} for a, d in ev_desc.items()},
         mapping=config["evaluator_config"],
         target=target_name,
-        options={o.name: options.values[o.name] for o in RUN_OPTIONS if o.fingerprinted},
+        options={o.name: getattr(options.settings, o.name) for o in RUN_OPTIONS if o.fingerprinted},
         settings={alias: settings_digest(inv.fn) for alias, inv in rows.invokers.items()},
         target_settings=settings_digest(target_inv.fn) if target_inv is not None else None,
     )

@@ -47,9 +47,9 @@ def _inner_options(options: RunOptions, folder: Path) -> RunOptions:
     """The run to make: the same, minus evaluators that call their own judge, into ``folder``, quietly."""
     evaluators = {a: e for a, e in options.rows.evaluators.items() if not _calls_own_judge(e)}
     rows = dataclasses.replace(options.rows, evaluators=evaluators)
-    values = {**options.values, "output_path": folder, "dry_run": False, "show_progress": False,
-              "fail_on_evaluator_errors": False, "resume": False, "rerun_failed": False}
-    return dataclasses.replace(options, rows=rows, output_path=folder, values=values, continues_earlier_run=False)
+    settings = dataclasses.replace(options.settings, output_path=folder, dry_run=False, show_progress=False,
+                                   fail_on_evaluator_errors=False, resume=False, rerun_failed=False)
+    return dataclasses.replace(options, rows=rows, settings=settings, continues_earlier_run=False)
 
 
 async def run_dry(options: RunOptions) -> EvaluationResult:

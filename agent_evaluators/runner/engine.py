@@ -135,7 +135,7 @@ def run_fields(options: RunOptions, rows: RowEvaluator, route: Optional[BatchCol
     the judge limiter (``max_concurrency`` permits), the run's prices, its budget and its secrets (which
     every judge client used joins); in batch mode the collector instead of the limiter; in a dry run the
     in-process judge."""
-    fields: Fields = {"limiter": new_limiter(options.max_concurrency), "prices": dict(options.values["prices"] or {}),
+    fields: Fields = {"limiter": new_limiter(options.settings.max_concurrency), "prices": dict(options.settings.prices or {}),
                       "budget": rows.budget, "secrets": rows.secrets}
     if route is not None:
         fields.update(routed(route))

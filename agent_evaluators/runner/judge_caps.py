@@ -23,23 +23,19 @@ CAP_OPTIONS = ("max_judge_calls", "max_cost")
 STOPPED = "stopped"
 
 
-def _caps(values: Mapping[str, Any]) -> bool:
-    return any(values.get(name) is not None for name in CAP_OPTIONS)
-
-
 def run_budget(options: RunOptions, rows: RowEvaluator) -> Optional[JudgeBudget]:
     """The run's budget (``None`` without a cap); a resume then carries the earlier runs' spending in
     (:meth:`~agent_evaluators.judge.caps.JudgeBudget.carry`).
 
     An evaluator that calls its judge through its own client (another library's class, :mod:`.foreign`)
     would not be counted: a cap with one is a ``ConfigError`` naming it and what to use instead."""
-    values = options.values
-    if not _caps(values):
+    settings = options.settings
+    if settings.max_judge_calls is None and settings.max_cost is None:
         return None
     for alias, inv in rows.invokers.items():
         if inv.library is not None and inv.calls_own_judge:
             raise ConfigError(inv.library.budget_refusal.format(alias=alias, class_name=inv.class_name))
-    return JudgeBudget(values.get("max_judge_calls"), values.get("max_cost"))
+    return JudgeBudget(settings.max_judge_calls, settings.max_cost)
 
 
 def earlier_spend(summary: Mapping[str, Any]) -> Tuple[int, float]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import plugins
-from ..errors import AgentEvalError, ConfigError, InputError
+from ..errors import ConfigError, EvaluatorErrors, InputError, RunInterrupted
 from ..judge.caps import BudgetBook
 from .aggregate import run_cost
 from .describe import RunDescription
@@ -48,35 +48,6 @@ RUN_FILES = (ROWS_FILE, SUMMARY_FILE, LOCK_FILE, "report.html", "checks.json")
 logger = logging.getLogger("agent_evaluators.runner")
 
 
-class EvaluatorErrors(AgentEvalError):
-    """Raised by ``fail_on_evaluator_errors=True`` after every result was saved.
-
-    ``result`` holds the complete :class:`EvaluationResult` (error cells included).
-    """
-
-    def __init__(self, message: str, result: EvaluationResult) -> None:
-        super().__init__(message)
-        self.result = result
-
-
-class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C (or a cancelled run) after the ledger saved what was done and marked ``summary.json``
-    ``"interrupted"``.
-
-    A :class:`KeyboardInterrupt` (not an :class:`AgentEvalError`), so that an ``except Exception``
-    in user code does not swallow a Ctrl-C. ``rows_done`` rows are on disk in ``output_path``
-    (``None`` for a run without a folder), ``total`` is the row count when it was known; a CLI
-    prints ``message`` and exits 130, and ``resume=True`` on the same folder continues the run.
-    """
-
-    def __init__(self, message: str, *, rows_done: int, total: Optional[int], output_path: Optional[Path]) -> None:
-        super().__init__(message)
-        self.message = message
-        self.rows_done = rows_done
-        self.total = total
-        self.output_path = output_path
-
-
 def no_rows_message(data: object) -> str:
     """What ``evaluate()`` and ``agent-eval run`` say about a data file with no rows."""
     return (f"{data} holds no rows (empty, or only blank lines): nothing was evaluated. "
@@ -98,7 +69,7 @@ class RunLedger:
         self.out_dir = options.output_path
         self.tally = RowTally({a: inv.result_key for a, inv in rows.invokers.items()}, rows.num_runs)
         self.source = options.row_source()
-        self.progress = Progress(options.show_progress, total, source=self.source)
+        self.progress = Progress(options.settings.show_progress, total, source=self.source)
         self.reused = 0
         self.skipped = 0
         self._offsets: "array[int]" = array("q")
@@ -219,7 +190,7 @@ class RunLedger:
                 "agent-evaluators and is left as it is. Move or delete it, or choose another output_path."
             )
         status = old.get("status")
-        if status in ("running", "interrupted", STOPPED) and not self.options.force:
+        if status in ("running", "interrupted", STOPPED) and not self.options.settings.force:
             how = {"interrupted": "was interrupted", STOPPED: "was stopped by its judge budget (pass a higher "
                    "max_cost / max_judge_calls with resume=True)"}.get(status, "did not finish (it crashed or was killed)")
             raise ConfigError(
@@ -230,8 +201,8 @@ class RunLedger:
     def _check_earlier_run(self, description: RunDescription) -> None:
         """Refuse to continue a run made with a different setup (unless ``force``)."""
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
-        force = self.options.force
-        arg = "rerun_failed" if self.options.rerun_failed and not self.options.resume else "resume"
+        force = self.options.settings.force
+        arg = "rerun_failed" if self.options.settings.rerun_failed and not self.options.settings.resume else "resume"
         old = read_json(self.summary_path)
         if old is None:
             if self.rows_path.exists() and self.rows_path.stat().st_size:
@@ -337,7 +308,7 @@ class RunLedger:
             return plans
         status = self._prior_status.get(line)
         if status is None:
-            return plans if self.options.resume else None
+            return plans if self.options.settings.resume else None
         if item is not None and line in self._prior_hash:
             old = self._prior_hash.pop(line)
             new = row_digest(item) if isinstance(item, Mapping) else None
@@ -347,7 +318,7 @@ class RunLedger:
                 self._prior_offsets.pop(line, None)
                 self._prior_status.pop(line, None)
                 return plans
-        if self.options.rerun_failed and not self.options.resume:
+        if self.options.settings.rerun_failed and not self.options.settings.resume:
             return [p for p in plans if status.get(p.alias) == "error"]
         return [p for p in plans if status.get(p.alias) != "ok"]
 
@@ -480,7 +451,7 @@ class RunLedger:
             evaluated: Sequence[Dict[str, Any]] = RowsView(self.rows_path, array("q", (offsets[i] for i in new)), new)
         else:
             rows = evaluated = [r for r in self._memory if r is not None]
-        if self.options.values.get("azure_compat"):  # the compatibility wing's metrics, computed from the rows
+        if self.options.settings.azure_compat:  # the compatibility wing's metrics, computed from the rows
             metrics.update(plugins.load(plugins.COMPAT_RUN_METRICS)(rows, self.options.rows.evaluators))
         finished = time.time()
         summary = self.summary
@@ -519,7 +490,7 @@ class RunLedger:
             "evaluated %d rows in %.2f s (%d reused), %d error cell(s)%s", len(rows), finished - self.started,
             self.reused, tally.error_count, f"; results in {self.out_dir}" if self.out_dir else "",
         )
-        if self.options.fail_on_evaluator_errors and tally.error_count:
+        if self.options.settings.fail_on_evaluator_errors and tally.error_count:
             self._raise_errors(result)
         return result
 
@@ -529,7 +500,7 @@ class RunLedger:
         for alias in self.rows.aliases:
             stats = self.tally.stats[alias]
             if stats.panel is not None:
-                out[f"{alias}.{stats.result_key}"] = stats.panel.summary(self.options.values.get("min_agreement"))
+                out[f"{alias}.{stats.result_key}"] = stats.panel.summary(self.options.settings.min_agreement)
         return out
 
     def _raise_errors(self, result: EvaluationResult) -> None:

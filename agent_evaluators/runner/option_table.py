@@ -3,145 +3,59 @@
 One :class:`RunOption` per keyword of :func:`~agent_evaluators.evaluate` (except ``data``,
 ``evaluators``, ``evaluator_config``, which have forms of their own everywhere, and
 ``azure_ai_project``, accepted for azure-ai-evaluation's code only: results stay local). Everything else is derived from
-this table, so a new option is one entry here plus its keyword in the two written-out
-signatures of ``runner/api.py`` (a test keeps them equal to the table):
+this table, so a new option is one entry here, its typed field in :class:`~.run_settings.RunSettings`
+and its keyword in the two written-out signatures of ``runner/api.py`` (tests keep all three equal):
 
-- the check of its value (:func:`check_options`, called by :class:`~.options.RunOptions`);
+- the check of its value (``check``, run by :class:`~.run_settings.RunSettings`);
 - the ``agent-eval run`` flag ``--name-with-dashes`` and its help (``cli/run_flags.py``);
 - the run-config key (the keyword's own name; ``run_config_options.py``);
-- the CLI's rewrites of ``name=...`` into the flag (``cli/messages.py``);
+- how a message names it: ``max_rows`` in Python, ``--max-rows`` on the command line
+  (``cli/words.py``), ``max_rows:`` in a run config (``config/words.py``);
 - ``summary.json``'s ``config`` (``in_summary``), the HTML report's "Run" section
   (``report_label``) and the resume fingerprint (``fingerprinted``: a resume refuses to
   continue a run whose value differs).
 
-Options are read by name from ``RunOptions.values``; the row source reads the row limit.
+The engines read the checked values as typed attributes of :class:`~.run_settings.RunSettings`
+(``options.settings.max_concurrency``), whose fields a test keeps equal to this table; the row
+source reads the row limit. The checks themselves are :mod:`agent_evaluators._util.validators`.
 """
 
-import importlib.util
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Tuple
 
+from .._util import validators
 from ..errors import ConfigError
 from ..judge.prices import check_prices
+from ..wording import Text
 from .readers import DATA_FORMATS
 
-__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "check_options", "flag_of",
-           "options_docstring"]
+__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "checked", "refuse_unknown",
+           "check_options", "flag_of", "options_docstring", "positive_int"]
 
 #: keywords of ``evaluate()`` that are not in the table: their CLI / YAML forms are their own
 OWN_FORM_ARGUMENTS = ("data", "evaluators", "evaluator_config", "azure_ai_project")
 
-
-# ---------------------------------------------------------------------------- checks
-def positive_int(name: str, value: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-    return value
+#: the check of a whole number >= 1 (kept here for code that imported it from the table)
+positive_int = validators.positive_int
 
 
-def _optional(check: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
-    def optional(name: str, value: Any) -> Any:
-        return None if value is None else check(name, value)
-    return optional
+# ---------------------------------------------------------------------------- checks of one option
+def _timeout(what: validators.Subject, value: Any) -> Any:
+    return validators.positive_seconds(what, value, none_is_no_limit=True)
 
 
-def _flag(name: str, value: Any) -> bool:
-    return bool(value)
+def _cost_cap(what: validators.Subject, value: Any) -> Any:
+    return validators.budget_cap(what, value, whole=False)
 
 
-def _show_progress(name: str, value: Any) -> Optional[bool]:
-    return None if value is None else bool(value)
+def _calls_cap(what: validators.Subject, value: Any) -> Any:
+    return validators.budget_cap(what, value, whole=True)
 
 
-def _timeout(name: str, value: Any) -> Any:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-        raise ConfigError(f"timeout must be a positive number of seconds (or None for no limit), got {value!r}")
-    return value
-
-
-def _text(name: str, value: Any) -> Optional[str]:
-    if value is not None and not isinstance(value, str):
-        raise ConfigError(f"{name} must be a string, got {type(value).__name__}")
-    return value
-
-
-def _tags(name: str, value: Any) -> Dict[str, str]:
-    if value is not None and not isinstance(value, Mapping):
-        raise ConfigError(f"tags must be a dict of str -> str, got {type(value).__name__}")
-    return dict(value or {})
-
-
-def _target(name: str, value: Any) -> Any:
-    if value is not None and not callable(value):
-        raise ConfigError(f"target must be a callable(**row) -> dict, got {type(value).__name__}")
-    return value
-
-
-def _engine(name: str, value: Any) -> str:
-    if value not in ("local", "ray"):
-        raise ConfigError(f"engine must be 'local' or 'ray', got {value!r}")
-    return str(value)
-
-
-def _agreement(name: str, value: Any) -> Optional[float]:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= value <= 1.0:
-        raise ConfigError(f"{name} must be an agreement coefficient between -1 and 1 (e.g. 0.667, Krippendorff's "
-                          f"usual floor for tentative conclusions), got {value!r}")
-    return float(value)
-
-
-def _data_format(name: str, value: Any) -> str:
-    if value not in DATA_FORMATS:
-        raise ConfigError(f"data_format must be one of {', '.join(DATA_FORMATS)} (auto: by the file's suffix, and "
-                          f"OpenTelemetry traces by content; otlp: read as OTLP/JSON traces), got {value!r}")
-    return str(value)
-
-
-def _judge_mode(name: str, value: Any) -> str:
-    if value not in ("direct", "batch"):
-        raise ConfigError(f"judge_mode must be 'direct' or 'batch' (the provider's Batch API), got {value!r}")
-    return str(value)
-
-
-def _positive_float(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise ConfigError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
-
-
-def _cap(name: str, value: Any) -> Any:
-    """A budget cap: ``max_judge_calls`` a whole number, ``max_cost`` USD; ``None`` for no cap."""
-    whole = name == "max_judge_calls"
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (whole and not isinstance(value, int)):
-        raise ConfigError(f"{name} must be {'a whole number of judge calls' if whole else 'an amount in USD'} >= 0 "
-                          f"(or None for no cap), got {value!r}")
-    return value if whole else float(value)
-
-
-def _keep(name: str, value: Any) -> Any:
-    return value
-
-
-def _installed(module: str) -> bool:
-    try:  # imports only the parent packages of a dotted name (namespace packages for these)
-        return importlib.util.find_spec(module) is not None
-    except ImportError:
-        return False
-
-
-def _needs_extra(extra: str, module: str) -> Callable[[str, Any], bool]:
-    """A switch whose ``True`` needs an optional extra: refused before the run starts when the
-    package is missing (found without importing it, so a run without the switch imports nothing)."""
-    def check(name: str, value: Any) -> bool:
-        if value and not _installed(module):
-            raise ConfigError(f"{name}=True needs the {extra!r} extra, which is not installed: "
-                              f"pip install 'agent-evaluators[{extra}]' (or leave {name} off)")
-        return bool(value)
-    return check
+_data_format = validators.one_of(DATA_FORMATS, "auto: by the file's suffix, and OpenTelemetry traces by content; otlp: "
+                                          "read as OTLP/JSON traces")
+_judge_mode = validators.one_of(("direct", "batch"), "the provider's Batch API", either=True)
+_engine = validators.one_of(("local", "ray"), either=True)
 
 
 # ---------------------------------------------------------------------------- the table
@@ -161,7 +75,7 @@ class RunOption:
     default: Any
     kind: str
     help: str
-    check: Callable[[str, Any], Any] = _keep
+    check: Callable[[str, Any], Any] = validators.keep
     metavar: Optional[str] = None
     choices: Tuple[str, ...] = ()
     in_summary: bool = False
@@ -189,45 +103,45 @@ class RunOption:
 
 RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("target", None, "callable", "callable(**row) -> dict run once per row before the evaluators "
-              "(module:function)", _target, metavar="MODULE:FUNCTION"),
+              "(module:function)", validators.callable_value("callable(**row) -> dict"), metavar="MODULE:FUNCTION"),
     RunOption("output_path", None, "path", "results folder (default: agent-eval-results/<data name>)",
               metavar="DIR", cli_flag="--output", aliases=("output",)),
-    RunOption("fail_on_evaluator_errors", False, "flag", "raise after saving when any cell errored", _flag),
+    RunOption("fail_on_evaluator_errors", False, "flag", "raise after saving when any cell errored", validators.flag),
     RunOption("max_concurrency", 10, "int", "judge requests in flight, shared by every evaluator (default 10)",
-              positive_int, metavar="N", in_summary=True, report_label="Max concurrency", aliases=("concurrency",)),
-    RunOption("resume", False, "flag", "continue the run in --output: only missing or errored cells run", _flag),
-    RunOption("rerun_failed", False, "flag", "re-run only the errored cells of the run in --output", _flag),
+              validators.positive_int, metavar="N", in_summary=True, report_label="Max concurrency", aliases=("concurrency",)),
+    RunOption("resume", False, "flag", "continue the run in --output: only missing or errored cells run", validators.flag),
+    RunOption("rerun_failed", False, "flag", "re-run only the errored cells of the run in --output", validators.flag),
     RunOption("force", False, "flag",
-              "with --resume / --rerun-failed: reuse earlier results even though data or evaluators changed", _flag),
+              "with --resume / --rerun-failed: reuse earlier results even though data or evaluators changed", validators.flag),
     RunOption("num_runs", 1, "int", "evaluate every cell this many times; the cell holds the mean",
-              positive_int, metavar="N", in_summary=True, fingerprinted=True),
+              validators.positive_int, metavar="N", in_summary=True, fingerprinted=True),
     RunOption("show_progress", None, "switch", "progress on stderr (default: a line on a terminal, "
-              "plain lines every 10 s elsewhere)", _show_progress),
+              "plain lines every 10 s elsewhere)", validators.optional_flag),
     RunOption("timeout", 300.0, "float", "limit per evaluator call in seconds (default 300)", _timeout,
               metavar="SECONDS", in_summary=True),
-    RunOption("evaluation_name", None, "text", "a name for the run, recorded in summary.json", _text,
+    RunOption("evaluation_name", None, "text", "a name for the run, recorded in summary.json", validators.text,
               metavar="NAME", in_summary=True),
-    RunOption("tags", None, "tags", "a tag recorded in summary.json, repeatable", _tags, metavar="KEY=VALUE",
+    RunOption("tags", None, "tags", "a tag recorded in summary.json, repeatable", validators.tags, metavar="KEY=VALUE",
               in_summary=True, report_label="Tags", cli_flag="--tag"),
     RunOption("max_rows", None, "int", "evaluate only the first N rows of the input",
-              _optional(positive_int), metavar="N", in_summary=True, report_label="Row limit"),
+              validators.optional(validators.positive_int), metavar="N", in_summary=True, report_label="Row limit"),
     RunOption("min_agreement", None, "float", "judge panels only: a run threshold over an evaluator whose judges' "
-              "agreement (Krippendorff's alpha) is below this reports INCONCLUSIVE, not PASS/FAIL", _agreement,
+              "agreement (Krippendorff's alpha) is below this reports INCONCLUSIVE, not PASS/FAIL", validators.agreement,
               metavar="ALPHA", in_summary=True, report_label="Min panel agreement"),
     RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
               "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
               in_summary=True, flag_aliases=("--price",)),
     RunOption("dry_run", False, "flag", "call no judge: render every prompt the run would send and report judge "
-              "calls, tokens and cost per evaluator (summary.json's estimate; no rows, no thresholds, exit 0)", _flag),
+              "calls, tokens and cost per evaluator (summary.json's estimate; no rows, no thresholds, exit 0)", validators.flag),
     RunOption("max_cost", None, "float", "stop judge work before the run's judge cost in USD would pass this; the "
-              "cells left are not_run (exit 2); --resume with a higher cap goes on", _cap, metavar="USD",
+              "cells left are not_run (exit 2); --resume with a higher cap goes on", _cost_cap, metavar="USD",
               in_summary=True, report_label="Max judge cost (USD)"),
     RunOption("max_judge_calls", None, "int", "stop judge work after this many judge calls; the cells left are "
-              "not_run (exit 2); --resume with a higher cap goes on", _cap, metavar="N", in_summary=True,
+              "not_run (exit 2); --resume with a higher cap goes on", _calls_cap, metavar="N", in_summary=True,
               report_label="Max judge calls"),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
-              "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", _flag, in_summary=True,
+              "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", validators.flag, in_summary=True,
               fingerprinted=True, report_label="azure-ai-evaluation 1.18 meaning"),
     RunOption("data_format", "auto", "choice", "how --data is read: auto (by suffix; OpenTelemetry OTLP/JSON trace "
               "files and folders by content) or otlp (traces: one row per agent run)", _data_format,
@@ -236,24 +150,24 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "API at half price, answers within its 24 h window; --batch for short)", _judge_mode,
               choices=("direct", "batch"), in_summary=True, report_label="Judge mode", const_flags=(("--batch", "batch"),)),
     RunOption("batch_poll_s", 30.0, "float", "--judge-mode batch: seconds between status checks of a batch, growing "
-              "by half each check up to 8 times this (default 30)", _positive_float, metavar="SECONDS"),
+              "by half each check up to 8 times this (default 30)", validators.positive_number, metavar="SECONDS"),
     RunOption("batch_max_requests", 50_000, "int", "--judge-mode batch: requests per batch (default 50000, the "
-              "provider's limit)", positive_int, metavar="N"),
+              "provider's limit)", validators.positive_int, metavar="N"),
     RunOption("batch_max_bytes", 200_000_000, "int", "--judge-mode batch: bytes per batch file (default 200000000, "
-              "the provider's 200 MB)", positive_int, metavar="BYTES"),
+              "the provider's 200 MB)", validators.positive_int, metavar="BYTES"),
     RunOption("otel", False, "flag", "send every cell as an OpenTelemetry gen_ai.evaluation.result event over "
               "OTLP/HTTP (endpoint and headers from OTEL_EXPORTER_OTLP_*; pip install agent-evaluators[otel])",
-              _needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True,
+              validators.needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True,
               sink="agent_evaluators.export.otel:send_cells"),
     RunOption("mlflow", False, "flag", "log the run to MLflow's active tracking URI: parameters, metrics, the rows "
               "table, summary and report, feedback on matching MLflow traces (pip install agent-evaluators[mlflow])",
-              _needs_extra("mlflow", "mlflow"), in_summary=True, sink="agent_evaluators.export.mlflow_run:log_run"),
+              validators.needs_extra("mlflow", "mlflow"), in_summary=True, sink="agent_evaluators.export.mlflow_run:log_run"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
               "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",
-              _text, metavar="ADDRESS", async_too=False),
+              validators.text, metavar="ADDRESS", async_too=False),
     RunOption("num_workers", None, "int", "--engine ray only: shards evaluated at once (default: the cluster's CPUs)",
-              _optional(positive_int), metavar="N", async_too=False),
+              validators.optional(validators.positive_int), metavar="N", async_too=False),
 )
 
 #: the options that continue the run in ``output_path`` instead of replacing it
@@ -272,11 +186,23 @@ def flag_of(name: str) -> str:
     return _BY_NAME[name].flag
 
 
+def checked(name: str, value: Any) -> Any:
+    """``value`` of run option ``name`` through the table's check: how every entry point that takes the
+    same setting (``calibrate(max_concurrency=...)``, the ADK runner) checks it, with the same message."""
+    return _BY_NAME[name].check(name, value)
+
+
+def refuse_unknown(names: Iterable[str]) -> None:
+    """A ``ConfigError`` for the first name that is not a run option (``evaluate_ray(**keywords)``)."""
+    unknown = [name for name in names if name not in _BY_NAME]
+    if unknown:
+        raise ConfigError(Text("unknown run option {name!r}; run options: {known}", name=unknown[0],
+                               known=", ".join(_BY_NAME)))
+
+
 def check_options(values: Mapping[str, Any]) -> Dict[str, Any]:
     """Every table option, checked: the given value, else the default; unknown names are an error."""
-    unknown = [name for name in values if name not in _BY_NAME]
-    if unknown:
-        raise ConfigError(f"unknown run option {unknown[0]!r}; run options: {', '.join(_BY_NAME)}")
+    refuse_unknown(values)
     return {o.name: o.check(o.name, values.get(o.name, o.default)) for o in RUN_OPTIONS}
 
 

@@ -1,11 +1,11 @@
 """The arguments of one run, checked once.
 
 ``evaluate()`` and ``evaluate_async()`` keep azure-ai-evaluation's explicit keyword
-signature (a fixed call shape); both hand their arguments straight to
-:class:`RunOptions`, which validates them in one place. Every engine (local, Ray) reads
-the run from this object. The options themselves are declared in :mod:`.option_table`
-(checks, defaults, flags, keys); a new one is an entry there plus its keyword in the two
-public signatures, and nothing in between forwards it by hand: it is in ``values``.
+signature (a fixed call shape); both pass their run options by name into a
+:class:`~.run_settings.RunSettings` (typed, checked against the option table of
+:mod:`.option_table`) and hand it, with the data and the evaluators, to
+:meth:`RunOptions.build`. Every engine (local, Ray) reads the run from the resulting
+:class:`RunOptions`: ``options.settings.max_concurrency`` and so on, plain attributes.
 
 :class:`RowSpec` is the part of a run a worker process needs to evaluate rows (the
 evaluators, their column mapping, the target, ``num_runs``, ``timeout``, the judge
@@ -13,13 +13,14 @@ budget); the Ray engine ships exactly that, never the data or the output folder.
 """
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
+from .._util.validators import positive_int, positive_seconds, whole_number_at_least
 from ..errors import ConfigError
-from .option_table import CONTINUING, OWN_FORM_ARGUMENTS, RUN_OPTIONS, check_options, option, positive_int
 from .row_source import RowSource
+from .run_settings import RunSettings
 
 __all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S", "LOCAL_ONLY_NOTE"]
 
@@ -34,13 +35,10 @@ DEFAULT_SHARD_SIZE = 1000
 DEFAULT_WORKER_EXPIRE_S = 10.0
 
 
-def _positive_int(name: str, value: Any) -> None:
-    positive_int(name, value)
-
-
 @dataclass(frozen=True)
 class RowSpec:
-    """How every row is evaluated: what a worker needs, and all it gets."""
+    """How every row is evaluated: what a worker needs, and all it gets (made by :meth:`RunOptions.build`
+    from checked settings, so nothing here is checked twice)."""
 
     evaluators: Mapping[str, Callable[..., Any]]
     evaluator_config: Optional[Mapping[str, Any]] = None
@@ -61,8 +59,6 @@ class RowSpec:
         for alias in evaluators:
             if not isinstance(alias, str) or not alias or alias == "default":
                 raise ConfigError(f"evaluator alias {alias!r} is not allowed: use a non-empty string other than 'default'")
-        for name in ("max_concurrency", "num_runs", "timeout"):
-            option(name).check(name, getattr(self, name))
         if self.evaluator_config is not None and not isinstance(self.evaluator_config, Mapping):
             raise ConfigError(
                 "evaluator_config must be a dict like {'default': {'column_mapping': {'response': '${data.answer}'}}}"
@@ -75,26 +71,19 @@ class RowSpec:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """Every argument of ``evaluate()`` / ``evaluate_async()``, validated.
-
-    ``rows`` says how a row is evaluated; ``values`` holds every option of
-    :mod:`.option_table`, checked, defaults filled in, and each is also an attribute
-    (``options.resume``), so an option added to the table needs no field here.
-    """
+    """One run: its data, how rows are evaluated (``rows``), and its checked run options (``settings``)."""
 
     data: Any
     rows: RowSpec
-    output_path: Optional[Path] = None
-    values: Mapping[str, Any] = field(default_factory=dict)
+    settings: RunSettings
     #: ``resume`` (or re-running the failed cells): the run folder's earlier results are read, not replaced
     #: (a field, not a property: the ledger asks for every row)
     continues_earlier_run: bool = False
 
-    def __getattr__(self, name: str) -> Any:
-        values = self.__dict__.get("values")
-        if values is not None and name in values:
-            return values[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    @property
+    def output_path(self) -> Optional[Path]:
+        """The run folder (``settings.output_path``): where every engine writes."""
+        return self.settings.output_path
 
     @classmethod
     def build(
@@ -102,53 +91,33 @@ class RunOptions:
         *,
         data: Any,
         evaluators: Mapping[str, Callable[..., Any]],
+        settings: RunSettings,
         evaluator_config: Optional[Mapping[str, Any]] = None,
         azure_ai_project: Any = None,
-        **options: Any,
     ) -> "RunOptions":
-        """The options of one call, from the public keyword arguments (same names)."""
+        """The run of one call: its data and evaluators with its checked ``settings``."""
         if azure_ai_project is not None:
             logger.warning(LOCAL_ONLY_NOTE)  # once per call: a warnings.warn would show only the first
-        values = check_options(options)
-        if values["engine"] == "ray" and values["judge_mode"] == "batch":
-            raise ConfigError("judge_mode='batch' runs on the local engine only (one process follows the batches): "
-                              "use engine='local', or judge_mode='direct' on Ray")
         rows = RowSpec(
-            evaluators=evaluators, evaluator_config=evaluator_config, target=values["target"],
-            num_runs=values["num_runs"], max_concurrency=values["max_concurrency"], prices=values["prices"],
+            evaluators=evaluators, evaluator_config=evaluator_config, target=settings.target,
+            num_runs=settings.num_runs, max_concurrency=settings.max_concurrency, prices=settings.prices,
             # in batch mode a call waits for its batch (hours, within the provider's 24 h window)
-            timeout=values["timeout"] if values["judge_mode"] != "batch" else None,
+            timeout=settings.timeout if settings.judge_mode != "batch" else None,
         )
-        output_path = values["output_path"]
-        continuing = any(values[name] for name in CONTINUING)
-        if continuing and output_path is None:
-            raise ConfigError(" / ".join(f"{name}=True" for name in CONTINUING)
-                              + " need output_path (the folder of the run to continue)")
-        out_dir = Path(output_path) if output_path is not None else None
-        if out_dir is not None and out_dir.suffix.lower() == ".json":
-            raise ConfigError(f"output_path is a folder for rows.jsonl and summary.json, not a .json file: {out_dir}")
-        values["output_path"] = out_dir
-        return cls(data=data, rows=rows, output_path=out_dir, values=values, continues_earlier_run=continuing)
+        return cls(data=data, rows=rows, settings=settings, continues_earlier_run=settings.continues_earlier_run)
 
     @classmethod
-    def from_arguments(cls, arguments: Mapping[str, Any]) -> "RunOptions":
-        """The options from a public entry point's ``locals()``: the fixed arguments and every table
-        option it has (``evaluate_async`` has no engine choice: those keep their defaults).
-
-        ``evaluate()`` and ``evaluate_async()`` keep their explicit signatures (users and
-        tools read them); a test checks that both offer exactly the table's keywords.
-        """
-        names = OWN_FORM_ARGUMENTS + tuple(o.name for o in RUN_OPTIONS)
-        return cls.build(**{name: arguments[name] for name in names if name in arguments})
+    def from_keywords(cls, *, data: Any, evaluators: Mapping[str, Callable[..., Any]],
+                      evaluator_config: Optional[Mapping[str, Any]] = None, azure_ai_project: Any = None,
+                      **options: Any) -> "RunOptions":
+        """The run from ``evaluate()``'s keywords in a mapping (``evaluate_ray(**keywords)``); an unknown
+        keyword is a ``ConfigError`` listing the run options."""
+        return cls.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,
+                         azure_ai_project=azure_ai_project, settings=RunSettings.from_keywords(options))
 
     def row_source(self) -> RowSource:
         """The rows this run reads (its input, cut at the row limit), for every engine."""
-        return RowSource.of_options(self.data, self.values)
-
-    @property
-    def max_concurrency(self) -> int:
-        return self.rows.max_concurrency
-
+        return RowSource(self.data, self.settings.max_rows, self.settings.data_format)
 
 
 @dataclass(frozen=True)
@@ -165,11 +134,8 @@ class RayOptions:
 
     def __post_init__(self) -> None:
         if self.shard_size is not None:
-            _positive_int("shard_size", self.shard_size)
+            positive_int("shard_size", self.shard_size)
         if self.num_workers is not None:
-            _positive_int("num_workers", self.num_workers)
-        if isinstance(self.max_retries, bool) or not isinstance(self.max_retries, int) or self.max_retries < 0:
-            raise ConfigError(f"max_retries must be an integer >= 0, got {self.max_retries!r}")
-        expire = self.worker_expire_s
-        if isinstance(expire, bool) or not isinstance(expire, (int, float)) or expire <= 0:
-            raise ConfigError(f"worker_expire_s must be a positive number of seconds, got {expire!r}")
+            positive_int("num_workers", self.num_workers)
+        whole_number_at_least("max_retries", self.max_retries, 0)
+        positive_seconds("worker_expire_s", self.worker_expire_s)

@@ -14,22 +14,23 @@ A sender that fails costs a warning, never the results on disk or the run's exit
 import asyncio
 import importlib
 import logging
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Awaitable, Callable
 
 from .ledger import EvaluatorErrors
 from .option_table import RUN_OPTIONS
 from .options import RunOptions
 from .result import EvaluationResult
+from .run_settings import RunSettings
 
 __all__ = ["run_and_publish", "run_and_publish_async", "publish"]
 
 logger = logging.getLogger("agent_evaluators.export")
 
 
-def publish(result: EvaluationResult, values: Mapping[str, Any]) -> None:
-    """Send ``result`` to every sink whose run option is on in ``values``; a failure is logged, not raised."""
+def publish(result: EvaluationResult, settings: RunSettings) -> None:
+    """Send ``result`` to every sink whose run option is on in ``settings``; a failure is logged, not raised."""
     for option in RUN_OPTIONS:
-        if option.sink and values.get(option.name):
+        if option.sink and getattr(settings, option.name):  # the table names the sinks: otel, mlflow
             module, function = option.sink.split(":")
             try:
                 getattr(importlib.import_module(module), function)(result)
@@ -40,27 +41,27 @@ def publish(result: EvaluationResult, values: Mapping[str, Any]) -> None:
 
 def run_and_publish(options: RunOptions, run: Callable[[], EvaluationResult]) -> EvaluationResult:
     """``run()``, then its result published as ``options`` ask."""
-    if options.values["dry_run"]:
+    if options.settings.dry_run:
         return run()
     try:
         result = run()
     except EvaluatorErrors as exc:
-        publish(exc.result, options.values)
+        publish(exc.result, options.settings)
         raise
-    publish(result, options.values)
+    publish(result, options.settings)
     return result
 
 
 async def run_and_publish_async(options: RunOptions, run: Callable[[], Awaitable[EvaluationResult]]) -> EvaluationResult:
     """:func:`run_and_publish` for a run on the caller's event loop: sending (blocking exporters)
     happens in a worker thread, so the loop stays free."""
-    if options.values["dry_run"]:
+    if options.settings.dry_run:
         return await run()
     loop = asyncio.get_running_loop()
     try:
         result = await run()
     except EvaluatorErrors as exc:
-        await loop.run_in_executor(None, publish, exc.result, options.values)
+        await loop.run_in_executor(None, publish, exc.result, options.settings)
         raise
-    await loop.run_in_executor(None, publish, result, options.values)
+    await loop.run_in_executor(None, publish, result, options.settings)
     return result

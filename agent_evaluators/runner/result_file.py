@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Optional, Tuple, Union
 
 from .. import plugins
+from .._util import validators
 
 __all__ = ["ResultFile", "split_output_path"]
 
@@ -26,15 +27,12 @@ class ResultFile:
         plugins.load(self.writer)(self.path, result)
 
 
-def split_output_path(output_path: Optional[Union[str, Path]]) -> Tuple[Optional[Union[str, Path]], Optional[ResultFile]]:
+def split_output_path(output_path: Optional[Union[str, Path]]) -> Tuple[Optional[Path], Optional[ResultFile]]:
     """(the run folder to use, the result file to write or ``None``) for the ``output_path`` a caller gave."""
-    if output_path is None or isinstance(output_path, bool):
-        return output_path, None
-    try:
-        path = Path(output_path)
-    except TypeError:
-        return output_path, None  # not a path: RunOptions says what is wrong with it
-    writer = plugins.RESULT_FILES.get(path.suffix.lower())
+    folder = validators.path("output_path", output_path)  # not a path: a ConfigError naming output_path
+    if folder is None:
+        return None, None
+    writer = plugins.RESULT_FILES.get(folder.suffix.lower())
     if writer is None:
-        return output_path, None
-    return path.with_suffix(""), ResultFile(path, writer)
+        return folder, None
+    return folder.with_suffix(""), ResultFile(folder, writer)

@@ -32,7 +32,7 @@ class RowSource:
 
     @classmethod
     def of_options(cls, data: Any, options: Mapping[str, Any]) -> "RowSource":
-        """The source a run with these option values reads (``RunOptions.values``, or a run config's)."""
+        """The source a run with these run options reads (a run config's, by keyword)."""
         return cls(data, options.get("max_rows"), options.get("data_format") or "auto")
 
     @property

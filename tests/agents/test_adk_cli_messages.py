@@ -29,7 +29,7 @@ def _no_python_words(text: str) -> None:
     (["{sample}", "{evalset}", "--judge-model", "m", "--judge-base-url", "http://127.0.0.1:9/v1", "--num_runs", "0"],
      "--num_runs must be"),
     (["{evalset}"], "pass --actual FILE"),  # an eval set alone: nothing to score
-    (["{sample}", "{evalset}", "--max-concurrency", "0"], "--max-concurrency must be at least 1"),
+    (["{sample}", "{evalset}", "--max-concurrency", "0"], "--max-concurrency must be a positive integer, got 0"),
 ])
 def test_configuration_errors_name_the_flags(args, flag, tmp_path):
     proc = cli(*[a.format(sample=SAMPLE, evalset=EVALSET) for a in args], "--output", str(tmp_path / "o"),

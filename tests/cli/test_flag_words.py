@@ -110,7 +110,7 @@ CASES: Dict[str, tuple] = {
                                   "no judge model configured: set OPENAI_API_KEY"),
     "calibrate concurrency": (lambda t: agent_eval("calibrate", "--evaluator", "intent", "--max-concurrency", "0",
                                                    "--judge-base-url", NO_JUDGE, "--judge-model", "m"),
-                              "--max-concurrency must be an integer >= 1"),
+                              "--max-concurrency must be a positive integer, got 0"),
 }
 
 

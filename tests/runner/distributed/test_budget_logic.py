@@ -147,6 +147,12 @@ def test_report_throttle_is_a_no_op_for_a_plain_semaphore():
     assert asyncio.run(main())
 
 
-def test_budget_rejects_zero_capacity():
-    with pytest.raises(ValueError):
-        JudgeBudget(0)
+def test_zero_capacity_is_refused_where_the_user_sets_it_before_any_budget_is_made():
+    """The cluster budget's capacity is the run's max_concurrency, checked once by the option table's check
+    (RunSettings): a Ray run with 0 fails with that one message before Ray is even imported."""
+    from agent_evaluators import evaluate
+    from agent_evaluators.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="^max_concurrency must be a positive integer, got 0$") as caught:
+        evaluate(data=[{"response": "a"}], evaluators={"e": lambda **kw: 1}, engine="ray", max_concurrency=0)
+    assert caught.value.option == "max_concurrency"
