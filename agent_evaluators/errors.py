@@ -40,7 +40,7 @@ reference of that kind.
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from .wording import ColumnMap, JudgeKey, Option, Text
+from .wording import ColumnMap, JudgeKey, Option, Text, remember
 
 if TYPE_CHECKING:
     from .runner.result import EvaluationResult
@@ -65,7 +65,7 @@ class AgentEvalError(Exception):
         row: Optional[int] = None,
     ) -> None:
         text = Text.of(message)
-        super().__init__(str(text))
+        super().__init__(remember(text))  # Python's words; remembered, for a reader of stored text (wording.recall)
         #: the message with its references, for a reader who does not speak Python (``Words.render``)
         self.text = text
         named_option = text.first(Option)
@@ -160,7 +160,7 @@ class RunInterrupted(KeyboardInterrupt):
 
     def __init__(self, message: Message, *, rows_done: int, total: Optional[int], output_path: Optional[Path]) -> None:
         text = Text.of(message)
-        super().__init__(str(text))
+        super().__init__(remember(text))
         self.text = text
         self.message = str(text)
         self.rows_done = rows_done

@@ -24,12 +24,23 @@ reader's words are rendered from the fields.
 
 A field that is not a reference or a :class:`Text` is formatted as ``str.format`` would
 (``{value!r}``); a reference or a nested text is replaced by its words (write it as ``{name}``).
+
+Some messages travel as stored text before anyone prints them: an ADK case result lists the
+judge errors of its criteria as strings (they are saved in ADK's result files). :func:`remember`
+keeps, for the most recent messages that have references, their Python words -> the
+:class:`Text` (every error of this package is remembered when it is made), and :func:`recall`
+gives the text back for words read from such a string, so the command line can still say them
+its way. It is a bounded memory of this process (:data:`REMEMBERED`), not a store: words that
+were never remembered, or were forgotten, come back as plain text and print as they are.
 """
 
 import enum
-from typing import Any, Dict, Iterator, Mapping, Optional, Tuple, Type, TypeVar, Union
+import threading
+from collections import OrderedDict
+from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Tuple, Type, TypeVar, Union
 
-__all__ = ["Ref", "Option", "JudgeKey", "ColumnMap", "Text", "Words", "PYTHON", "UNSET", "words_of"]
+__all__ = ["Ref", "Option", "JudgeKey", "ColumnMap", "Text", "Words", "PYTHON", "UNSET", "words_of", "remember",
+           "recall", "REMEMBERED"]
 
 R = TypeVar("R", bound="Ref")
 
@@ -172,9 +183,22 @@ class Text:
             elif isinstance(value, Text):
                 yield from value.refs()
 
+    def says_more_than_words(self) -> bool:
+        """Whether another vocabulary may say this text differently (it has a reference or a keyed sentence)."""
+        if self.key is not None:
+            return True
+        return any(isinstance(v, Ref) or (isinstance(v, Text) and v.says_more_than_words()) for v in self.fields.values())
+
     def first(self, kind: Type[R]) -> Optional[R]:
         """The first reference of ``kind`` in this text, or ``None``."""
         return next((r for r in self.refs() if isinstance(r, kind)), None)
+
+    @classmethod
+    def joined(cls, parts: Iterable[Union[str, "Text"]], separator: str) -> "Text":
+        """``separator.join(parts)``, each part keeping its references."""
+        items = list(parts)
+        template = separator.replace("{", "{{").replace("}", "}}").join("{_%d}" % i for i in range(len(items)))
+        return cls(template, **{f"_{i}": part for i, part in enumerate(items)})
 
     def __add__(self, other: Union[str, "Text"]) -> "Text":
         return Text("{head}{tail}", head=self, tail=other)
@@ -244,3 +268,31 @@ def words_of(message: Any) -> Optional[Text]:
     """The structured text of ``message`` (an error of this package, or a :class:`Text`), else ``None``."""
     text = message if isinstance(message, Text) else getattr(message, "text", None)
     return text if isinstance(text, Text) else None
+
+
+#: how many recent messages :func:`remember` keeps (a bound on this process's memory, not a store)
+REMEMBERED = 4096
+_remembered: "OrderedDict[str, Text]" = OrderedDict()
+_remembered_lock = threading.Lock()
+
+
+def remember(message: Union[str, Text]) -> str:
+    """``message`` in Python's words; a text with references is remembered under them (see the module
+    docstring), so :func:`recall` can give it back to a reader of the stored words."""
+    if isinstance(message, str):
+        return message
+    said = message.render(PYTHON)
+    if message.says_more_than_words():
+        with _remembered_lock:
+            _remembered[said] = message
+            _remembered.move_to_end(said)
+            if len(_remembered) > REMEMBERED:
+                _remembered.popitem(last=False)
+    return said
+
+
+def recall(said: str) -> Text:
+    """The remembered text whose Python words are ``said``, else ``said`` as plain words."""
+    with _remembered_lock:
+        text = _remembered.get(said)
+    return text if text is not None else Text.of(said)

@@ -62,18 +62,20 @@ class AgentEvaluator:
         every tool call from its recording (no tool runs; a call not recorded fails its case), in
         ``"record"`` mode (with ``num_runs=1``) it records them (``agent-eval adk --replay-tools``).
         """
+        from .._util.validators import positive_int
         from ..errors import ConfigError
+        from ..wording import Option, Text
         from .agent_runner import agent_producer
         from .evalsets.printing import format_case, format_summary
         from .evalsets.runner import prepare_run
 
-        if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
-            raise ValueError(f"num_runs must be an integer >= 1, got {num_runs!r}")
+        positive_int("num_runs", num_runs)  # a ConfigError, which is a ValueError
         if initial_session_file is not None:
             raise ValueError("initial_session_file is not supported; put session_input in the eval cases")
         files = _eval_files(eval_dataset_file_path_or_dir)
         if tool_recorder is not None and tool_recorder.mode == "record" and num_runs > 1:
-            raise ConfigError("a tool recording keeps one run per case: record with num_runs=1")
+            raise ConfigError(Text("a tool recording keeps one run per case: record with {one}",
+                                   one=Option("num_runs", 1)))
         producer = agent_producer(agent_module, simulator_model_config=judge_model_config, agent_name=agent_name,
                                   tool_recorder=tool_recorder)
         plan = prepare_run([str(f) for f in files], producer=producer, model_config=judge_model_config,

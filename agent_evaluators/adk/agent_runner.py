@@ -31,11 +31,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Awaitable, Dict, List, Mapping, Optional, Tuple, Union
 
+from .._util.validators import positive_int
 from ..agents.recordings import RECORD, ToolSession
 from ..agents.simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
 from ..agents.tool_replay import ToolRecorder
 from ..errors import ConfigError
 from ..run_context import current
+from ..wording import Option, Text
 from .tool_plugin import tool_recording_plugin
 
 __all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "agent_producer", "CaseRun",
@@ -292,11 +294,10 @@ async def run_case(agent: Any, case: Any, *, simulator_model_config: Any = None,
     (``<dir>/<eval_set_id>/<eval_id>.json``), or serve them from it without running any tool;
     a call that is not in the recording raises :class:`InputError` naming the case and the call.
     """
-    if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
-        raise ConfigError(f"num_runs must be an integer >= 1, got {num_runs!r}")
+    positive_int("num_runs", num_runs)
     if tool_recorder is not None and tool_recorder.mode == RECORD and num_runs > 1:
-        raise ConfigError("a tool recording keeps one run per case: record with num_runs=1, then replay "
-                          "any number of runs")
+        raise ConfigError(Text("a tool recording keeps one run per case: record with {one}, then replay any number "
+                               "of runs", one=Option("num_runs", 1)))
     root, app = agent if isinstance(agent, tuple) else load_agent(agent)
     runs = []
     for _ in range(num_runs):

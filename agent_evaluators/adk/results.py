@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 from pydantic.alias_generators import to_camel
 
+from ..wording import Text, recall, remember
 from .models import AdkModel, Invocation
 
 __all__ = [
@@ -46,8 +47,9 @@ def judge_error_summary(per_invocation: Sequence[Any]) -> Optional[str]:
     errors = [str(p[JUDGE_ERROR]) for p in per_invocation if isinstance(p, Mapping) and p.get(JUDGE_ERROR)]
     if not errors:
         return None
-    more = f" (and {len(errors) - 1} more invocation(s))" if len(errors) > 1 else ""
-    return errors[0] + more
+    if len(errors) == 1:
+        return errors[0]
+    return remember(Text("{first} (and {more} more invocation(s))", first=recall(errors[0]), more=len(errors) - 1))
 
 
 class EvalStatus(IntEnum):

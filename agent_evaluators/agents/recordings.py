@@ -35,6 +35,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
 
 from ..errors import ConfigError, InputError
 from ..trajectory.args import values_equal
+from ..wording import Text
 
 __all__ = ["FORMAT", "VERSION", "RECORD", "REPLAY", "MatchRules", "ToolSession", "recording_path",
            "load_match_rules", "plain_json"]
@@ -213,8 +214,10 @@ class ToolSession:
 
     def _load(self) -> None:
         if not self.path.is_file():
-            raise InputError(f"{self.label} has no tool recording ({self.path} does not exist): record it first "
-                             "(agent-eval adk ... --record-tools DIR, or ToolRecorder(DIR, mode='record'))",
+            raise InputError(Text("{label} has no tool recording ({path} does not exist): record it first ({how})",
+                                  label=self.label, path=self.path,
+                                  how=Text.keyed("record-first", "{python}", python="agent-eval adk ... --record-tools "
+                                                                                     "DIR, or ToolRecorder(DIR, mode='record')")),
                              input_name="replay-tools")
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))

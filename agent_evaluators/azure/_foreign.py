@@ -68,7 +68,7 @@ AZURE_AI_EVALUATION = ForeignLibrary(
     inputs=_inputs,
     budget_refusal=(
         "evaluator {alias!r} ({class_name}) is azure-ai-evaluation's own class: it calls its judge "
-        "through its own client, which max_cost / max_judge_calls cannot count. Use "
+        "through its own client, which {max_cost} / {max_judge_calls} cannot count. Use "
         "agent_evaluators.azure.{class_name} (the same metric on our judge client), or leave the caps out."),
     not_estimated=("not estimated: azure-ai-evaluation's own class sends its own requests, which a dry run cannot "
                    "intercept; it was not run"),

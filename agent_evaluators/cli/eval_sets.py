@@ -40,7 +40,6 @@ with the case ``FAILED`` and its ``errors``.
 import argparse
 import logging
 import os
-import re
 import sys
 import time
 from contextlib import contextmanager
@@ -53,7 +52,8 @@ from ..adk.results import EvalStatus
 from ..errors import AgentEvalError, ConfigError, InputError
 from ..runner.option_table import checked
 from .judge_flags import add_judge_arguments, model_config_from_args
-from .messages import for_cli
+from .messages import for_cli, render_record
+from .words import EVAL_SETS
 
 __all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets", "for_adk_cli"]
 
@@ -64,46 +64,10 @@ EVAL_FILE_PATTERNS = ("*.evalset.json", "*.test.json")
 ADK_TOOL_THREAD_PREFIX = "adk_tool_executor"
 
 
-#: model_config keys → the flag that sets them
-_JUDGE_KEY_FLAGS = {
-    "model": "--judge-model M", "base_url": "--judge-base-url URL", "api_key": "--judge-api-key-env VAR",
-    "azure_endpoint": "--judge-azure-endpoint URL", "azure_deployment": "--judge-azure-deployment NAME",
-    "api_version": "--judge-api-version V",
-}
-
-#: the Python phrases of the judge, runner and simulator messages, and the flags that do the same
-_ADK_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
-    (re.compile(r"pass model_config=\{'model': 'gpt-4o-mini', 'api_key': \.\.\.\} "
-                r"\(or an Azure config with azure_endpoint/azure_deployment/api_key\)"),
-     "pass --judge-model M (with --judge-base-url URL and --judge-api-key-env VAR for an OpenAI-compatible "
-     "server), or --judge-azure-endpoint URL and --judge-azure-deployment NAME for Azure"),
-    (re.compile(r"pass model_config=\{'model': \.\.\.\}"), "pass --judge-model M"),
-    (re.compile(r"e\.g\. \{'model': 'gpt-4o-mini', 'api_key': \.\.\.\}"), "e.g. --judge-model gpt-4o-mini"),
-    (re.compile(r"model_config is missing '(\w+)'"),
-     lambda m: f"the judge flags lack {_JUDGE_KEY_FLAGS.get(m.group(1), m.group(1))}"),
-    (re.compile(r"model_config has neither 'api_key' nor 'credential'"), "the judge flags give no API key"),
-    (re.compile(r"\bgive api_key\b"), "give --judge-api-key-env VAR"),
-    (re.compile(r"point 'base_url' at"), "point --judge-base-url at"),
-    (re.compile(r", set AZURE_OPENAI_API_KEY, or pass credential=azure\.identity\.DefaultAzureCredential\(\)"),
-     " or set AZURE_OPENAI_API_KEY"),
-    (re.compile(r", set judge\.model in the config file,"), ","),  # test_config.json has no judge section
-    (re.compile(r" ?\(model_config dict\)"), ""),
-    (re.compile(r"[Tt]he raw (reply|body|refusal) is in JudgeError\.raw_text"),
-     r"The raw \1 is kept in the run's rows.jsonl"),
-    (re.compile(r"\bnum_runs must\b"), "--num_runs must"),
-    (re.compile(r" \(timeout= in Python\)"), ""),
-    (re.compile(r" or, from Python, actual=, target= \(a per-turn callable\) or producer="), ""),
-    (re.compile(r"agent-eval adk \.\.\. --record-tools DIR, or ToolRecorder\(DIR, mode='record'\)"), "--record-tools DIR"),
-]
-
-
 def for_adk_cli(text: Any) -> str:
-    """A message as an ``agent-eval adk`` user should read it: every Python phrase (``model_config=``,
-    ``JudgeError.raw_text``, ``num_runs``) replaced by the flag or the file that does the same."""
-    out = str(text)
-    for pattern, repl in _ADK_REWRITES:  # first: the ADK command's own wording wins over `run`'s
-        out = pattern.sub(repl, out)
-    return for_cli(out)
+    """A message as an ``agent-eval adk`` user should read it: its references (``model_config``,
+    ``num_runs``, where a raw judge reply is kept) in this command's words (:data:`~.words.EVAL_SETS`)."""
+    return for_cli(text, EVAL_SETS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -309,7 +273,8 @@ def _not_a_replay_miss(record: logging.LogRecord) -> bool:
 
 class _FlagWordsFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        return for_adk_cli(super().format(record)).replace(": WARNING: ", ": warning: ", 1)
+        render_record(record, EVAL_SETS)
+        return super().format(record).replace(": WARNING: ", ": warning: ", 1)
 
 
 def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
@@ -344,7 +309,7 @@ def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
     if args.print_detailed_results:
         for r in results:
             print("*" * 68, file=out)
-            print(for_adk_cli(format_case(r)), file=out)
+            print(format_case(r, EVAL_SETS), file=out)
     for path in plan.written:
         print(f"Eval set result written to {path}", file=out)
     if run_dir.is_dir():
@@ -353,9 +318,9 @@ def _run(args: argparse.Namespace, target: Optional[Callable[..., Any]]) -> int:
             from ..report import write_report
 
             print(f"Report written to {write_report(run_dir)}", file=out)
-    errors = format_errors(results)
+    errors = format_errors(results, EVAL_SETS)
     for line in errors:
-        print(f"agent-eval adk: error: {for_adk_cli(line)}", file=sys.stderr)
+        print(f"agent-eval adk: error: {line}", file=sys.stderr)
     code = 2 if errors else 1 if any(r.final_eval_status == EvalStatus.FAILED for r in results) else 0
     if plan.timed_out and _stuck_threads() and _is_command():
         # a timed-out case's blocking tool still holds a thread, which Python would wait for at

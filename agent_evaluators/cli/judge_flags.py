@@ -21,7 +21,8 @@ from typing import Any, Optional
 
 from ..config.run_config import JudgeSettings
 
-__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "flag_for", "JUDGE_FLAG_KEYS"]
+__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "flag_for", "metavar_for",
+           "JUDGE_FLAG_KEYS"]
 
 #: (flag, JudgeSettings field, type, metavar, help)
 _FLAGS = (
@@ -54,6 +55,13 @@ def flag_for(key: str) -> Optional[str]:
     if key == "api_key":
         return "--judge-api-key-env"
     return next((flag for flag, field, *_ in _FLAGS if field == key), None)
+
+
+def metavar_for(key: str) -> Optional[str]:
+    """The value a judge flag takes, as its help shows it (``model`` -> ``M``), or ``None``."""
+    if key == "api_key":
+        key = "api_key_env"
+    return next((metavar for _, field, _, metavar, _ in _FLAGS if field == key), None)
 
 
 def add_judge_arguments(parser: argparse.ArgumentParser, *, concurrency_default: Optional[int] = None) -> None:

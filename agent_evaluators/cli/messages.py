@@ -1,127 +1,62 @@
-"""Messages for command-line users: the runner speaks Python (``force=True``), the CLI speaks flags.
+"""Messages for command-line users: the library's messages in the command line's words.
 
-The runner's messages are written for ``evaluate()`` callers and stay that way; the
-CLI passes every message it prints through :func:`for_cli`, which rewrites the known
-Python phrases into the flag that does the same thing.
+The library's errors and warnings keep their references (:class:`~agent_evaluators.wording.Text`:
+the run option, the judge setting, the column mapping they are about), and ``str()`` says them
+in Python's words (``force=True``). Every message the CLI prints goes through :func:`for_cli`,
+which renders those references with the command line's vocabulary (:mod:`.words`: ``--force``,
+``--judge-base-url``, ``--map``); log records get the same through :class:`FlagWords`, and an
+error cell's problem through :func:`cell_reason`. Nothing is rewritten after the fact: a message
+that carries no references is printed as it is.
 """
 
 import logging
-import re
 from pathlib import Path
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, List, Optional, TextIO
 
 from .._util.safe_text import terminal_message
-from ..runner.option_table import RUN_OPTIONS
+from ..wording import Words, words_of
+from .words import COMMAND_LINE
 
-__all__ = ["for_cli", "cell_reason", "print_error", "FlagWords", "evalset_hint", "is_eval_set"]
-
-def _judge_flag(match: "re.Match[str]") -> str:
-    """``model_config 'base_url'`` -> ``--judge-base-url`` (the flag of that key), else unchanged."""
-    from .judge_flags import flag_for
-
-    return flag_for(match.group("key")) or match.group(0)
+__all__ = ["for_cli", "cell_reason", "print_error", "FlagWords", "render_record", "evalset_hint", "is_eval_set"]
 
 
-def _judge_howto() -> str:
-    from ..config.run_config import JUDGE_HOWTO
-
-    return JUDGE_HOWTO
-
-
-def _option_rewrites() -> List[Tuple["re.Pattern[str]", Any]]:
-    """The run option table's keywords in flag words: ``force=True`` -> ``--force``, ``or resume=False``
-    -> ``or run without --resume``, ``engine='ray'`` -> ``--engine ray``, and every keyword with an
-    underscore as a word (``num_runs`` -> ``--num-runs``)."""
-    out: List[Tuple["re.Pattern[str]", Any]] = []
-    for option in RUN_OPTIONS:
-        flag = option.flag
-        if option.kind == "flag":
-            out.append((re.compile(rf"\bor {option.name}=False\b"), f"or run without {flag}"))
-            out.append((re.compile(rf"\b{option.name}=True\b"), flag))
-        if option.kind == "choice":
-            out.append((re.compile(rf"\b{option.name}='(\w+)'"), rf"{flag} \1"))
-        if "_" in option.name:  # not quoted (a run config's key 'num_runs'), not a flag
-            out.append((re.compile(rf"(?<![-'\w]){option.name}(?!['\w])"), flag))
-    return out
+def for_cli(message: Any, words: Words = COMMAND_LINE) -> str:
+    """``message`` (an error of this package, a :class:`~agent_evaluators.wording.Text`, or any text) in
+    the command line's words."""
+    return words.render(message)
 
 
-# Order matters: the specific phrases first, then the single words they are made of.
-_REWRITES: List[Tuple["re.Pattern[str]", Any]] = [
-    # --- column mappings (evaluator_config=...) -> --map
-    (re.compile(r"e\.g\. evaluator_config=\{'<alias>': \{'column_mapping': \{'<input>': '\$\{data\.<column>\}'\}\}\} "
-                r"\('default' applies to every evaluator without its own\)"),
-     "e.g. --map <alias>.<input>=<column> (--map default.<input>=<column> applies to every evaluator "
-     "without its own)"),
-    (re.compile(r"evaluator_config=\{'([^']+)': \{'column_mapping': \{'([^']+)': '\$\{data\.<column>\}'\}\}\}"),
-     r"--map \1.\2=<column>"),
-    (re.compile(r"evaluator_config\['([^']+)'\]\['column_mapping'\]\['([^']+)'\] = (.+?) is not a column reference; "
-                r"use '\$\{data\.<column>\}' \(nested: '\$\{data\.a\.b\}'\) or '\$\{target\.<output>\}'"),
-     r"--map \1.\2=\3 is not a column reference; write --map \1.\2=COLUMN (nested: a.b)"),
-    (re.compile(r"evaluator_config\['([^']+)'\] maps input '([^']+)', but"), r"--map \1.\2=... maps input '\2', but"),
-    # --- run options -> run flags
-    (re.compile(r"raise evaluate\(timeout=\.\.\.\)"), "raise --timeout SECONDS"),
-    (re.compile(r"\btimeout must be a positive number of seconds \(or None for no limit\)"),
-     "--timeout must be a positive number of seconds"),
-    (re.compile(r"resume=True / --resume continues it"), "--resume continues it"),
-    (re.compile(r"^resume refused\b"), "--resume refused"),
-    (re.compile(r"\(evaluate\(output_path=\.\.\.\) or agent-eval run --output\)"), "(agent-eval run --output DIR)"),
-    *_option_rewrites(),
-    (re.compile(r" \(or pass an iterable of dicts; register more with agent_evaluators\.runner\.register_reader\)"),
-     " (convert the file to one of them)"),
-    # --- the judge's model_config -> judge flags and variables
-    (re.compile(r"^No judge model configured: pass model_config=.*$", re.S),
-     lambda m: f"no judge model configured: {_judge_howto()}"),
-    (re.compile(r"or pass model_config=\{'model': \.\.\.\}"), "or pass --judge-model M"),
-    (re.compile(r" \(model_config dict\)"), ""),
-    (re.compile(r"model_config has neither 'api_key' nor 'credential' for"), "no API key for"),
-    (re.compile(r"give api_key, set AZURE_OPENAI_API_KEY, or pass credential=\S+"),
-     "set AZURE_OPENAI_API_KEY, or name the variable that holds the key with --judge-api-key-env VAR"),
-    (re.compile(r"give api_key, set OPENAI_API_KEY,"),
-     "set OPENAI_API_KEY (or name the variable that holds the key with --judge-api-key-env VAR),"),
-    (re.compile(r"remove them and pass the key as 'api_key' or as a header in 'extra_headers'"),
-     "remove them and put the key in a variable named by --judge-api-key-env VAR"),
-    (re.compile(r"model_config is missing '(?P<key>\w+)'"), lambda m: f"the judge needs {_judge_flag(m)}"),
-    (re.compile(r"model_config '(?P<key>\w+)'"), _judge_flag),
-    (re.compile(r"^(?P<head>(?:evaluator '[^']*': )?)(?P<key>timeout|max_attempts) must be"),
-     lambda m: f"{m.group('head')}{_judge_flag(m)} must be"),
-    (re.compile(r"check the api_key / credential for this endpoint"),
-     "check the API key: the variable named by --judge-api-key-env, else OPENAI_API_KEY / AZURE_OPENAI_API_KEY"),
-    (re.compile(r"JudgeError\.raw_text"), "the cell's details (raw_text) in rows.jsonl"),
-]
+def cell_reason(problem: Any, words: Words = COMMAND_LINE) -> str:
+    """An error cell's message as the CLI lists it under its row and alias: its
+    :class:`~agent_evaluators.runner.cells.CellProblem` (the message without the ``row N: evaluator 'a'
+    (Class):`` that names the cell) in flag words, without the class name the line above already gives
+    (a judge evaluator's message repeats it: ``JudgeError: IntentResolutionEvaluator: ...``). A stored
+    message without its problem (a cell past the ones kept in memory) is shown as it is."""
+    text = getattr(problem, "text", None)
+    if text is None:
+        return str(problem)
+    class_name = getattr(problem, "class_name", "")
+    said = words.render(text)
+    return said.replace(f"{class_name}: ", "") if class_name else said
 
 
-def for_cli(text: Any) -> str:
-    """``text`` with Python keyword phrases replaced by the matching ``agent-eval`` flag."""
-    out = str(text)
-    for pattern, repl in _REWRITES:
-        out = pattern.sub(repl, out)
-    return out
-
-
-_CELL_WHERE = re.compile(r"^row \d+: evaluator '[^']*' \((?P<cls>[^)]*)\): ")
-_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?=\s|$)")  # "api-keys.." (a message ending in "." + ours); not "../x"
-
-
-def cell_reason(reason: Any) -> str:
-    """An error cell's message as the CLI lists it under its row and alias: without the ``row N:
-    evaluator 'a' (Class):`` prefix and the class name repeated after the exception type (the line
-    above already says both), one full stop where a message ending in one got another, flag words."""
-    text = str(reason)
-    m = _CELL_WHERE.match(text)
-    if m:
-        text = text[m.end():]
-        text = text.replace(f"{m.group('cls')}: ", "")  # also after "sample 1 of 5 failed, ...: "
-    return for_cli(_DOUBLE_STOP.sub(".", text))
+def render_record(record: logging.LogRecord, words: Words = COMMAND_LINE) -> None:
+    """Say a log record's message (and its ``%s`` arguments) in ``words`` where they carry references."""
+    if words_of(record.msg) is not None:
+        record.msg = words.render(record.msg)
+    if isinstance(record.args, tuple) and any(words_of(a) is not None for a in record.args):
+        record.args = tuple(words.render(a) if words_of(a) is not None else a for a in record.args)
 
 
 class FlagWords(logging.Filter):
     """A logging filter for the CLI's handler: library warnings (``use resume=True ...``) in flag words too."""
 
+    def __init__(self, words: Words = COMMAND_LINE) -> None:
+        super().__init__()
+        self.words = words
+
     def filter(self, record: logging.LogRecord) -> bool:
-        text = record.getMessage()
-        rewritten = for_cli(text)
-        if rewritten != text:
-            record.msg, record.args = rewritten, None
+        render_record(record, self.words)
         return True
 
 

@@ -27,6 +27,9 @@ class CellFailure:
     score: Any = None
     threshold: Any = None
     reason: str = ""
+    #: an error cell's :class:`~agent_evaluators.runner.cells.CellProblem` (its message with its references),
+    #: when the run kept it in memory (``EvaluationResult.problems``); ``None`` otherwise
+    problem: Any = None
 
 
 @dataclass
@@ -70,9 +73,11 @@ def exit_code(outcome: RunOutcome) -> int:
 
 
 def summarize_rows(
-    rows: Any, aliases: Sequence[str], result_keys: Mapping[str, Optional[str]]
+    rows: Any, aliases: Sequence[str], result_keys: Mapping[str, Optional[str]],
+    problems: Optional[Mapping[Tuple[int, str], Any]] = None,
 ) -> Tuple[List[CellFailure], int, int, int]:
-    """Failing and erroring cells (for the table and exit code), read once from the rows."""
+    """Failing and erroring cells (for the table and exit code), read once from the rows; ``problems``
+    (``EvaluationResult.problems``) gives each error cell its problem with its references."""
     from ..report.load import cell_status, row_label
 
     failures: List[CellFailure] = []
@@ -93,7 +98,8 @@ def summarize_rows(
                 n_err += 1
                 msg = (row.get(f"{prefix}{key}_error") if key else None) or row.get(f"{prefix}error")
                 failures.append(CellFailure(line, row_label(row), alias, "error",
-                                            reason=str(msg or row.get("row_error") or row.get("target_error") or "error")))
+                                            reason=str(msg or row.get("row_error") or row.get("target_error") or "error"),
+                                            problem=(problems or {}).get((line, alias))))
             elif status == "fail":
                 n_fail += 1
                 failures.append(CellFailure(

@@ -1,6 +1,5 @@
 """The terminal output of ``agent-eval run``: the metrics table, failing rows, run thresholds."""
 
-import re
 from typing import Any, Dict, List, Mapping, Sequence, TextIO
 
 from .._util.safe_text import terminal_safe as _safe
@@ -109,25 +108,13 @@ def print_intervals(outcome: RunOutcome, out: TextIO) -> None:
         print(_safe(text), file=out)
 
 
-#: what names the cell in an error cell's message: ``row 3: evaluator 'intent' (IntentResolutionEvaluator):
-#: JudgeError: IntentResolutionEvaluator: <the problem>`` (the summary line names rows and evaluators itself)
-_CELL_PREFIX = re.compile(r"^row \d+: (?:evaluator '[^']*' \((\w+)\): (?:(\w+): \1: )?)?")
-
-
-def _problem(reason: str) -> str:
-    """The error message without what names the cell: ``JudgeError: <the problem>``."""
-    match = _CELL_PREFIX.match(reason)
-    if match is None:
-        return reason
-    return (f"{match.group(2)}: " if match.group(2) else "") + reason[match.end():]
-
-
 def _grouped(errors: Sequence[CellFailure]) -> List[List[CellFailure]]:
     """Error cells with the same problem, in order of first appearance: a dead judge or a rejected
-    key is one problem, not one per cell."""
+    key is one problem, not one per cell (an error cell's ``reason`` is its problem, without what names
+    the cell: :func:`~.messages.cell_reason`)."""
     groups: Dict[str, List[CellFailure]] = {}
     for f in errors:
-        groups.setdefault(_problem(f.reason), []).append(f)
+        groups.setdefault(f.reason, []).append(f)
     return list(groups.values())
 
 
@@ -157,7 +144,7 @@ def print_failures(outcome: RunOutcome, out: TextIO) -> None:
                 print(f"  row {f.line:<4} {_safe(f.label):<16} {_safe(f.alias):<16}\n      {reason}", file=out)
                 continue
             aliases = ", ".join(dict.fromkeys(_safe(g.alias) for g in group))
-            reason = _safe(_shorten(_problem(f.reason), 600))
+            reason = _safe(_shorten(f.reason, 600))
             print(f"  {len(group)} cells: {aliases}, rows {_rows(group)}\n      {reason}", file=out)
         hidden = sum(len(g) for g in groups[MAX_FAILING_SHOWN:])
         if hidden:

@@ -19,7 +19,7 @@ from ..config.run_config import (
 from ..errors import AgentEvalError, ConfigError
 from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
-from .messages import cell_reason, evalset_hint, for_cli, print_error
+from .messages import cell_reason, evalset_hint, print_error
 from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
 from .run_flags import add_run_option_flags, run_option_overrides
@@ -181,7 +181,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _dry_run_done(result, output, out)
     aliases = [s.alias for s in cfg.evaluators]
     ran = [a for a in aliases if a not in skipped]
-    failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys)
+    failures, n_fail, n_err, n_rows = summarize_rows(result.rows, ran, result_keys, result.problems)
     if n_rows == 0:
         return print_error(err, no_rows_message(cfg.data))
     outcome = RunOutcome(
@@ -192,7 +192,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         budget_stop=_budget_stop(result.summary or {}),
     )
     for f in outcome.failures:
-        f.reason = cell_reason(f.reason) if f.kind == "error" else for_cli(f.reason)
+        if f.kind == "error" and f.problem is not None:  # its problem in flag words, the cell named above it
+            f.reason = cell_reason(f.problem)
     outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped, (result.summary or {}).get("agreement"))
     code = exit_code(outcome)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Mapping, Optional
 
 from ..errors import ConfigError
+from ..wording import Text
 
 __all__ = ["JudgeSettings", "judge_model_config", "dry_run_model_config", "JUDGE_HOWTO"]
 
@@ -110,10 +111,11 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
         if not base_url and not api_key:
             return None
         if not model:
-            raise ConfigError(
-                "a judge endpoint is configured but no judge model is named; pass --judge-model, set "
-                "judge.model in the config file, or set AGENT_EVAL_JUDGE_MODEL"
-            )
+            raise ConfigError(Text(
+                "a judge endpoint is configured but no judge model is named; {how}",
+                how=Text.keyed("name-judge-model",  # agent-eval adk has no config file: it leaves that part out
+                               "pass --judge-model, set judge.model in the config file, or set AGENT_EVAL_JUDGE_MODEL")),
+                key="model")
         cfg = {"model": model, "base_url": base_url, "api_key": api_key}
     cfg.update({k: getattr(settings, k) for k in _CLIENT_LIMITS})
     cfg = {k: v for k, v in cfg.items() if v is not None}

@@ -6,7 +6,7 @@ as :mod:`agent_evaluators.runner.option_table` declares it (older spellings such
 flags (``cli/run_flags.py``). Values are read by the option's kind: a path is relative to the
 config file, ``target`` is ``module:function`` (imported like an evaluator's ``module:Class``),
 ``tags`` is a mapping; every value gets the table's check at load time, so a wrong one is
-reported with the file's name.
+reported with the file's name, in the file's words (``max_rows:``, ``force: true``: :mod:`.words`).
 
 ``agent-eval run``, ``.eval.yaml`` test files and :func:`~agent_evaluators.pytest_plugin.eval_cases`
 all call :func:`evaluate_with`; none writes its own ``evaluate(...)`` call, so an option added
@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Mapping, Optional
 from .._util.import_path import import_object
 from ..errors import ConfigError
 from ..runner.option_table import RUN_OPTIONS, RunOption
+from ..wording import Text
+from .words import RunConfigWords
 
 if TYPE_CHECKING:
     from ..runner import EvaluationResult
@@ -56,10 +58,9 @@ def read_run_options(raw: Mapping[str, Any], path: Path) -> Dict[str, Any]:
         value = option_value(option, raw[key], path.parent)
         try:
             out[option.name] = option.check(option.name, value)
-        except ConfigError as exc:
-            text = str(exc)
-            text = text[len(option.name):] if text.startswith(option.name + " ") else f": {text}"
-            raise ConfigError(f"{path}: {key!r}{text}") from None
+        except ConfigError as exc:  # said in the file's words, with the key as the file spells it
+            said = RunConfigWords(keys={option.name: key}).render(exc)
+            raise ConfigError(Text("{path}: {problem}", path=path, problem=said), option=option.name) from None
     return out
 
 

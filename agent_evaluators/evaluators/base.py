@@ -268,7 +268,7 @@ class Evaluator:
         """Adapters raise InputError without knowing the evaluator: add its name."""
         if exc.evaluator is not None:
             return exc
-        return InputError(f"{self.name}: {exc}", evaluator=self.name, input_name=exc.input_name)
+        return InputError(self.name + ": " + exc.text, evaluator=self.name, input_name=exc.input_name)
 
     def _per_turn(self, bound: Dict[str, Any]) -> bool:
         """Whether ``conversation=`` stands for per-turn inputs here (a multi-turn judge reads it whole)."""

@@ -26,9 +26,11 @@ if sys.version_info >= (3, 11):
 else:  # pydantic depends on typing_extensions
     from typing_extensions import Unpack
 
+from .._util import validators
 from ..errors import ConfigError, InputError, JudgeError
 from ..judge.usage import merge_usage
 from ..run_context import scoped
+from ..wording import JudgeKey
 from .base import Evaluator, Outcome
 from .panel import JudgePanel, current_judge, panel_configs, without_name
 
@@ -277,11 +279,13 @@ class JudgeEvaluator(Evaluator):
             )
         except JudgeError as exc:
             raise JudgeError(
-                f"{self.name}: {exc}",
+                self.name + ": " + exc.text,
                 raw_text=exc.raw_text,
                 status_code=exc.status_code,
                 attempts=exc.attempts,
                 usage=exc.usage,
+                evaluator=self.name,
+                key=exc.key,
             ) from exc
         return reply.data, reply.usage
 
@@ -290,9 +294,10 @@ class JudgeEvaluator(Evaluator):
         limit = cfg.get("max_input_chars") if isinstance(cfg, Mapping) else None
         if limit is None:
             return DEFAULT_MAX_INPUT_CHARS
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ConfigError(f"{self.name}: max_input_chars must be a positive integer, got {limit!r}")
-        return limit
+        try:
+            return validators.positive_int(JudgeKey("max_input_chars"), limit)
+        except ConfigError as exc:
+            raise ConfigError(self.name + ": " + exc.text, evaluator=self.name) from None
 
     def _check_input_size(self, messages: Any, inputs: Mapping[str, Any]) -> None:
         """Refuse, before any request, a prompt larger than ``max_input_chars`` (an error cell, not a bill)."""

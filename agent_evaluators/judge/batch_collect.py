@@ -34,6 +34,7 @@ from typing import Any, AsyncIterator, Callable, Dict, List, Optional, Set
 
 from ..errors import JudgeError
 from ..run_context import Fields, current, scoped
+from ..wording import Option, Text
 from .batch_api import TERMINAL, BatchApi
 from .batch_journal import BatchJournal
 from .prices import answered_by_batch
@@ -179,10 +180,11 @@ class BatchCollector:
             batch = await self._submitting(lambda: api.create(file_id))
         except TransportError as e:
             where = api.transport.config.safe_location
-            error = JudgeError(
-                f"batch mode: the judge endpoint {where} did not take the batch of {len(requests)} requests "
-                f"({api.transport.config.kind} batch API, {api.urls.base}: {e}); check that it offers the "
-                "batch API (OpenAI, or an Azure OpenAI global-batch deployment), or run with judge_mode='direct'")
+            error = JudgeError(Text(
+                "batch mode: the judge endpoint {where} did not take the batch of {n} requests ({kind} batch API, "
+                "{base}: {problem}); check that it offers the batch API (OpenAI, or an Azure OpenAI global-batch "
+                "deployment), or run with {direct}", where=where, n=len(requests), kind=api.transport.config.kind,
+                base=api.urls.base, problem=e, direct=Option("judge_mode", "direct")))
             for r in requests:
                 if not r.future.done():
                     r.future.set_exception(error)

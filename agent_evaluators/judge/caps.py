@@ -46,6 +46,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple
 
 from ..errors import BudgetExhausted
 from ..run_context import Admission, current, scoped
+from ..wording import JudgeKey, Option, Text
 from .prices import Price, cost_usd, format_usd, price_for
 
 __all__ = ["BudgetExhausted", "BudgetBook", "CallBudget", "JudgeBudget", "Ticket", "request_estimate", "admit_call",
@@ -116,8 +117,10 @@ class BudgetBook:
         self.cost = 0.0  # charged, the same
         self.reserved = 0.0  # expected cost of the calls in flight
         self.refused = 0
-        #: why the budget stopped admitting calls (``None``: it has not)
+        #: why the budget stopped admitting calls (``None``: it has not); ``stopped_text`` says the same with
+        #: its references (``max_cost``), for the run's closing warning in the reader's words
         self.stopped: Optional[str] = None
+        self.stopped_text: Optional[Text] = None
         self._measured: Dict[str, Tuple[int, float]] = {}  # model -> (calls, cost) measured in this run
         self.in_flight = 0
 
@@ -147,31 +150,32 @@ class BudgetBook:
                 self.reserved += verdict
                 return verdict
             if verdict is not None:
-                self.stopped = verdict
+                self.stopped, self.stopped_text = str(verdict), verdict
         if self.stopped is not None:
             self.refused += 1
             return self.stopped
         return None
 
-    def _decide(self, model: str, estimate: Optional[float]) -> Union[float, str, None]:
+    def _decide(self, model: str, estimate: Optional[float]) -> Union[float, Text, None]:
         """This call's expected cost when it is admitted; why not when it is refused; ``None``: wait
         for the calls in flight (they may cost less than they were expected to)."""
         if self.max_judge_calls is not None and self.calls >= self.max_judge_calls:
-            return f"max_judge_calls {self.max_judge_calls} reached"
+            return Text("{cap} {calls} reached", cap=Option("max_judge_calls"), calls=self.max_judge_calls)
         if self.max_cost is None:
             return 0.0
         expected = self._expected(model, estimate)
         if expected is None:
-            return (f"max_cost is set but the price of judge model {model!r} is unknown, so its calls cannot be "
-                    "counted in money; give its price (--price MODEL=IN,OUT, prices: in a run config, or "
-                    "model_config 'price')")
+            return Text("{cap} is set but the price of judge model {model!r} is unknown, so its calls cannot be "
+                        "counted in money; give its price (--price MODEL=IN,OUT, prices: in a run config, or {price})",
+                        cap=Option("max_cost"), model=model, price=JudgeKey("price"))
         expected = float(expected)
         if self.cost + self.reserved + expected <= self.max_cost + _EPSILON:
             return expected
         if self.in_flight:
             return None
-        return (f"max_cost {format_usd(self.max_cost)} would be passed by the next call (spent "
-                f"{format_usd(self.cost)}, next call about {format_usd(expected)})")
+        return Text("{cap} {limit} would be passed by the next call (spent {spent}, next call about {next})",
+                    cap=Option("max_cost"), limit=format_usd(self.max_cost), spent=format_usd(self.cost),
+                    next=format_usd(expected))
 
     def release(self, model: str, reserved: float, cost: Optional[float]) -> None:
         """A call admitted with ``reserved`` ended: charge ``cost`` (``None``: unknown, the reservation)."""

@@ -101,7 +101,7 @@ class Circuit:
             if self.failures == FAILURES_TO_OPEN:
                 self.opened_at = time.monotonic()
 
-    def reject(self, config: Any, message: str, status: int) -> None:
+    def reject(self, config: Any, message: Any, status: int) -> None:
         """Remember that requests made with ``config`` (its key) are refused (HTTP ``status``)."""
         with self._lock:
             self.rejected.setdefault(config, (message, status))

@@ -26,10 +26,13 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
+from .._util import validators
 from .._util.concurrency import judge_slot, report_throttle
 from .._util.scrub import SecretSet, install_log_filter, register
-from ..errors import ConfigError, JudgeError
+from ..errors import JudgeError
 from ..run_context import Sender, current
+from ..wording import JudgeKey, Option, Text
+from .advice import advice, raw_text_kept, rejected_message
 from .cache import JudgeCache, cache_key, open_cache
 from .caps import admit_call
 from .circuit import FAILURES_TO_OPEN, Circuit, circuit_for
@@ -55,16 +58,6 @@ _REASONING_DROPPED = ("temperature", "top_p", "presence_penalty", "frequency_pen
 _REASONING_NAME = re.compile(r"^(o\d+)(?:$|[-_.])|^gpt-5")
 _FORMAT_LADDER = {"json_schema": "json_object", "json_object": "text"}
 _BEARER = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}")
-#: what to do, by how the last attempt failed
-_ADVICE = {
-    "429": "The endpoint is rate-limiting: lower max_concurrency, or raise the deployment's quota.",
-    "timeout": "The judge is too slow for the timeout: raise timeout (model_config 'timeout') for slow "
-               "local models, or lower max_concurrency.",
-    "connect": "No connection could be made: check the URL; is the server running at {where}?",
-    "dropped": "The connection kept breaking: check proxies / the server's logs, or retry later.",
-    "5xx": "The endpoint is failing or overloaded: lower max_concurrency, check the endpoint and deployment, "
-           "or retry later.",
-}
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output", "'json'")
 
 # endpoint_key -> best response format mode known to work there
@@ -286,18 +279,20 @@ class JudgeClient:
                     last_status, last_problem, last_kind = status, f"HTTP {status}: {message}", str(status)
                 except TooLarge as e:
                     circuit.succeeded()
-                    raise JudgeError(
-                        f"judge endpoint {self.config.safe_location} (model {self.model!r}): {e}; the reply was "
-                        f"dropped unread (a verdict is a few KB). If this judge really writes replies that long, raise "
-                        f"max_reply_bytes (model_config 'max_reply_bytes', agent-eval --judge-max-reply-bytes; now "
-                        f"{describe_size(e.limit)}).", attempts=tally.attempts) from None
+                    raise JudgeError(Text(
+                        "judge endpoint {where} (model {model!r}): {problem}; the reply was dropped unread (a verdict is "
+                        "a few KB). If this judge really writes replies that long, {raise_it}.",
+                        where=self.config.safe_location, model=self.model, problem=e, raise_it=Text.keyed(
+                            "reply-limit", "raise max_reply_bytes ({key}, agent-eval --judge-max-reply-bytes; now {limit})",
+                            key=JudgeKey("max_reply_bytes"), limit=describe_size(e.limit))),
+                        attempts=tally.attempts) from None
                 except BadReply as e:
                     circuit.succeeded()
-                    raise JudgeError(
-                        f"judge endpoint {self.config.safe_location} (model {self.model!r}) gave an unusable reply: "
-                        f"{self._scrub(str(e))}; is the URL an OpenAI-compatible API (a proxy or login page "
-                        "answers HTML)? The raw body is in JudgeError.raw_text.",
-                        raw_text=self._scrub(e.text, None), attempts=tally.attempts) from None
+                    raise JudgeError(Text(
+                        "judge endpoint {where} (model {model!r}) gave an unusable reply: {problem}; is the URL an "
+                        "OpenAI-compatible API (a proxy or login page answers HTML)? {raw}.",
+                        where=self.config.safe_location, model=self.model, problem=self._scrub(str(e)),
+                        raw=raw_text_kept("body")), raw_text=self._scrub(e.text, None), attempts=tally.attempts) from None
                 except TransportTimeout as e:
                     last_status, last_problem, last_kind = None, str(e), "timeout"
                 except ConnectFailure as e:
@@ -308,23 +303,24 @@ class JudgeClient:
             log.debug("judge attempt %d/%d failed: %s", attempt, self.max_attempts, last_problem)
             if attempt < self.max_attempts:
                 await asyncio.sleep(wait if wait is not None else backoff_delay(attempt, self._rng))
-        raise JudgeError(
-            f"judge request to {self.config.safe_location} (model {self.model!r}) failed after "
-            f"{tally.attempts} attempts; last: {last_problem}. "
-            f"{_ADVICE.get(last_kind, _ADVICE['5xx']).format(where=self.config.safe_location)}",
-            status_code=last_status, attempts=tally.attempts)
+        raise JudgeError(Text(
+            "judge request to {where} (model {model!r}) failed after {attempts} attempts; last: {last}{stop} {advice}",
+            where=self.config.safe_location, model=self.model, attempts=tally.attempts, last=last_problem,
+            stop="" if str(last_problem).endswith(".") else ".",  # the server's own sentence may end in one
+            advice=advice(last_kind, self.config.safe_location)), status_code=last_status, attempts=tally.attempts)
 
-    def _unreachable_message(self, circuit: Circuit) -> str:
+    def _unreachable_message(self, circuit: Circuit) -> Text:
         where = self.config.safe_location
         if circuit.reached:
-            return (f"judge endpoint {where} answered earlier in this run but has been unreachable for "
-                    f"{circuit.down_for():.0f} s, longer than the {circuit.patience:g} s a run waits for a judge to "
-                    f"come back (last problem: {circuit.last_problem}); requests to it now fail at once. Check that "
-                    f"the server at {where} is running, then continue the run with resume=True: "
-                    "its failed and missing cells run again.")
-        return (f"judge endpoint {where} is unreachable: the last {FAILURES_TO_OPEN} "
-                f"connection attempts failed ({circuit.last_problem}); requests to it now fail at once. Check the URL "
-                f"and that the server is running at {where}.")
+            return Text("judge endpoint {where} answered earlier in this run but has been unreachable for {down:.0f} s, "
+                        "longer than the {patience:g} s a run waits for a judge to come back (last problem: {last}); "
+                        "requests to it now fail at once. Check that the server at {where} is running, then continue "
+                        "the run with {resume}: its failed and missing cells run again.",
+                        where=where, down=circuit.down_for(), patience=circuit.patience, last=circuit.last_problem,
+                        resume=Option("resume", True))
+        return Text.of(f"judge endpoint {where} is unreachable: the last {FAILURES_TO_OPEN} "
+                       f"connection attempts failed ({circuit.last_problem}); requests to it now fail at once. Check "
+                       f"the URL and that the server is running at {where}.")
 
     def _redirect_message(self, status: int, location: Optional[str]) -> str:
         where = urlsplit(location or "")
@@ -338,20 +334,10 @@ class JudgeClient:
         """A 401/403 answers every later request with the same key alike; an Entra ID token is refreshed."""
         return self.config.credential is None
 
-    def _rejected_message(self, status: int, message: str) -> str:
-        refused = ""
-        if self._remembers_refusals:
-            key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
-            refused = (f"; no more requests are sent with this key in this run: put the right key in the variable "
-                       f"agent-eval's --judge-api-key-env names (default {key_var}), or model_config 'api_key'")
-        hint = {
-            401: "check the api_key / credential for this endpoint" + refused,
-            403: "the key or identity has no access to this deployment" + refused,
-            404: "check the model / azure_deployment name, base_url and api_version",
-            400: "the request was rejected; check the model parameters in the template and the model name",
-        }.get(status, "the request was rejected and is not retried")
-        return (f"judge request to {self.config.safe_location} (model {self.model!r}) failed with HTTP {status}: "
-                f"{message} ({hint})")
+    def _rejected_message(self, status: int, message: str) -> Text:
+        key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
+        return rejected_message(self.config.safe_location, self.model, status, message,
+                                key_var if self._remembers_refusals else None)
 
     async def _exchange(self, client: Sender, messages: List[Dict[str, Any]], params: Dict[str, Any],
                         output_model: Optional[type], extra_rf: Any, tally: _Tally) -> Tuple[Any, str]:
@@ -427,8 +413,8 @@ class JudgeClient:
             refusal = self._refusal(completion)
             if refusal is not None:
                 raise JudgeError(
-                    f"the judge model refused to give a verdict: {self._scrub(refusal)!r}; no score was taken. "
-                    "The raw refusal is in JudgeError.raw_text.", raw_text=self._scrub(refusal, None),
+                    Text("the judge model refused to give a verdict: {refusal!r}; no score was taken. {raw}.",
+                         refusal=self._scrub(refusal), raw=raw_text_kept("refusal")), raw_text=self._scrub(refusal, None),
                     attempts=tally.attempts)
         if finish == "length":
             raise JudgeError(
@@ -506,10 +492,10 @@ class JudgeClient:
                     try:
                         data = self._verdict(text, output_model)
                     except _Unusable as again:
-                        raise JudgeError(
-                            f"the judge reply could not be used, even after one repair request: {again.problem}. "
-                            "The raw reply is in JudgeError.raw_text; use a judge model that follows the JSON "
-                            "format, or an endpoint that supports structured output.",
+                        raise JudgeError(Text(
+                            "the judge reply could not be used, even after one repair request: {problem}. {raw}; use a "
+                            "judge model that follows the JSON format, or an endpoint that supports structured output.",
+                            problem=again.problem, raw=raw_text_kept("reply")),
                             raw_text=self._scrub(text, None), attempts=tally.attempts) from None
         except JudgeError as e:
             if e.usage is None:
@@ -579,15 +565,12 @@ def get_judge_client(model_config: Any = None, *, is_reasoning_model: bool = Fal
         max_reply_bytes = model_config.get("max_reply_bytes", max_reply_bytes)
         limits = (model_config.get("max_text_length"), model_config.get("max_list_items"))
         for name, value in zip(("max_text_length", "max_list_items"), limits):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ConfigError(f"model_config {name!r} must be an integer >= 1, got {value!r}")
+            if value is not None:
+                validators.whole_number_at_least(JudgeKey(name), value, 1)
         model_config = {k: v for k, v in model_config.items() if k not in _CLIENT_KEYS}
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
-        raise ConfigError(f"max_attempts must be an integer >= 1, got {max_attempts!r}")
-    if isinstance(max_reply_bytes, bool) or not isinstance(max_reply_bytes, int) or max_reply_bytes < 1024:
-        raise ConfigError(f"max_reply_bytes must be an integer >= 1024 (bytes), got {max_reply_bytes!r}")
+    validators.positive_seconds(JudgeKey("timeout"), timeout)
+    validators.whole_number_at_least(JudgeKey("max_attempts"), max_attempts, 1)
+    validators.whole_number_at_least(JudgeKey("max_reply_bytes"), max_reply_bytes, 1024, "bytes")
     config = resolve_config(model_config)
     return JudgeClient(config, is_reasoning_model=is_reasoning_model, cache=open_cache(cache) if cache is not None else None,
                        timeout=timeout, max_attempts=max_attempts, schema_limits=limits, max_reply_bytes=max_reply_bytes,

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
 from ..errors import ConfigError
+from ..wording import JudgeKey, Text
 
 __all__ = ["DEFAULT_AZURE_API_VERSION", "EndpointConfig", "resolve_config", "NO_JUDGE_MESSAGE", "public_url",
            "public_headers", "PUBLIC_HEADERS"]
@@ -35,6 +36,17 @@ PUBLIC_HEADERS = frozenset({
     "x-ms-useragent", "azureml-model-deployment", "x-title", "http-referer",
 })
 MASK = "***"
+
+#: how to give an OpenAI-compatible judge a key (the command line names the variable instead: ``--judge-api-key-env``)
+_GIVE_OPENAI_KEY = Text.keyed("give-openai-key", "give api_key, set OPENAI_API_KEY")
+
+
+def _from(source: str) -> Text:
+    """`` (where the config came from)`` for a message; a ``model_config`` dict is the judge flags' config on
+    the command line, which says nothing of it."""
+    if source == "model_config dict":
+        return Text.keyed("model-config-dict", " (model_config dict)")
+    return Text.of(f" ({source})")
 
 
 def public_url(url: Optional[str]) -> str:
@@ -64,9 +76,11 @@ def public_headers(headers: Any) -> Dict[str, str]:
 
 def _no_userinfo(url: Optional[str], key: str, source: str) -> Optional[str]:
     if url and "@" in (urlsplit(url).netloc or ""):
-        raise ConfigError(
-            f"model_config {key!r} carries credentials in the URL (user:password@host: {public_url(url)}) "
-            f"({source}); remove them and pass the key as 'api_key' or as a header in 'extra_headers'")
+        raise ConfigError(Text(
+            "{key} carries credentials in the URL (user:password@host: {url}){source}; {remove}", key=JudgeKey(key),
+            url=public_url(url), source=_from(source),
+            remove=Text.keyed("put-key-elsewhere", "remove them and pass the key as 'api_key' or as a header in "
+                                                   "'extra_headers'")))
     return url
 
 
@@ -131,7 +145,8 @@ def _str(value: Any, key: str, source: str) -> Optional[str]:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise ConfigError(f"model_config {key!r} must be a string, got {type(value).__name__} ({source})")
+        raise ConfigError(Text("{key} must be a string, got {kind}{source}", key=JudgeKey(key),
+                               kind=type(value).__name__, source=_from(source)))
     return value
 
 
@@ -139,7 +154,7 @@ def _headers(value: Any) -> Tuple[Tuple[str, str], ...]:
     if not value:
         return ()
     if not isinstance(value, Mapping):
-        raise ConfigError("model_config 'extra_headers' must be a dict of header name to value")
+        raise ConfigError(Text("{key} must be a dict of header name to value", key=JudgeKey("extra_headers")))
     return tuple(sorted((str(k), str(v)) for k, v in value.items()))
 
 
@@ -156,25 +171,25 @@ def _azure(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
     deployment = _str(cfg.get("azure_deployment"), "azure_deployment", source) or _str(
         cfg.get("model"), "model", source)
     if endpoint is None:
-        raise ConfigError(
-            f"model_config is missing 'azure_endpoint' ({source}); give the resource URL, "
-            "e.g. 'https://<resource>.openai.azure.com', or set AZURE_OPENAI_ENDPOINT")
+        raise ConfigError(Text(
+            "{missing}{source}; give the resource URL, e.g. 'https://<resource>.openai.azure.com', or set "
+            "AZURE_OPENAI_ENDPOINT", missing=JudgeKey("azure_endpoint", missing=True), source=_from(source)))
     if deployment is None:
-        raise ConfigError(
-            f"model_config is missing 'azure_deployment' ({source}); give the deployment name of the "
-            "judge model, or set AZURE_OPENAI_DEPLOYMENT")
+        raise ConfigError(Text(
+            "{missing}{source}; give the deployment name of the judge model, or set AZURE_OPENAI_DEPLOYMENT",
+            missing=JudgeKey("azure_deployment", missing=True), source=_from(source)))
     api_key = _str(cfg.get("api_key"), "api_key", source)
     credential = cfg.get("credential")
     if credential is not None and not callable(getattr(credential, "get_token", None)):
-        raise ConfigError("model_config 'credential' must be an object with get_token() "
-                          "(e.g. azure.identity.DefaultAzureCredential())")
+        raise ConfigError(Text("{key} must be an object with get_token() (e.g. azure.identity.DefaultAzureCredential())",
+                               key=JudgeKey("credential")))
     if api_key is None and credential is None:
         api_key = _env("AZURE_OPENAI_API_KEY")
     if api_key is None and credential is None:
-        raise ConfigError(
-            f"model_config has neither 'api_key' nor 'credential' for Azure endpoint {public_url(endpoint)} "
-            f"({source}); "
-            "give api_key, set AZURE_OPENAI_API_KEY, or pass credential=azure.identity.DefaultAzureCredential()")
+        raise ConfigError(Text.keyed(
+            "azure-no-key", "model_config has neither 'api_key' nor 'credential' for Azure endpoint {endpoint}{source}; "
+            "give api_key, set AZURE_OPENAI_API_KEY, or pass credential=azure.identity.DefaultAzureCredential()",
+            endpoint=public_url(endpoint), source=_from(source)), key="api_key")
     return EndpointConfig(
         kind="azure", model=deployment, azure_endpoint=endpoint.rstrip("/"),
         api_version=_str(cfg.get("api_version"), "api_version", source) or DEFAULT_AZURE_API_VERSION,
@@ -185,16 +200,18 @@ def _azure(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
 def _openai(cfg: Mapping[str, Any], source: str) -> EndpointConfig:
     model = _str(cfg.get("model"), "model", source)
     if model is None:
-        raise ConfigError(
-            f"model_config is missing 'model' ({source}); name the judge model, e.g. "
-            "{'model': 'gpt-4o-mini', 'api_key': ...}, or set AGENT_EVAL_JUDGE_MODEL")
+        raise ConfigError(Text(
+            "{missing}{source}; name the judge model, e.g. {example}, or set AGENT_EVAL_JUDGE_MODEL",
+            missing=JudgeKey("model", missing=True), source=_from(source),
+            example=Text.keyed("judge-model-example", "{python}", python="{'model': 'gpt-4o-mini', 'api_key': ...}")))
     base_url = _no_userinfo(_str(cfg.get("base_url"), "base_url", source), "base_url", source)
     api_key = _str(cfg.get("api_key"), "api_key", source) or _env("OPENAI_API_KEY")
     if api_key is None:
         if base_url is None:
-            raise ConfigError(
-                f"model_config is missing 'api_key' ({source}); give api_key, set OPENAI_API_KEY, "
-                "or point 'base_url' at an OpenAI-compatible server that needs no key")
+            raise ConfigError(Text(
+                "{missing}{source}; {give}, or point {base_url} at an OpenAI-compatible server that needs no key",
+                missing=JudgeKey("api_key", missing=True), source=_from(source), give=_GIVE_OPENAI_KEY,
+                base_url=Text.keyed("base-url-word", "'base_url'", key=JudgeKey("base_url"))))
         api_key = LOCAL_PLACEHOLDER_KEY  # local servers (Ollama, llama.cpp, vLLM) ignore it
     return EndpointConfig(
         kind="openai", model=model, base_url=base_url.rstrip("/") if base_url else None,
@@ -287,11 +304,12 @@ def _from_environment() -> EndpointConfig:
     if _env("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         cfg = {"model": model, "base_url": _env("OPENAI_BASE_URL"), "api_key": _env("OPENAI_API_KEY")}
         if model is None:
-            raise ConfigError(
+            raise ConfigError(Text(
                 "OPENAI_API_KEY/OPENAI_BASE_URL are set but no judge model is named; set AGENT_EVAL_JUDGE_MODEL "
-                "(or OPENAI_MODEL), or pass model_config={'model': ...}")
+                "(or OPENAI_MODEL), or {pass_model}",
+                pass_model=Text.keyed("pass-judge-model", "{python}", python="pass model_config={'model': ...}")), key="model")
         return _openai(cfg, "from environment")
-    raise ConfigError(NO_JUDGE_MESSAGE)
+    raise ConfigError(Text.keyed("no-judge", "{python}", python=NO_JUDGE_MESSAGE), key="model")
 
 
 def _looks_like_openai_client(obj: Any) -> bool:

@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ..wording import PYTHON, Words, recall
+
 __all__ = ["assert_passes", "eval_cases", "EvalRowCase", "EvalRun", "strict_judge"]
 
 #: set by ``--agent-eval-strict``; read by every check
@@ -121,6 +123,14 @@ class EvalRun:
     def data(self) -> Any:
         return str(self.config.data) if self.config is not None else self._data
 
+    @property
+    def words(self) -> Words:
+        """How this run's messages name what was set: a run config's keys when it came from one
+        (``max_rows:``, ``force: true``), else Python's keywords."""
+        from ..config.words import RUN_CONFIG
+
+        return RUN_CONFIG if self.config is not None else PYTHON
+
     def row_labels(self) -> List[Tuple[int, str]]:
         """(line number, label) per row, read without evaluating anything."""
         from ..runner.readers import RowError
@@ -206,7 +216,7 @@ class EvalRowCase:
             status = cell_status(row, alias)
             if status == "error":
                 msg = row.get(f"{prefix}{key}_error") or row.get(f"{prefix}error") or row.get("row_error")
-                out.append(f"  {alias}: ERROR {msg}")
+                out.append(f"  {alias}: ERROR {self.run.words.render(recall(str(msg)))}")
             elif status == "fail":
                 score, threshold = row.get(f"{prefix}{key}"), row.get(f"{prefix}{key}_threshold")
                 reason = " ".join(str(row.get(f"{prefix}{key}_reason") or "").split())

@@ -9,6 +9,8 @@ from typing import Any, Iterable, Optional, Tuple
 
 import pytest
 
+from ..config.words import RUN_CONFIG
+from ..errors import AgentEvalError
 from .assertions import EvalRowCase, EvalRun, assert_passes, judge_not_run
 
 __all__ = ["EvalFile", "EvalFileNotEnabled", "EvalReport", "EvalRowItem", "EvalThresholdsItem"]
@@ -51,6 +53,8 @@ class _EvalItem(pytest.Item):
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:  # str or pytest's TerminalRepr
         if isinstance(excinfo.value, pytest.fail.Exception):
             return str(excinfo.value)
+        if isinstance(excinfo.value, AgentEvalError):  # a mistake in the file: said in the file's words
+            return f"{type(excinfo.value).__name__}: {RUN_CONFIG.render(excinfo.value)}"
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> Tuple[Any, Optional[int], str]:

@@ -40,6 +40,7 @@ from ..runner.readers import RowError, data_path, iter_input
 from ..runner.result import EvaluationResult
 from ..runner.row_source import RowSource
 from ..runner.rows import RowEvaluator
+from ..wording import Option, Text
 from .cluster_caps import DRIVER, ClusterCaps
 from .permit_actor import JudgeBudget
 from .shards import SKIP, Shard, auto_shard_size, estimate_rows, jsonl_ranges
@@ -59,9 +60,9 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise ConfigError(
-            f"engine='ray' needs Ray: pip install 'agent-evaluators[ray]' (or pip install ray); importing it failed: {exc}"
-        ) from None
+        raise ConfigError(Text(
+            "{engine} needs Ray: pip install 'agent-evaluators[ray]' (or pip install ray); importing it failed: {exc}",
+            engine=Option("engine", "ray"), exc=exc)) from None
     return ray
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
+from ..wording import Text
 
 __all__ = ["RunData", "load_run", "cell_status", "row_key", "row_label"]
 
@@ -132,8 +133,9 @@ def load_run(path: Any) -> RunData:
     summary_path = path / SUMMARY_FILE
     rows_path = path / ROWS_FILE
     if not summary_path.is_file():
-        raise ConfigError(f"{path} holds no {SUMMARY_FILE}; point at the output folder of a run "
-                          "(evaluate(output_path=...) or agent-eval run --output)")
+        raise ConfigError(Text("{path} holds no {file}; point at the output folder of a run ({how})", path=path,
+                               file=SUMMARY_FILE,
+                               how=Text.keyed("run-folder-how", "evaluate(output_path=...) or agent-eval run --output")))
     try:
         summary = json.loads(summary_path.read_text(encoding="utf-8"))
     except ValueError as exc:

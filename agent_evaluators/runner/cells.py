@@ -5,21 +5,28 @@ become numbers: an evaluator that raises, times out, or lacks an input yields a 
 with ``<key>_result: "error"`` and ``<key>_error`` (for our evaluators; a foreign
 callable's error cell is ``{"error": message}``), and the message names the row, the
 evaluator alias and class, and what to do.
+
+The stored message is text in Python's words (``rows.jsonl`` holds it); an error cell also keeps
+its :class:`CellProblem` in memory: the problem as a :class:`~agent_evaluators.wording.Text`
+with its references, without the ``row N: evaluator 'a' (Class):`` that names the cell, so a
+reader that lists cells under their row and alias (the command line) says it in its own words.
 """
 
 import asyncio
 import inspect
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Union
 
 from ..errors import JudgeError
 from ..judge.caps import BUDGET_REASON, NOT_RUN
 from ..stats.passk import pass_at_k, pass_hat_k
+from ..wording import Option, Text, recall, remember, words_of
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
 
 __all__ = [
     "Cell",
+    "CellProblem",
     "NotRunCell",
     "CallTimeout",
     "error_cell",
@@ -31,21 +38,36 @@ __all__ = [
     "sync_result",
     "as_dict",
     "describe_exc",
+    "describe_exc_text",
+    "target_failed",
     "timeout_message",
 ]
 
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python 3.11+
 
 
+class CellProblem(NamedTuple):
+    """An error cell's problem as a reader lists it under its row and alias: ``text`` is what follows the
+    ``row N: evaluator 'a' (Class):`` of the stored message (all of it when it has none), with its
+    references; ``class_name`` the evaluator's class, which the listing names once (a judge evaluator's
+    message repeats it: ``JudgeError: IntentResolutionEvaluator: ...``)."""
+
+    text: Text
+    class_name: str
+
+
 class Cell:
-    """One row × evaluator result: the evaluator's flat dict, and whether it is an error."""
+    """One row × evaluator result: the evaluator's flat dict, and whether it is an error; an error cell's
+    ``message`` is the stored text, its ``problem`` the same with its references (see the module docstring)."""
 
-    __slots__ = ("out", "ok", "message")
+    __slots__ = ("out", "ok", "message", "problem")
 
-    def __init__(self, out: Dict[str, Any], ok: bool, message: Optional[str] = None) -> None:
+    def __init__(self, out: Dict[str, Any], ok: bool, message: Optional[str] = None,
+                 problem: Optional[CellProblem] = None) -> None:
         self.out = out
         self.ok = ok
         self.message = message
+        self.problem = problem
 
 
 class NotRunCell(Cell):
@@ -62,26 +84,44 @@ class CallTimeout(Exception):
 
 class ErrorResult(Exception):
     """Raised by an evaluator that failed but has a result worth keeping (its details, the judge's
-    usage): the engine writes ``result`` as the cell and counts it as an error cell with ``message``.
+    usage): the engine writes ``result`` as the cell and counts it as an error cell with ``message``
+    (a :class:`~agent_evaluators.wording.Text` keeps its references for the cell's problem).
     The ADK criteria use it for a judge that could not be reached or understood: the case result is
     built from the cell's details, and the run's ``error_count`` still counts it."""
 
-    def __init__(self, result: Mapping[str, Any], message: str) -> None:
-        super().__init__(message)
+    def __init__(self, result: Mapping[str, Any], message: Union[str, Text]) -> None:
+        super().__init__(str(message))
         self.result = dict(result)
-        self.message = message
+        self.message = str(message)
+        self.text = message if isinstance(message, Text) else recall(message)  # a judge error's words: its references
 
 
 def describe_exc(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return str(describe_exc_text(exc))
 
 
-def timeout_message(what: str, timeout: Optional[float]) -> str:
-    return (
-        f"{what} timed out after {timeout:g} s; raise evaluate(timeout=...) "
-        "or check that the judge endpoint / agent is responding"
-    )
+def describe_exc_text(exc: BaseException) -> Text:
+    """``Kind: message`` of an exception, the message with its references when it is one of ours."""
+    kind = type(exc).__name__
+    said = str(exc)
+    text = words_of(exc)
+    if text is None or said != said.strip():  # not ours (or oddly spaced): its words as they are
+        said = said.strip()
+        return Text.of(f"{kind}: {said}" if said else kind)
+    return Text("{kind}: {message}", kind=kind, message=text) if said else Text.of(kind)
+
+
+def timeout_message(what: str, timeout: Optional[float]) -> Text:
+    """``what`` ran past the run's ``timeout``: Python's ``evaluate(timeout=...)``, the command line's
+    ``--timeout SECONDS``."""
+    return Text("{what} timed out after {timeout:g} s; raise {option} or check that the judge endpoint / agent is "
+                "responding", what=what, timeout=timeout,
+                option=Text.keyed("raise-timeout", "evaluate(timeout=...)", option=Option("timeout")))
+
+
+def target_failed(target_error: Text, alias: str) -> Text:
+    """The problem of every cell of a row whose target failed: the target's error (field ``target``)."""
+    return Text.keyed("target-failed", "{target}; evaluator {alias!r} was not run", target=target_error, alias=alias)
 
 
 def sync_result(out: Any) -> Any:
@@ -102,7 +142,11 @@ def as_dict(value: Any) -> Dict[str, Any]:
     return {"output": value}
 
 
-def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, usage: Any = None) -> Cell:
+def error_cell(inv: Invoker, problem: Union[str, Text], exc: Optional[BaseException] = None, usage: Any = None, *,
+               where: Optional[str] = None) -> Cell:
+    """The error cell of ``inv`` for ``problem``; ``where`` (``row N: evaluator 'a' (Class)``) heads the
+    stored message when given."""
+    message = remember(where + ": " + Text.of(problem) if where is not None else Text.of(problem))
     if inv.ours and inv.result_key:
         k = inv.result_key
         out: Dict[str, Any] = {k: None, f"{k}_result": "error", f"{k}_error": message}
@@ -115,7 +159,7 @@ def error_cell(inv: Invoker, message: str, exc: Optional[BaseException] = None, 
             out[f"{k}_usage"] = usage
     else:
         out = {"error": message}
-    return Cell(out, False, message)
+    return Cell(out, False, message, CellProblem(Text.of(problem), inv.class_name))
 
 
 def _not_run_key(inv: Invoker) -> str:
@@ -142,7 +186,7 @@ def not_run_cell(inv: Invoker, where: str, why: str, usage: Any = None) -> Cell:
 def exception_cell(inv: Invoker, where: str, exc: BaseException, timeout: Optional[float]) -> Cell:
     """The error cell for an evaluator call that raised (``where``: "row N: evaluator 'a' (Class)")."""
     if isinstance(exc, ErrorResult):
-        return Cell(exc.result, False, f"{where}: {exc.message}")
+        return Cell(exc.result, False, f"{where}: {exc.message}", CellProblem(exc.text, inv.class_name))
     if isinstance(exc, CallTimeout):
         line_part, _, who = where.partition(": ")
         return error_cell(inv, f"{line_part}: " + timeout_message(who, timeout), exc)
@@ -151,7 +195,7 @@ def exception_cell(inv: Invoker, where: str, exc: BaseException, timeout: Option
         usage = None
     if usage is None and isinstance(exc, JudgeError) and exc.attempts:
         usage = {"attempts": exc.attempts}  # the failed requests were still sent (and billed)
-    return error_cell(inv, f"{where}: {describe_exc(exc)}", exc, dict(usage) if usage else None)
+    return error_cell(inv, describe_exc_text(exc), exc, dict(usage) if usage else None, where=where)
 
 
 async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optional[float]) -> Any:

@@ -12,9 +12,10 @@ import hashlib
 import json
 import math
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Union
 
 from ..evaluators.base import score_scale
+from ..wording import Option, Text
 from .callables import Invoker
 from .option_table import RUN_OPTIONS
 from .row_hash import row_digest
@@ -167,9 +168,10 @@ def build_fingerprint(
 
 def fingerprint_changes(
     old: Mapping[str, Any], new: Mapping[str, Any], old_config: Mapping[str, Any], new_config: Mapping[str, Any]
-) -> List[str]:
-    """Human-readable differences between two fingerprints (empty when they match)."""
-    changes: List[str] = []
+) -> List[Union[str, Text]]:
+    """Human-readable differences between two fingerprints (empty when they match); a change of a run option
+    or of the column mapping names it by reference (the command line says ``--num-runs``, ``--map``)."""
+    changes: List[Union[str, Text]] = []
     if old.get("data") != new.get("data"):
         if old.get("data") is None or new.get("data") is None:
             changes.append("the data can no longer be verified (one run read a file, the other an iterable)")
@@ -190,14 +192,15 @@ def fingerprint_changes(
                 " (in settings summary.json does not show: nested options, rubric texts, private settings, or the "
                 "code: its methods and the helpers, closures and module values they read)"))
     if old.get("column_mapping") != new.get("column_mapping"):
-        changes.append("evaluator_config (column mapping) changed")
+        changes.append(Text.keyed("mapping-changed", "evaluator_config (column mapping) changed"))
     if old.get("target") != new.get("target"):
         changes.append(f"the target changed ({old.get('target')} -> {new.get('target')})")
     elif old.get("target_settings") != new.get("target_settings"):
         changes.append("the target's code or configuration changed")
     for o in RUN_OPTIONS:
         if o.fingerprinted and old.get(o.name, o.default) != new.get(o.name, o.default):
-            changes.append(f"{o.name} changed ({old.get(o.name, o.default)} -> {new.get(o.name, o.default)})")
+            changes.append(Text("{option} changed ({old} -> {new})", option=Option(o.name),
+                                old=old.get(o.name, o.default), new=new.get(o.name, o.default)))
     return changes
 
 

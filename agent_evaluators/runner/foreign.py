@@ -33,7 +33,8 @@ class ForeignLibrary:
     distribution: str
     import_name: str
     inputs: Callable[[Any], Inputs]
-    #: ``{alias}`` and ``{class_name}`` placed: why a judge budget refuses such an evaluator
+    #: why a judge budget refuses such an evaluator: a template with ``{alias}``, ``{class_name}`` and the caps
+    #: ``{max_cost}`` / ``{max_judge_calls}`` (references: the command line says ``--max-cost``)
     budget_refusal: str
     #: why a dry run leaves such an evaluator out
     not_estimated: str

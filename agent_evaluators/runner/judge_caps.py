@@ -12,6 +12,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..errors import ConfigError
 from ..judge.caps import BudgetBook, JudgeBudget
 from ..judge.prices import format_usd
+from ..wording import Option, Text
 from .options import RunOptions
 from .rows import RowEvaluator
 
@@ -34,7 +35,8 @@ def run_budget(options: RunOptions, rows: RowEvaluator) -> Optional[JudgeBudget]
         return None
     for alias, inv in rows.invokers.items():
         if inv.library is not None and inv.calls_own_judge:
-            raise ConfigError(inv.library.budget_refusal.format(alias=alias, class_name=inv.class_name))
+            raise ConfigError(Text(inv.library.budget_refusal, alias=alias, class_name=inv.class_name,
+                                   max_cost=Option("max_cost"), max_judge_calls=Option("max_judge_calls")))
     return JudgeBudget(settings.max_judge_calls, settings.max_cost)
 
 
@@ -54,9 +56,12 @@ def budget_record(budget: BudgetBook, not_run: int) -> Dict[str, Any]:
     return {**budget.record(), "not_run_cells": not_run}
 
 
-def stop_message(record: Mapping[str, Any]) -> str:
-    """What a run its budget stopped says: why, what was spent, what was left, how to go on."""
-    return (f"stopped by the judge budget ({record.get('reason')}): {record.get('judge_calls')} judge call(s), "
-            f"{format_usd(record.get('cost_usd'))} spent in this run folder; {record.get('not_run_cells')} cell(s) "
-            "not run (not_run: budget). The results so far are saved; to finish, resume the run with a higher "
-            "max_cost / max_judge_calls (agent-eval run ... --resume --max-cost USD)")
+def stop_message(record: Mapping[str, Any], reason: Optional[Text] = None) -> Text:
+    """What a run its budget stopped says: why (``reason``, with its references, else the record's), what was
+    spent, what was left, how to go on."""
+    return Text("stopped by the judge budget ({reason}): {calls} judge call(s), {spent} spent in this run folder; "
+                "{not_run} cell(s) not run (not_run: budget). The results so far are saved; to finish, resume the run "
+                "with a higher {cost} / {calls_cap} (agent-eval run ... --resume --max-cost USD)",
+                reason=reason if reason is not None else str(record.get("reason")), calls=record.get("judge_calls"),
+                spent=format_usd(record.get("cost_usd")), not_run=record.get("not_run_cells"),
+                cost=Option("max_cost"), calls_cap=Option("max_judge_calls"))

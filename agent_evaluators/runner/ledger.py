@@ -24,6 +24,7 @@ from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
 from .. import plugins
 from ..errors import ConfigError, EvaluatorErrors, InputError, RunInterrupted
 from ..judge.caps import BudgetBook
+from ..wording import Option, Text
 from .aggregate import run_cost
 from .describe import RunDescription
 from .dry_run_estimate import compare_estimate, earlier_estimate
@@ -146,10 +147,10 @@ class RunLedger:
         except (OSError, RuntimeError):
             return
         if resolved in outputs:
-            raise ConfigError(
-                f"data {src} is a file this run writes in output_path {self.out_dir} ({resolved.name}): the input "
-                "would be overwritten before it is read. Copy the data elsewhere, or choose another output_path."
-            )
+            raise ConfigError(Text(
+                "data {src} is a file this run writes in {output} {folder} ({file}): the input would be overwritten "
+                "before it is read. Copy the data elsewhere, or choose another {output}.",
+                src=src, output=Option("output_path"), folder=self.out_dir, file=resolved.name))
 
     def _open_locked(self, description: RunDescription) -> None:
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
@@ -172,7 +173,8 @@ class RunLedger:
         assert self.rows_path is not None and self.summary_path is not None
         self._started = True
         if self._replacing:
-            logger.warning("%s: replacing the results of an earlier run (use resume=True to continue it)", self.rows_path)
+            logger.warning(Text("{path}: replacing the results of an earlier run (use {resume} to continue it)",
+                                path=self.rows_path, resume=Option("resume", True)))
         write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
         self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
         self._first_new = self._writer.size  # records from here on were written by this run
@@ -185,18 +187,20 @@ class RunLedger:
         assert self.summary_path is not None and self.rows_path is not None
         old = read_json(self.summary_path)
         if old is None:
-            raise ConfigError(
-                f"{self.rows_path} has no {self.summary_path.name} beside it, so it was not written by a run of "
-                "agent-evaluators and is left as it is. Move or delete it, or choose another output_path."
-            )
+            raise ConfigError(Text(
+                "{rows} has no {summary} beside it, so it was not written by a run of agent-evaluators and is left as "
+                "it is. Move or delete it, or choose another {output}.",
+                rows=self.rows_path, summary=self.summary_path.name, output=Option("output_path")))
         status = old.get("status")
         if status in ("running", "interrupted", STOPPED) and not self.options.settings.force:
-            how = {"interrupted": "was interrupted", STOPPED: "was stopped by its judge budget (pass a higher "
-                   "max_cost / max_judge_calls with resume=True)"}.get(status, "did not finish (it crashed or was killed)")
-            raise ConfigError(
-                f"the earlier run in {self.out_dir} {how}: pass resume=True to continue it, or force=True to "
-                "replace its results with a new run"
-            )
+            resume = Option("resume", True)
+            how = {"interrupted": Text.of("was interrupted"),
+                   STOPPED: Text("was stopped by its judge budget (pass a higher {cost} / {calls} with {resume})",
+                                 cost=Option("max_cost"), calls=Option("max_judge_calls"), resume=resume),
+                   }.get(status, Text.of("did not finish (it crashed or was killed)"))
+            raise ConfigError(Text(
+                "the earlier run in {folder} {how}: pass {resume} to continue it, or {force} to replace its results "
+                "with a new run", folder=self.out_dir, how=how, resume=resume, force=Option("force", True)))
 
     def _check_earlier_run(self, description: RunDescription) -> None:
         """Refuse to continue a run made with a different setup (unless ``force``)."""
@@ -207,11 +211,11 @@ class RunLedger:
         if old is None:
             if self.rows_path.exists() and self.rows_path.stat().st_size:
                 if not force:
-                    raise ConfigError(
-                        f"{arg} refused: {self.rows_path} exists but {self.summary_path.name} is missing, so it "
-                        "cannot be checked that the data and evaluators are unchanged; pass force=True to reuse the "
-                        "rows anyway"
-                    )
+                    raise ConfigError(Text(
+                        "{arg} refused: {rows} exists but {summary} is missing, so it cannot be checked that the data "
+                        "and evaluators are unchanged; pass {force} to reuse the rows anyway",
+                        arg=Option(arg), rows=self.rows_path, summary=self.summary_path.name,
+                        force=Option("force", True)))
             else:
                 logger.info("nothing to resume in %s; starting a new run", self.out_dir)
             return
@@ -220,13 +224,14 @@ class RunLedger:
             old.get("fingerprint") or {}, description.fingerprint, old.get("config") or {}, description.config
         )
         if changes and not force:
-            raise ConfigError(
-                f"{arg} refused: the run in {self.out_dir} was made with a different setup: " + "; ".join(changes)
-                + f". Pass force=True to reuse the earlier results anyway, or {arg}=False to start over "
-                "(this replaces rows.jsonl)."
-            )
+            raise ConfigError(Text(
+                "{arg} refused: the run in {folder} was made with a different setup: {changes}. Pass {force} to reuse "
+                "the earlier results anyway, or {start_over} to start over (this replaces rows.jsonl).",
+                arg=Option(arg), folder=self.out_dir, changes=Text.joined(changes, "; "), force=Option("force", True),
+                start_over=Option(arg, False)))
         if changes:
-            logger.warning("resuming despite changes (force=True): %s", "; ".join(changes))
+            logger.warning(Text("resuming despite changes ({force}): {changes}", force=Option("force", True),
+                                changes=Text.joined(changes, "; ")))
 
     def __enter__(self) -> "RunLedger":
         return self
@@ -282,15 +287,17 @@ class RunLedger:
         of = f" of {total}" if total is not None else ""
         if self.summary_path is not None and not self._started:
             self.close()  # nothing was written: the earlier run's files stay as they were
-            message = f"interrupted: {done}{of} rows done, nothing written to {self.out_dir} yet"
+            message = Text.of(f"interrupted: {done}{of} rows done, nothing written to {self.out_dir} yet")
         elif self.summary_path is not None and not self._closed:
             self.close()
             write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
-            message = f"interrupted: {done}{of} rows done and saved in {self.out_dir}; continue with resume=True"
+            message = Text("interrupted: {done}{of} rows done and saved in {folder}; continue with {resume}", done=done,
+                           of=of, folder=self.out_dir, resume=Option("resume", True))
         else:
             self.close()
-            message = f"interrupted: {done}{of} rows done (no output_path, nothing saved)"
-        logger.warning("%s", message)
+            message = Text("interrupted: {done}{of} rows done (no {output}, nothing saved)", done=done, of=of,
+                           output=Option("output_path"))
+        logger.warning(message)
         self.interruption = RunInterrupted(message, rows_done=done, total=total, output_path=self.out_dir)
         return self.interruption
 
@@ -437,11 +444,9 @@ class RunLedger:
             logger.warning("%d row(s) differ from the rows of the earlier run at the same position; they were "
                            "evaluated again", self.changed_rows)
         if self.skipped:
-            logger.warning(
-                "%d row(s) have no results yet and were not run (rerun_failed reruns error cells only); "
-                "use resume=True to evaluate them",
-                self.skipped,
-            )
+            logger.warning(Text(
+                "{n} row(s) have no results yet and were not run ({rerun} reruns error cells only); use {resume} to "
+                "evaluate them", n=self.skipped, rerun=Option("rerun_failed"), resume=Option("resume", True)))
         rows: Sequence[Dict[str, Any]]
         if self.rows_path is not None:
             offsets = self._offsets  # arrays, not lists: 8 bytes a row, where a list of ints costs ~36
@@ -479,13 +484,13 @@ class RunLedger:
             summary["budget"] = budget_record(self.budget, sum(s.not_run for s in tally.stats.values()))
             if self.budget.stopped is not None:
                 summary["status"] = STOPPED
-                logger.warning("%s", stop_message(summary["budget"]))
+                logger.warning(stop_message(summary["budget"], self.budget.stopped_text))
         if extra:
             summary.update(extra)
         if self.summary_path is not None:
             write_json_atomic(self.summary_path, summary, self.rows.secrets)
         result = EvaluationResult(rows=rows, metrics=metrics, errors=tally.errors, usage=usage, summary=summary,
-                                  output_path=self.out_dir, evaluated_rows=evaluated)
+                                  output_path=self.out_dir, evaluated_rows=evaluated, problems=tally.problems)
         logger.info(
             "evaluated %d rows in %.2f s (%d reused), %d error cell(s)%s", len(rows), finished - self.started,
             self.reused, tally.error_count, f"; results in {self.out_dir}" if self.out_dir else "",
@@ -508,7 +513,7 @@ class RunLedger:
         first = "\n".join(f"  row {e['line_number']} {e['alias']}: {e['message']}" for e in errors[:5])
         where = f" All results were saved to {self.out_dir}." if self.out_dir else ""
         raise EvaluatorErrors(
-            f"{self.tally.error_count} evaluator cell(s) failed (fail_on_evaluator_errors=True).{where} "
-            f"First errors:\n{first}",
+            Text("{n} evaluator cell(s) failed ({option}).{where} First errors:\n{first}", n=self.tally.error_count,
+                 option=Option("fail_on_evaluator_errors", True), where=where, first=first),
             result,
         )

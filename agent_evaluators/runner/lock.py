@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import ConfigError
+from ..wording import Option, Text
 
 __all__ = ["LOCK_FILE", "RunFolderLock"]
 
@@ -56,25 +57,25 @@ class RunFolderLock:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
                 if exc.errno not in _BUSY:
-                    logger.warning(
-                        "%s: this filesystem does not support file locks (flock: %s); the run goes on, but a "
-                        "second run started on the same output_path meanwhile would not be refused",
-                        folder, exc.strerror or exc)
+                    logger.warning(Text(
+                        "{folder}: this filesystem does not support file locks (flock: {why}); the run goes on, but a "
+                        "second run started on the same {output} meanwhile would not be refused",
+                        folder=folder, why=exc.strerror or exc, output=Option("output_path")))
                 else:
                     self._close()
-                    raise ConfigError(
-                        f"{folder} is in use by another run ({_holder(self.path)}): two runs cannot share one "
-                        "output_path. Wait for it to finish (or stop it), or choose another output_path."
-                    ) from None
+                    raise ConfigError(Text(
+                        "{folder} is in use by another run ({holder}): two runs cannot share one {output}. Wait for "
+                        "it to finish (or stop it), or choose another {output}.",
+                        folder=folder, holder=_holder(self.path), output=Option("output_path"))) from None
         try:
             os.ftruncate(self._fd, 0)
             os.write(self._fd, str(os.getpid()).encode())
         except OSError as exc:
             self._close()  # drops the flock: nothing of this attempt stays held
-            raise ConfigError(
-                f"cannot lock {folder}: writing {self.path} failed ({exc.strerror or exc}). Free some space "
-                "(or fix the folder's permissions) and run again, or choose another output_path."
-            ) from None
+            raise ConfigError(Text(
+                "cannot lock {folder}: writing {path} failed ({why}). Free some space (or fix the folder's permissions) "
+                "and run again, or choose another {output}.",
+                folder=folder, path=self.path, why=exc.strerror or exc, output=Option("output_path"))) from None
 
     def _close(self) -> None:
         if self._fd is not None:

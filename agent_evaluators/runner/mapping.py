@@ -24,12 +24,13 @@ a column gets an error cell naming it (:meth:`ArgPlan.build`).
 import re
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..errors import ConfigError, InputError
+from ..wording import ColumnMap, Text
 from .callables import Invoker
 
-__all__ = ["Ref", "ArgPlan", "parse_evaluator_config", "resolve", "validate_first_row", "MISSING"]
+__all__ = ["Ref", "ArgPlan", "parse_evaluator_config", "resolve", "validate_first_row", "MISSING", "MAPPING_EXAMPLE"]
 
 _REF = re.compile(r"^\$\{(data|target)\.([^{}]+)\}$")
 
@@ -42,6 +43,11 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+
+#: how to add a column mapping, for a message that suggests one (the command line says ``--map``)
+MAPPING_EXAMPLE = Text.keyed(
+    "mapping-example", "{mapping} ('default' applies to every evaluator without its own)",
+    mapping=ColumnMap("<alias>", "<input>"), default=ColumnMap("default", "<input>"))
 
 
 @dataclass(frozen=True)
@@ -57,10 +63,11 @@ class Ref:
     def parse(cls, text: Any, *, alias: str, input_name: str) -> "Ref":
         m = _REF.match(text.strip()) if isinstance(text, str) else None
         if m is None:
-            raise ConfigError(
-                f"evaluator_config[{alias!r}]['column_mapping'][{input_name!r}] = {text!r} is not a column "
-                "reference; use '${data.<column>}' (nested: '${data.a.b}') or '${target.<output>}'"
-            )
+            raise ConfigError(Text.keyed(
+                "not-a-column-reference",
+                "evaluator_config[{alias!r}]['column_mapping'][{input!r}] = {value!r} is not a column reference; "
+                "use '${{data.<column>}}' (nested: '${{data.a.b}}') or '${{target.<output>}}'",
+                alias=alias, input=input_name, value=text), evaluator=alias, input_name=input_name)
         path = m.group(2)
         return cls(m.group(1), path, tuple(path.split(".")), text.strip())
 
@@ -153,14 +160,16 @@ class ArgPlan:
         for name in explicit:
             if not invoker.accepts(name):
                 accepted = ", ".join(sorted(invoker.params)) or "(none)"
-                raise ConfigError(
-                    f"evaluator_config[{alias!r}] maps input {name!r}, but evaluator {alias!r} "
-                    f"({invoker.class_name}) has no such input; its inputs are: {accepted}"
-                )
+                raise ConfigError(Text.keyed(
+                    "maps-unknown-input",
+                    "evaluator_config[{alias!r}] maps input {input!r}, but evaluator {alias!r} ({class_name}) has no "
+                    "such input; its inputs are: {accepted}",
+                    alias=alias, input=name, class_name=invoker.class_name, accepted=accepted),
+                    evaluator=alias, input_name=name)
 
     def build(
         self, row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]
-    ) -> Tuple[Dict[str, Any], Optional[str]]:
+    ) -> Tuple[Dict[str, Any], Optional[Union[str, Text]]]:
         """(kwargs, problem) for one row; ``problem`` names a missing column, else ``None``."""
         kwargs: Dict[str, Any] = {}
         if self.all_columns:
@@ -190,11 +199,10 @@ class ArgPlan:
                     kwargs.pop(t, None)
         missing = self._missing(kwargs)
         if missing is not None:
-            return kwargs, (
-                f"input {missing!r} is missing: this row has no column {missing!r} "
-                f"(available columns: {_describe_columns(row, target_out)}); map one with "
-                f"evaluator_config={{{self.alias!r}: {{'column_mapping': {{{missing!r}: '${{data.<column>}}'}}}}}}"
-            )
+            return kwargs, Text(
+                "input {missing!r} is missing: this row has no column {missing!r} (available columns: {columns}); "
+                "map one with {mapping}", missing=missing, columns=_describe_columns(row, target_out),
+                mapping=ColumnMap(self.alias, missing))
         return kwargs, None
 
     def _missing(self, kwargs: Mapping[str, Any]) -> Optional[str]:
@@ -231,7 +239,7 @@ def validate_first_row(
                 )
                 first_alias, first_input = first_alias or plan.alias, first_input or name
         kwargs, problem = plan.build(row, target_out)
-        if problem is not None and "is missing:" in problem:
+        if problem is not None and "is missing:" in str(problem):
             missing = plan.missing_inputs(kwargs)
             names = ", ".join(repr(m) for m in missing)
             problems.append(
@@ -241,12 +249,9 @@ def validate_first_row(
             first_alias, first_input = first_alias or plan.alias, first_input or missing[0]
     if problems:
         raise InputError(
-            "Some evaluators cannot get their inputs from the data (checked on the first row, "
-            "before any evaluator ran):\n"
-            + "\n".join(problems)
-            + f"\nAvailable columns: {_describe_columns(row, target_out)}\n"
-            "Fix the data or add a mapping, e.g. evaluator_config={'<alias>': {'column_mapping': "
-            "{'<input>': '${data.<column>}'}}} ('default' applies to every evaluator without its own).",
+            Text("Some evaluators cannot get their inputs from the data (checked on the first row, before any "
+                 "evaluator ran):\n{problems}\nAvailable columns: {columns}\nFix the data or add a mapping, e.g. {example}.",
+                 problems="\n".join(problems), columns=_describe_columns(row, target_out), example=MAPPING_EXAMPLE),
             evaluator=first_alias,
             input_name=first_input,
         )

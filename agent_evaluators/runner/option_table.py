@@ -21,7 +21,7 @@ source reads the row limit. The checks themselves are :mod:`agent_evaluators._ut
 """
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from .._util import validators
 from ..errors import ConfigError
@@ -29,7 +29,7 @@ from ..judge.prices import check_prices
 from ..wording import Text
 from .readers import DATA_FORMATS
 
-__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "checked", "refuse_unknown",
+__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "option_names", "checked", "refuse_unknown",
            "check_options", "flag_of", "options_docstring", "positive_int"]
 
 #: keywords of ``evaluate()`` that are not in the table: their CLI / YAML forms are their own
@@ -174,11 +174,17 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
 CONTINUING = ("resume", "rerun_failed")
 
 _BY_NAME: Dict[str, RunOption] = {o.name: o for o in RUN_OPTIONS}
+_NAMES = frozenset(_BY_NAME)
 
 
 def option(name: str) -> RunOption:
     """The table's entry for keyword ``name``."""
     return _BY_NAME[name]
+
+
+def option_names() -> FrozenSet[str]:
+    """Every run option's keyword."""
+    return _NAMES
 
 
 def flag_of(name: str) -> str:

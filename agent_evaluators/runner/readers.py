@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 from .. import plugins
 from ..errors import ConfigError, InputError
+from ..wording import Text
 
 __all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data", "is_file_data", "is_trace_data",
            "DATA_FORMATS"]
@@ -275,10 +276,10 @@ def iter_input(data: Any, data_format: str = "auto") -> Iterator[Row]:
             if lname.endswith(suffix):
                 return iter(reader(path))
         known = ", ".join(s for s, _ in reversed(_READERS))
-        raise ConfigError(
-            f"don't know how to read {path.name!r}: supported suffixes are {known} "
-            "(or pass an iterable of dicts; register more with agent_evaluators.runner.register_reader)"
-        )
+        more = Text.keyed("reader-more",
+                          " (or pass an iterable of dicts; register more with agent_evaluators.runner.register_reader)")
+        raise ConfigError(Text("don't know how to read {name!r}: supported suffixes are {known}{more}", name=path.name,
+                               known=known, more=more))
     if isinstance(data, (bytes, bytearray, dict)):
         raise ConfigError(
             f"data must be a path, a file object or an iterable of row dicts, not {type(data).__name__}"

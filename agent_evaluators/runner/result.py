@@ -2,7 +2,7 @@
 
 from collections.abc import ItemsView
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 __all__ = ["EvaluationResult"]
 
@@ -35,6 +35,9 @@ class EvaluationResult(Dict[str, Any]):
       holds them all anyway); ``list(result.rows)`` is a plain list;
     * ``metrics``: see :mod:`agent_evaluators.runner.aggregate`;
     * ``errors``: ``[{"line_number", "alias", "message"}]`` for every error cell;
+    * ``problems``: ``{(line_number, alias): CellProblem}`` for the same cells, in memory only: each
+      message with its references (``max_concurrency``, ``model_config 'base_url'``), so a reader can
+      list it in its own words (``agent-eval run`` says ``--max-concurrency``, ``--judge-base-url``);
     * ``usage``: judge usage totals per evaluator alias;
     * ``summary``: everything ``summary.json`` holds (config, versions, fingerprint);
     * ``output_path``: the run folder, or ``None``;
@@ -53,6 +56,7 @@ class EvaluationResult(Dict[str, Any]):
         summary: Dict[str, Any],
         output_path: Optional[Path],
         evaluated_rows: Optional[Sequence[Dict[str, Any]]] = None,
+        problems: Optional[Mapping[Tuple[int, str], Any]] = None,
     ) -> None:
         super().__init__(rows=rows, metrics=metrics, studio_url=None)
         self.errors = errors
@@ -61,6 +65,7 @@ class EvaluationResult(Dict[str, Any]):
         self.output_path = output_path
         self.estimate: Optional[Dict[str, Any]] = None
         self.evaluated_rows = rows if evaluated_rows is None else evaluated_rows
+        self.problems: Dict[Tuple[int, str], Any] = dict(problems or {})
 
     @property
     def rows(self) -> Sequence[Dict[str, Any]]:

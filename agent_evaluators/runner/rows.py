@@ -21,12 +21,13 @@ import asyncio
 import logging
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._util.scrub import RunSecrets, joining_run
 from ..errors import ConfigError
 from ..judge.batch_route import note_origin
 from ..judge.caps import BUDGET_REASON, CallBudget, watch_refusals
+from ..wording import Text, remember
 from .aggregate import add_usage
 from .callables import ASYNC, INLINE, THREAD, Invoker, make_invoker
 from .cells import (
@@ -36,12 +37,13 @@ from .cells import (
     as_dict,
     call_with_timeout,
     combine_runs,
-    describe_exc,
+    describe_exc_text,
     error_cell,
     exception_cell,
     is_not_run,
     not_run_cell,
     sync_result,
+    target_failed,
     timeout_message,
 )
 from .mapping import ArgPlan, parse_evaluator_config, validate_first_row
@@ -55,7 +57,7 @@ logger = logging.getLogger("agent_evaluators.runner")
 
 Record = Dict[str, Any]
 Cells = Dict[str, Cell]
-TargetResult = Tuple[Optional[Dict[str, Any]], Optional[str]]
+TargetResult = Tuple[Optional[Dict[str, Any]], Optional[Text]]
 
 
 class RowEvaluator:
@@ -103,7 +105,8 @@ class RowEvaluator:
                 try:
                     check_ready()
                 except ConfigError as exc:
-                    raise ConfigError(f"evaluator {alias!r}: {exc}") from None
+                    raise ConfigError(Text("evaluator {alias!r}: {problem}", alias=alias, problem=exc.text),
+                                      evaluator=alias) from None
         target = make_invoker(spec.target, role="target", default_mode=THREAD) if spec.target is not None else None
         explicit = parse_evaluator_config(spec.evaluator_config, list(invokers))
         plans = [ArgPlan(alias, inv, explicit[alias]) for alias, inv in invokers.items()]
@@ -131,7 +134,7 @@ class RowEvaluator:
         return cells, target
 
     def assemble(self, line: int, row: Optional[Mapping[str, Any]], tout: Optional[Mapping[str, Any]], cells: Cells,
-                 *, row_error: Optional[str] = None, target_error: Optional[str] = None) -> Record:
+                 *, row_error: Optional[str] = None, target_error: Union[None, str, Text] = None) -> Record:
         record: Record = {"line_number": line}
         if row is not None:
             if self.hash_rows:
@@ -165,7 +168,7 @@ class RowEvaluator:
         if row_error:
             record["row_error"] = row_error
         if target_error:
-            record["target_error"] = target_error
+            record["target_error"] = remember(target_error)  # recallable by a wing that reads it back (ADK)
         if tout is None and self.target is not None and any(type(c) is NotRunCell for c in cells.values()):
             record["target_not_run"] = BUDGET_REASON
         return record
@@ -190,7 +193,7 @@ class RowEvaluator:
         return NotRunCell(out, True) if is_not_run(self.invokers[alias], out) else Cell(out, True)
 
     # --------------------------------------------------------------- target
-    def _target_kwargs(self, row: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
+    def _target_kwargs(self, row: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[Text]]:
         t = self.target
         assert t is not None
         kwargs = dict(row) if t.var_kw else {n: row[n] for n in t.params if n in row}
@@ -199,33 +202,39 @@ class RowEvaluator:
             absent = [n for n in sorted(req) if n not in kwargs]
             if not absent:
                 return kwargs, None
-        return kwargs, f"the target needs input {absent[0]!r}, which this row does not have (columns: {', '.join(row)})"
+        return kwargs, Text.of(f"the target needs input {absent[0]!r}, which this row does not have "
+                               f"(columns: {', '.join(row)})")
 
     async def run_target(self, line: int, row: Mapping[str, Any]) -> TargetResult:
         assert self.target is not None
         kwargs, problem = self._target_kwargs(row)
         if problem:
-            return None, f"row {line}: {problem}"
+            return None, f"row {line}: " + problem
         try:
             out = await call_with_timeout(self.target, kwargs, self.timeout)
         except CallTimeout:
             return None, f"row {line}: " + timeout_message(f"the target ({self.target.class_name})", self.timeout)
         except Exception as exc:
             logger.debug("target failed on row %d", line, exc_info=True)
-            return None, f"row {line}: the target ({self.target.class_name}) raised {describe_exc(exc)}"
+            return None, self._target_raised(line, exc)
         return as_dict(out), None
 
     def run_target_sync(self, line: int, row: Mapping[str, Any]) -> TargetResult:
         assert self.target is not None
         kwargs, problem = self._target_kwargs(row)
         if problem:
-            return None, f"row {line}: {problem}"
+            return None, f"row {line}: " + problem
         try:
             out = sync_result(self.target.call(**kwargs))
         except Exception as exc:
             logger.debug("target failed on row %d", line, exc_info=True)
-            return None, f"row {line}: the target ({self.target.class_name}) raised {describe_exc(exc)}"
+            return None, self._target_raised(line, exc)
         return as_dict(out), None
+
+    def _target_raised(self, line: int, exc: BaseException) -> Text:
+        assert self.target is not None
+        return Text("row {line}: the target ({name}) raised {problem}", line=line, name=self.target.class_name,
+                    problem=describe_exc_text(exc))
 
     # --------------------------------------------------------------- cells
     def _where(self, line: int, plan: ArgPlan) -> str:
@@ -235,7 +244,7 @@ class RowEvaluator:
         kwargs, problem = plan.build(row, tout)
         inv = plan.invoker
         if problem:
-            return error_cell(inv, f"{self._where(line, plan)}: {problem}")
+            return error_cell(inv, problem, where=self._where(line, plan))
         try:
             if self.num_runs == 1:
                 return Cell(as_dict(sync_result(inv.call(**kwargs))), True)
@@ -264,7 +273,7 @@ class RowEvaluator:
         kwargs, problem = plan.build(row, tout)
         inv = plan.invoker
         if problem:
-            return error_cell(inv, f"{self._where(line, plan)}: {problem}")
+            return error_cell(inv, problem, where=self._where(line, plan))
         note_origin(line, plan.alias)  # batch mode records it beside each request
         if self.num_runs == 1:
             try:
@@ -298,14 +307,17 @@ class RowEvaluator:
                     add_usage(usage, u)
             if usage:
                 cell.out[f"{k}_usage"] = usage
-        cell.message = f"{cell.message} ({len(failures)} of {self.num_runs} runs failed)"
+        runs_failed = f" ({len(failures)} of {self.num_runs} runs failed)"
+        cell.message = f"{cell.message}{runs_failed}"
+        if cell.problem is not None:
+            cell.problem = cell.problem._replace(text=cell.problem.text + runs_failed)
         cell.out[next(k for k in cell.out if k.endswith("error"))] = cell.message
         return cell
 
     # --------------------------------------------------------------- rows
-    def _target_failed(self, plans: Sequence[ArgPlan], cells: Cells, terr: str) -> None:
+    def _target_failed(self, plans: Sequence[ArgPlan], cells: Cells, terr: Text) -> None:
         for p in plans:
-            cells[p.alias] = error_cell(p.invoker, f"{terr}; evaluator {p.alias!r} was not run")
+            cells[p.alias] = error_cell(p.invoker, target_failed(terr, p.alias))
 
     async def _budgeted_target(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                                cells: Cells) -> Tuple[TargetResult, bool]:
@@ -413,7 +425,7 @@ class RowEvaluator:
             with joining_run(self.secrets):  # a target that asks a judge joins the run (the Ray driver has no run context)
                 tout, terr = await self.run_target(line, item)
             if terr:
-                logger.warning("%s; column mappings could not be checked against target outputs", terr)
+                logger.warning(terr + "; column mappings could not be checked against target outputs")
                 return None
         validate_first_row(self.plans, item, tout)
         return tout

@@ -21,6 +21,7 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 
 from .._util.scrub import RunSecrets
 from ..errors import AgentEvalError
+from ..wording import Option, Text
 
 __all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "read_checked", "RowsView",
            "write_json_atomic", "read_json"]
@@ -169,11 +170,10 @@ def read_checked(f: Any, offset: int, line: int, path: Path) -> Dict[str, Any]:
         except ValueError:
             record = None
     if not isinstance(record, dict) or record.get("line_number") != line:
-        raise AgentEvalError(
-            f"{path} changed after this run wrote it (the record of row {line} is no longer at its place): "
-            "another run has written to the same output_path since. Re-read the folder, or give each run "
-            "its own output_path."
-        )
+        raise AgentEvalError(Text(
+            "{path} changed after this run wrote it (the record of row {line} is no longer at its place): another "
+            "run has written to the same {output} since. Re-read the folder, or give each run its own {output}.",
+            path=path, line=line, output=Option("output_path")))
     return record
 
 

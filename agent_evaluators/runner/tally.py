@@ -2,12 +2,15 @@
 
 One mechanism for every place a finished row is counted: the local engine's ledger,
 each Ray worker's shard (which then hands its tally to the driver's ledger in one
-piece), so "count it, keep its error" is written once.
+piece), so "count it, keep its error" is written once. With each kept error goes its
+:class:`~.cells.CellProblem` (the message with its references), in memory only, for a
+reader that lists error cells in its own words (``EvaluationResult.problems``).
 """
 
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Tuple
 
 from .aggregate import AliasStats
+from .cells import CellProblem
 
 __all__ = ["RowTally", "MAX_ERRORS_KEPT"]
 
@@ -16,13 +19,16 @@ MAX_ERRORS_KEPT = 10_000
 
 
 class RowTally:
-    """Metric totals per alias, the first :data:`MAX_ERRORS_KEPT` error cells, and the error count."""
+    """Metric totals per alias, the first :data:`MAX_ERRORS_KEPT` error cells (and their problems), and the
+    error count."""
 
-    __slots__ = ("stats", "errors", "error_count")
+    __slots__ = ("stats", "errors", "problems", "error_count")
 
     def __init__(self, result_keys: Mapping[str, Any], num_runs: int) -> None:
         self.stats: Dict[str, AliasStats] = {alias: AliasStats(key, num_runs) for alias, key in result_keys.items()}
         self.errors: List[Dict[str, Any]] = []
+        #: (line, alias) -> the kept error cell's problem, with its references
+        self.problems: Dict[Tuple[int, str], CellProblem] = {}
         self.error_count = 0
 
     def add(self, line: int, cells: Mapping[str, Any]) -> int:
@@ -34,6 +40,8 @@ class RowTally:
                 n_err += 1
                 if len(self.errors) < MAX_ERRORS_KEPT:
                     self.errors.append({"line_number": line, "alias": alias, "message": cell.message})
+                    if cell.problem is not None:
+                        self.problems[(line, alias)] = cell.problem
         self.error_count += n_err
         return n_err
 
@@ -48,5 +56,10 @@ class RowTally:
             self.stats[alias].merge(part)
         room = MAX_ERRORS_KEPT - len(self.errors)
         if room > 0:
-            self.errors.extend(other.errors[:room])
+            kept = other.errors[:room]
+            self.errors.extend(kept)
+            for e in kept:
+                key = (e["line_number"], e["alias"])
+                if key in other.problems:
+                    self.problems[key] = other.problems[key]
         self.error_count += other.error_count

@@ -16,9 +16,11 @@ import pytest
 
 from agent_evaluators import evaluate, evaluate_async
 from agent_evaluators.cli.messages import for_cli
+from agent_evaluators.config.words import RUN_CONFIG
 from agent_evaluators.config.run_config import load_config
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.runner.option_table import OWN_FORM_ARGUMENTS, RUN_OPTIONS
+from agent_evaluators.wording import Option, Text
 
 from .helpers import agent_eval, write_jsonl
 
@@ -135,10 +137,24 @@ def test_bad_flag_values_are_named_in_flag_words(tmp_path):
     assert r.rc == 2 and "--ray-address / --num-workers apply to --engine ray only" in r.err, r
 
 
-def test_python_keywords_in_messages_become_their_flags():
+def test_every_option_is_named_in_each_readers_words():
+    """A message names a run option by reference (``Option``), and each reader says it from the table:
+    Python's keyword, ``agent-eval run``'s flag, the run config's key. Plain text is never rewritten."""
     for o in RUN_OPTIONS:
-        if "_" in o.name:
-            assert for_cli(f"{o.name} must be a positive integer") == f"{o.flag} must be a positive integer"
-            assert for_cli(f"'{o.name}' in run.yaml") == f"'{o.name}' in run.yaml"  # a config key stays
+        err = ConfigError(Text("{option} must be a positive integer", option=Option(o.name)))
+        assert err.option == o.name
+        assert str(err) == f"{o.name} must be a positive integer"
+        assert for_cli(err) == f"{o.flag} must be a positive integer"
+        assert RUN_CONFIG.render(err) == f"{o.name}: must be a positive integer"
         if o.kind == "flag":
-            assert for_cli(f"pass {o.name}=True") == f"pass {o.flag}"
+            on = ConfigError(Text("pass {option}", option=Option(o.name, True)))
+            assert (str(on), for_cli(on), RUN_CONFIG.render(on)) == (f"pass {o.name}=True", f"pass {o.flag}",
+                                                                       f"pass {o.name}: true")
+            off = Text("or {option}", option=Option(o.name, False))
+            assert (str(off), for_cli(off)) == (f"or {o.name}=False", f"or run without {o.flag}")
+        if o.kind == "choice":
+            value = o.choices[-1]
+            chosen = Text("{option} is set", option=Option(o.name, value))
+            assert (str(chosen), for_cli(chosen), RUN_CONFIG.render(chosen)) == (
+                f"{o.name}={value!r} is set", f"{o.flag} {value} is set", f"{o.name}: {value} is set")
+    assert for_cli("'num_runs' in run.yaml; pass force=True") == "'num_runs' in run.yaml; pass force=True"

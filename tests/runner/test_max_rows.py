@@ -102,7 +102,7 @@ def test_cli_flag_and_run_config_key(tmp_path):
     assert r.rc == 2 and "--max-rows must be a positive integer" in r.err and "max_rows" not in r.err, r
     (tmp_path / "bad.yaml").write_text("data: d.jsonl\nmax_rows: zero\nevaluators: [response_match]\n")
     r = agent_eval("run", "--config", tmp_path / "bad.yaml")
-    assert r.rc == 2 and "bad.yaml: 'max_rows' must be a positive integer" in r.err and "must be a positive integer" in r.err, r
+    assert r.rc == 2 and "bad.yaml: max_rows: must be a positive integer, got 'zero'" in r.err, r
 
 
 def test_pytest_plugin_lists_and_runs_only_the_first_rows(tmp_path):

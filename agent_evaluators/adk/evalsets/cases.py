@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from ...errors import ConfigError, JudgeError
 from ...evaluators.base import score_scale
 from ...runner.cells import ErrorResult
+from ...wording import Text, recall, remember
 from ..eval_config import Criterion
 from ..models import EvalCase, Invocation
 from ..results import (
@@ -161,6 +162,12 @@ def _cell(result: InvocationsResult) -> Dict[str, Any]:
 # ----------------------------------------------------------------------------- rows → ADK results
 
 
+def _said(template: str, **fields: Any) -> str:
+    """A case's error or note: its Python words, remembered with the references of the judge error it quotes,
+    so ``agent-eval adk`` prints it in its own words (:func:`agent_evaluators.wording.recall`)."""
+    return remember(Text(template, **fields))
+
+
 def case_result(slot: CaseSlot, status: EvalStatus, notes: Sequence[str] = (),
                 errors: Sequence[str] = ()) -> EvalCaseResult:
     """A case result with no metric results (not run, or no invocations to score)."""
@@ -176,9 +183,9 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
     target_error = row.get("target_error")
     invocations = row.get(f"outputs.{INVOCATIONS_COLUMN}")
     if target_error or not isinstance(invocations, list):
-        why = target_error or row.get("row_error") or "the agent's invocations are missing"
-        return case_result(slot, EvalStatus.FAILED, [f"no invocations to evaluate: {why}"],
-                           [f"the agent could not be run: {why}"])
+        why = recall(target_error or row.get("row_error") or "the agent's invocations are missing")
+        return case_result(slot, EvalStatus.FAILED, [_said("no invocations to evaluate: {why}", why=why)],
+                           [_said("the agent could not be run: {why}", why=why)])
     actual = [Invocation.model_validate(v) for v in invocations]
     expected = slot.expected
     per_invocation = [
@@ -196,7 +203,7 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
         details = row.get(f"{prefix}{name}_details")
         if not isinstance(details, Mapping):  # the engine recorded an error cell (e.g. a timeout)
             error = row.get(f"{prefix}error") or row.get(f"{prefix}{name}_error") or "no result"
-            errors.append(f"{name} could not be judged: {error}")
+            errors.append(_said("{name} could not be judged: {error}", name=name, error=recall(error)))
             overall.append(_metric(name, crit, None, EvalStatus.FAILED, None))
             for item in per_invocation:
                 item.eval_metric_results.append(_metric(name, crit, None, EvalStatus.FAILED, None))
@@ -205,18 +212,19 @@ def case_result_from_row(slot: CaseSlot, row: Mapping[str, Any], names: Sequence
         score = row.get(f"{prefix}{name}")
         judge_error = details.get(JUDGE_ERROR)
         if judge_error:  # an error, whatever status a metric of our own reported
-            errors.append(f"{name} could not be judged: {judge_error}")
+            errors.append(_said("{name} could not be judged: {error}", name=name, error=recall(judge_error)))
             status, score = EvalStatus.FAILED, None
         overall.append(_metric(name, crit, score, status, details.get("rubric_scores"), details))
         if details.get("error") and not judge_error and not details.get("per_invocation"):
-            notes.append(f"{name}: not evaluated: {details['error']}")
+            notes.append(_said("{name}: not evaluated: {error}", name=name, error=recall(details["error"])))
         elif status == EvalStatus.NOT_EVALUATED:
             notes.append(f"{name}: not evaluated: {details.get('reason', '')}")
         per = details.get("per_invocation") or []
         for i, item in enumerate(per_invocation):
             inv: Mapping[str, Any] = per[i] if i < len(per) and isinstance(per[i], Mapping) else {}
             if inv.get("error"):
-                notes.append(f"{name}: invocation {item.actual_invocation.invocation_id or '?'}: {inv['error']}")
+                notes.append(_said("{name}: invocation {id}: {error}", name=name,
+                                   id=item.actual_invocation.invocation_id or "?", error=recall(inv["error"])))
             inv_details = inv.get("details")
             rubric_scores = inv_details.get("rubric_scores") if isinstance(inv_details, Mapping) else None
             item.eval_metric_results.append(_metric(

@@ -3,6 +3,7 @@
 import textwrap
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ...wording import PYTHON, Words, recall
 from ..convert import content_text, function_calls
 from ..results import EvalCaseResult, EvalMetricResult, EvalMetricResultPerInvocation, EvalStatus
 
@@ -54,9 +55,10 @@ def _efficiency_line(results: Sequence[EvalCaseResult]) -> str:
     return f"  Per turn, averaged over cases (informational): {', '.join(parts)}" if parts else ""
 
 
-def format_errors(results: Sequence[EvalCaseResult]) -> List[str]:
-    """One line per error of every case, naming the eval set, the case and what could not be done."""
-    return [f"{r.eval_set_id}/{r.eval_id}: {error}" for r in results for error in r.errors]
+def format_errors(results: Sequence[EvalCaseResult], words: Words = PYTHON) -> List[str]:
+    """One line per error of every case, naming the eval set, the case and what could not be done (in
+    ``words``: ``agent-eval adk`` says the judge errors in its own)."""
+    return [f"{r.eval_set_id}/{r.eval_id}: {words.render(recall(error))}" for r in results for error in r.errors]
 
 
 def _column(status: EvalStatus) -> int:
@@ -65,15 +67,16 @@ def _column(status: EvalStatus) -> int:
     return 1 if status == EvalStatus.FAILED else 2
 
 
-def format_case(result: EvalCaseResult) -> str:
-    """ADK's ``pretty_print_eval_result`` (plus our ``Note:`` lines saying why something was not evaluated)."""
+def format_case(result: EvalCaseResult, words: Words = PYTHON) -> str:
+    """ADK's ``pretty_print_eval_result`` (plus our ``Note:`` lines saying why something was not evaluated);
+    errors and notes in ``words`` (``agent-eval adk`` says the judge errors in its own)."""
     lines = [
         f"Eval Set Id: {result.eval_set_id}",
         f"Eval Id: {result.eval_id}",
         f"Overall Eval Status: {result.final_eval_status.name}",
     ]
-    lines += [f"Error: {error}" for error in result.errors]
-    lines += [f"Note: {note}" for note in result.notes]
+    lines += [f"Error: {words.render(recall(error))}" for error in result.errors]
+    lines += [f"Note: {words.render(recall(note))}" for note in result.notes]
     for m in result.overall_eval_metric_results:
         lines.append(_RULE)
         lines.append(f"Metric: {m.metric_name}, Status: {m.eval_status.name}, Score: {m.score}, Threshold: {m.threshold}")

@@ -49,7 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ..._util.validators import positive_int
 from ...errors import ConfigError, InputError
+from ...wording import Text, remember
 from ..actual import ActualMap, load_actual_invocations
 from ..convert import as_invocation, copy_rubrics
 from ..efficiency import EFFICIENCY_METRICS
@@ -262,11 +264,7 @@ async def _run_rows(
         except asyncio.TimeoutError:
             if timed_out is not None:
                 timed_out.append(slot.case.eval_id)
-            raise TimeoutError(
-                f"eval case {slot.case.eval_id!r} did not finish within its deadline of {timeout:g} s (a tool or "
-                "model call that never returns, or a simulated user that never stops?); raise --timeout "
-                "(timeout= in Python) if the agent needs longer"
-            ) from None
+            raise _case_timeout(slot.case.eval_id, timeout) from None
         invocations = _checked(slot, produced)
         out: Dict[str, Any] = {INVOCATIONS_COLUMN: [inv.to_json_dict() for inv in invocations],
                                FINAL_STATE_COLUMN: getattr(produced, "final_state", None)}
@@ -289,6 +287,18 @@ async def _run_rows(
         output_path=None if run_dir is None else str(run_dir),
     )
     return _RowsByCase(result["rows"])
+
+
+def _case_timeout(eval_id: str, timeout: Optional[float]) -> TimeoutError:
+    """A case past its deadline: a ``TimeoutError`` (what it is), whose ``text`` keeps the Python-only
+    phrase apart, so ``agent-eval adk`` says just its ``--timeout``."""
+    text = Text("eval case {eval_id!r} did not finish within its deadline of {timeout:g} s (a tool or model call that "
+                "never returns, or a simulated user that never stops?); raise --timeout{in_python} if the agent needs "
+                "longer", eval_id=eval_id, timeout=timeout,
+                in_python=Text.keyed("timeout-in-python", " (timeout= in Python)"))
+    error = TimeoutError(remember(text))
+    error.text = text  # type: ignore[attr-defined]  # read by the engine's cell messages (wording.words_of)
+    return error
 
 
 def _criteria(config: EvalConfig, efficiency: bool) -> Dict[str, Any]:
@@ -356,20 +366,20 @@ def prepare_run(
     files, configs, metric names, judge metrics being installed, a judge being configured."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    if isinstance(num_runs, bool) or not isinstance(num_runs, int) or num_runs < 1:
-        raise ConfigError(f"num_runs must be a whole number of at least 1, got {num_runs!r}")
+    positive_int("num_runs", num_runs)
     if not paths:
         raise InputError("no eval-set file given", input_name="paths")
     given = [n for n, v in (("actual", actual), ("target", target), ("producer", producer)) if v is not None]
     if len(given) > 1:
         raise ConfigError(f"give one source of agent invocations, not {' and '.join(given)}")
     if not given:
-        raise ConfigError(
-            "no agent invocations to evaluate: an eval set holds only the expected invocations. Name the "
-            "agent folder first to run the agent (agent-eval adk AGENT_DIR EVALSET), or pass "
-            "--actual FILE (an ADK *.evalset_result.json, or JSONL lines {\"eval_id\": ..., \"invocations\": [...]}) "
-            "or, from Python, actual=, target= (a per-turn callable) or producer="
-        )
+        raise ConfigError(Text(
+            "no agent invocations to evaluate: an eval set holds only the expected invocations. Name the agent folder "
+            "first to run the agent (agent-eval adk AGENT_DIR EVALSET), or pass --actual FILE (an ADK "
+            "*.evalset_result.json, or JSONL lines {lines}){from_python}",
+            lines='{"eval_id": ..., "invocations": [...]}',
+            from_python=Text.keyed("from-python-producer",
+                                   " or, from Python, actual=, target= (a per-turn callable) or producer=")))
     if target is not None:
         check_target(target)
     if producer is not None and not callable(producer):

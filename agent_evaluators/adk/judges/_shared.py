@@ -37,6 +37,7 @@ from ...evaluators.base import Outcome
 from ...evaluators.inputs import majority_vote, mean_or_none, message_tool_steps, text_input
 from ...evaluators.judge_base import JudgeEvaluator
 from ...judge.usage import merge_usage
+from ...wording import recall
 from ..results import JUDGE_ERROR, judge_error_summary
 
 __all__ = [
@@ -127,7 +128,7 @@ class AdkJudgeEvaluator(JudgeEvaluator):
         if result.score is None:
             if result.not_applicable:
                 return Outcome(None, result.reason, result.details, result.usage, not_applicable=True)
-            raise JudgeError(f"{self.name}: {result.reason}", usage=result.usage)
+            raise JudgeError(self.name + ": " + recall(result.reason), usage=result.usage, evaluator=self.name)
         return Outcome(result.score, result.reason, result.details, result.usage)
 
     # ------------------------------------------------------------------ ADK surface

@@ -198,7 +198,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         errors = [r.error for r in results if r.error is not None]
         if errors and fail_on_error:
             first = errors[0]
-            raise JudgeError(f"{self.name}: {first}", raw_text=first.raw_text, status_code=first.status_code,
+            raise JudgeError(self.name + ": " + first.text, raw_text=first.raw_text, status_code=first.status_code,
                              attempts=first.attempts, usage=usage) from first
         score = mean_or_none([r.score for r in results])
         if score is None:
