@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Set
 
+from ..wording import Option, Text
 from .records import Cell, run_cells
 
 __all__ = ["log_run", "run_params", "run_metrics", "rows_table"]
@@ -134,7 +135,8 @@ def _log_into(mlflow: Any, result: Any) -> None:
         mlflow.log_table(data=table, artifact_file="rows.json")
     folder: Optional[Path] = result.output_path
     if folder is None:
-        logger.info("MLflow: no run folder (output_path), so no summary.json or report.html artifact")
+        logger.info(Text("MLflow: no run folder ({output}), so no summary.json or report.html artifact",
+                         output=Option("output_path")))
         return
     mlflow.log_artifact(str(Path(folder) / "summary.json"))
     from ..report import write_report

@@ -175,8 +175,9 @@ def not_run_cell(inv: Invoker, where: str, why: str, usage: Any = None) -> Cell:
     """``<key>_result: "not_run"`` with ``<key>_not_run: "budget"`` (``output_*`` for an evaluator without
     a result key); ``usage``: what calls it made before the refusal cost (they were paid for)."""
     k = _not_run_key(inv)
-    message = (f"{where}: not run: the run's judge budget stopped ({why}); resume with a higher "
-               "max_cost / max_judge_calls runs it")
+    message = remember(Text("{where}: not run: the run's judge budget stopped ({why}); resume with a higher {cost} / "
+                            "{calls} runs it", where=where, why=why, cost=Option("max_cost"),
+                            calls=Option("max_judge_calls")))
     out: Dict[str, Any] = {k: None, f"{k}_result": NOT_RUN, f"{k}_not_run": BUDGET_REASON, f"{k}_reason": message}
     if usage:
         out[f"{k}_usage"] = dict(usage)
