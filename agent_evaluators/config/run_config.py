@@ -324,7 +324,7 @@ def load_config(path: Any) -> RunConfig:
         raise ConfigError(f"{path}: the config must be a mapping with 'data', 'evaluators', ...")
     unknown = sorted(set(raw) - _TOP_KEYS)
     if unknown:
-        # quoted: these are the file's words, which the CLI must not rewrite into flags (--num-runs)
+        # the file's own words (plain text: no reference, so every reader sees the keys as the file spells them)
         raise ConfigError(f"{path}: unknown key {unknown[0]!r}; known keys: {', '.join(map(repr, sorted(_TOP_KEYS)))}")
     base = path.parent
     cfg = RunConfig(source=path)

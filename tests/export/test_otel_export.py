@@ -153,11 +153,15 @@ def test_the_cli_flag_and_the_run_config_key_send_through_the_standard_variables
 
 
 def test_a_missing_extra_is_refused_before_the_run(tmp_path):
-    from agent_evaluators.runner.option_table import _needs_extra
+    from agent_evaluators._util.validators import needs_extra
+    from agent_evaluators.cli.messages import for_cli
 
-    with pytest.raises(ConfigError, match=r"pip install 'agent-evaluators\[otel\]'"):
-        _needs_extra("otel", "no_such_package_for_agent_eval.sub")("otel", True)
-    assert _needs_extra("otel", "no_such_package_for_agent_eval")("otel", False) is False
+    with pytest.raises(ConfigError, match=r"pip install 'agent-evaluators\[otel\]'") as caught:
+        needs_extra("otel", "no_such_package_for_agent_eval.sub")("otel", True)
+    assert str(caught.value).startswith("otel=True needs the 'otel' extra") and caught.value.option == "otel"
+    assert for_cli(caught.value).startswith("--otel needs the 'otel' extra") and for_cli(caught.value).endswith(
+        "(or leave --otel off)")
+    assert needs_extra("otel", "no_such_package_for_agent_eval")("otel", False) is False
     assert not (Path(tmp_path) / "out").exists()
 
 
