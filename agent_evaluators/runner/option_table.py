@@ -8,7 +8,7 @@ and its keyword in the two written-out signatures of ``runner/api.py`` (tests ke
 
 - the check of its value (``check``, run by :class:`~.run_settings.RunSettings`);
 - the ``agent-eval run`` flag ``--name-with-dashes`` and its help (``cli/run_flags.py``);
-- the run-config key (the keyword's own name; ``run_config_options.py``);
+- the run-config key (the keyword's own name; ``config/run_call.py``);
 - how a message names it: ``max_rows`` in Python, ``--max-rows`` on the command line
   (``cli/words.py``), ``max_rows:`` in a run config (``config/words.py``);
 - ``summary.json``'s ``config`` (``in_summary``), the HTML report's "Run" section
