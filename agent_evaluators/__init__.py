@@ -10,15 +10,7 @@ from typing import Dict
 
 from ._util import legacy_paths
 from ._util.lazy import lazy_exports
-from .errors import (
-    AgentEvalError,
-    BudgetExhausted,
-    ConfigError,
-    EvaluatorErrors,
-    InputError,
-    JudgeError,
-    RunInterrupted,
-)
+from .errors import AgentEvalError, BudgetExhausted, ConfigError, EvaluatorErrors, InputError, JudgeError, RunInterrupted
 from .registry import ENTRIES as _ENTRIES
 
 __version__ = "0.1.0"

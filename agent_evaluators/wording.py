@@ -14,9 +14,9 @@ message is not a string but a :class:`Text`: a template whose named fields may b
 A :class:`Words` (a vocabulary) says each reference its own way. :data:`PYTHON` is the one
 ``str()`` uses: ``max_concurrency``, ``force=True``, ``model_config 'base_url'``. The command
 line's words (``--max-concurrency``, ``--force``, ``--judge-base-url``, ``--map a.x=COLUMN``)
-are made from the option table and the judge-flag table in ``agent_evaluators/cli/words.py``;
+are made from the option table and the judge-flag table in ``agent_evaluators/cli/flag_vocabulary.py``;
 a run config's (``max_concurrency:``, ``force: true``, ``judge.base_url``) in
-``agent_evaluators/config/words.py``. A sentence whose advice differs by more than a name
+``agent_evaluators/config/yaml_vocabulary.py``. A sentence whose advice differs by more than a name
 (how to give the judge a key, where a raw reply is kept) carries a *key*
 (:meth:`Text.keyed`): a vocabulary may hold its own template for that key over the same
 fields, and says the Python sentence otherwise. Nothing is rewritten after the fact: each

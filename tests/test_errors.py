@@ -12,9 +12,9 @@ import pytest
 
 import agent_evaluators
 from agent_evaluators import ResponseMatchEvaluator, evaluate
+from agent_evaluators.cli.flag_vocabulary import COMMAND_LINE, EVAL_SETS
 from agent_evaluators.cli.messages import FlagWords, cell_reason, for_cli
-from agent_evaluators.cli.words import COMMAND_LINE, EVAL_SETS
-from agent_evaluators.config.words import RUN_CONFIG, RunConfigWords
+from agent_evaluators.config.yaml_vocabulary import RUN_CONFIG, RunConfigWords
 from agent_evaluators.errors import (
     AgentEvalError,
     BudgetExhausted,
@@ -217,5 +217,5 @@ def test_no_regular_expression_rewrites_messages_in_the_interfaces():
     assert not found, f"cli/ uses regular expressions: {found}"
     config = [c for p in sorted((PACKAGE / "config").glob("*.py")) for c in _regex_calls(p)]
     assert [c.split(":")[0] for c in config] == ["thresholds.py"], config
-    for words_module in ("wording.py", "cli/words.py", "config/words.py", "cli/messages.py", "config/run_call.py"):
+    for words_module in ("wording.py", "cli/flag_vocabulary.py", "config/yaml_vocabulary.py", "cli/messages.py", "config/run_call.py"):
         assert "import re\n" not in (PACKAGE / words_module).read_text(encoding="utf-8"), words_module

@@ -4,7 +4,7 @@ A judge endpoint, a proxy or the judge model itself may echo a key back (in an e
 inside a *successful* verdict's reason). So every judge client owns a :class:`SecretSet`
 (its config's API key, non-public header values, URL query values, and the Entra tokens
 issued to its credential) and masks its reply and error texts with it before they are
-parsed, cached or raised. A run (:class:`~agent_evaluators.runner.rows.RowEvaluator`) holds
+parsed, cached or raised. A run (:class:`~agent_evaluators.runner.row_evaluator.RowEvaluator`) holds
 a :class:`RunSecrets` that every judge client used by the run joins, and masks the string
 values of ``rows.jsonl`` records (never the user's ``inputs.*``) and ``summary.json`` with
 it; the package's log records are masked with the secrets of the judge clients alive.

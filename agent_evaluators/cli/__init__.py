@@ -8,6 +8,6 @@ One module per job: :mod:`.main` (parser and dispatch), :mod:`.run` (``agent-eva
 """
 
 from .main import main
-from .outcome import RunOutcome, exit_code
+from .run_outcome import RunOutcome, exit_code
 
 __all__ = ["main", "RunOutcome", "exit_code"]

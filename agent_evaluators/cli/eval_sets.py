@@ -51,9 +51,9 @@ from ..adk.evalsets.runner import DEFAULT_CASE_TIMEOUT, RunPlan, prepare_run, sp
 from ..adk.results import EvalStatus
 from ..errors import AgentEvalError, ConfigError, InputError
 from ..runner.option_table import checked
+from .flag_vocabulary import EVAL_SETS
 from .judge_flags import add_judge_arguments, model_config_from_args
 from .messages import for_cli, render_record
-from .words import EVAL_SETS
 
 __all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets", "for_adk_cli"]
 

@@ -22,29 +22,18 @@ import logging
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .compare import add_compare_parser
-from .listing import add_list_parser
+from .commands import GROUPS, argv_commands, command_table
 from .messages import FlagWords
-from .plan import add_plan_parser
-from .report import add_report_parser
-from .run import add_run_parser
-from .traces import add_traces_parser
 
 __all__ = ["main", "build_parser", "DELEGATED"]
 
-#: Subcommands whose parsers live beside their code: (argv prefix) -> "module:function(argv)".
-#: Strings, imported only when that subcommand runs, so ``agent-eval list`` loads none of them.
-DELEGATED: Dict[Tuple[str, ...], str] = {
-    ("adk",): "agent_evaluators.cli.eval_sets:main",
-    ("judge", "serve"): "agent_evaluators.cli.judge_serve:serve_main",
-    ("calibrate",): "agent_evaluators.cli.calibrate:calibrate_main",
-}
+#: the commands that parse their own arguments (:mod:`.commands`): words -> "module:function(argv)"
+DELEGATED: Dict[Tuple[str, ...], str] = argv_commands()
 
 
-def _load(target: str) -> Callable[[List[str]], int]:
+def _load(target: str) -> Callable[..., Any]:
     module_name, _, attr = target.partition(":")
-    module = importlib.import_module(module_name)
-    fn: Callable[[List[str]], int] = getattr(module, attr)
+    fn: Callable[..., Any] = getattr(importlib.import_module(module_name), attr)
     return fn
 
 
@@ -55,21 +44,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     parser.add_argument("--version", action="version", version=f"agent-eval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    add_run_parser(sub)
-    add_report_parser(sub)
-    add_compare_parser(sub)
-    add_plan_parser(sub)
-    add_list_parser(sub)
-    add_traces_parser(sub)
-    sub.add_parser("adk", help="run ADK eval sets with ADK's criteria (agent-eval adk --help)", add_help=False)
-    judge = sub.add_parser("judge", help="serve a local GGUF judge: agent-eval judge serve --model FILE.gguf",
-                           description="Local judge commands.")
-    judge_sub = judge.add_subparsers(dest="judge_command", metavar="SUBCOMMAND")
-    judge_sub.add_parser("serve", help="serve a GGUF model as an OpenAI-compatible judge (agent-eval judge serve --help)",
-                         add_help=False)
-    judge.set_defaults(func=_print_help_of(judge))
-    sub.add_parser("calibrate", help="accuracy and Cohen's kappa of your judge on our labelled sets", add_help=False)
+    groups: Dict[str, Any] = {}
+    for command in command_table():
+        if command.kind == "parser":
+            _load(command.target)(sub)
+        elif len(command.words) == 1:  # parses its own flags when run: listed here, loaded then
+            sub.add_parser(command.words[0], help=command.help, add_help=False)
+        else:
+            group = groups.get(command.words[0]) or _group(sub, command.words[0], groups)
+            group.add_parser(command.words[1], help=command.help, add_help=False)
     return parser
+
+
+def _group(sub: Any, word: str, groups: Dict[str, Any]) -> Any:
+    """The parser of a command group (``agent-eval judge``); alone, it prints its own help."""
+    line, description = GROUPS[word]
+    group = sub.add_parser(word, help=line, description=description)
+    group.set_defaults(func=_print_help_of(group))
+    groups[word] = group.add_subparsers(dest=f"{word}_command", metavar="SUBCOMMAND")
+    return groups[word]
 
 
 def _print_help_of(parser: argparse.ArgumentParser) -> Callable[..., int]:
@@ -83,7 +76,7 @@ def _print_help_of(parser: argparse.ArgumentParser) -> Callable[..., int]:
 
 
 def _delegated(argv: List[str]) -> Optional[int]:
-    for prefix, target in DELEGATED.items():
+    for prefix, target in argv_commands().items():
         if tuple(argv[: len(prefix)]) == prefix:
             return _load(target)(argv[len(prefix):])
     return None

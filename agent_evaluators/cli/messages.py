@@ -15,7 +15,7 @@ from typing import Any, List, Optional, TextIO
 
 from .._util.safe_text import terminal_message
 from ..wording import Words, words_of
-from .words import COMMAND_LINE
+from .flag_vocabulary import COMMAND_LINE
 
 __all__ = ["for_cli", "cell_reason", "print_error", "FlagWords", "render_record", "evalset_hint", "is_eval_set"]
 

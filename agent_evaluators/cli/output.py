@@ -4,7 +4,7 @@ from typing import Any, Dict, List, Mapping, Sequence, TextIO
 
 from .._util.safe_text import terminal_safe as _safe
 from ..judge.prices import format_usd
-from .outcome import CellFailure, RunOutcome
+from .run_outcome import CellFailure, RunOutcome
 from .table import fit_table, terminal_width
 
 __all__ = ["print_table", "print_failures", "print_checks", "MAX_FAILING_SHOWN"]

@@ -20,9 +20,9 @@ from ..errors import AgentEvalError, ConfigError
 from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
 from .messages import cell_reason, evalset_hint, print_error
-from .outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 from .output import print_checks, print_failures, print_table
 from .run_flags import add_run_option_flags, run_option_overrides
+from .run_outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 
 if TYPE_CHECKING:
     from ..runner import RunInterrupted
@@ -236,7 +236,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _dry_run_done(result: Any, output: Path, out: TextIO) -> int:
     """A dry run's table and where its estimate went; exit 0 (no thresholds are checked)."""
-    from .estimate import print_estimate
+    from .estimate_table import print_estimate
 
     summary = result.summary or {}
     print(f"\nDry run: {summary.get('rows', 0)} row(s) rendered, no judge called, thresholds not checked\n", file=out)

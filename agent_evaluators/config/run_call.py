@@ -20,7 +20,7 @@ from .._util.import_path import import_object
 from ..errors import ConfigError
 from ..runner.option_table import RUN_OPTIONS, RunOption
 from ..wording import Text
-from .words import RunConfigWords
+from .yaml_vocabulary import RunConfigWords
 
 if TYPE_CHECKING:
     from ..runner import EvaluationResult

@@ -127,7 +127,7 @@ class EvalRun:
     def words(self) -> Words:
         """How this run's messages name what was set: a run config's keys when it came from one
         (``max_rows:``, ``force: true``), else Python's keywords."""
-        from ..config.words import RUN_CONFIG
+        from ..config.yaml_vocabulary import RUN_CONFIG
 
         return RUN_CONFIG if self.config is not None else PYTHON
 

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Optional, Tuple
 
 import pytest
 
-from ..config.words import RUN_CONFIG
+from ..config.yaml_vocabulary import RUN_CONFIG
 from ..errors import AgentEvalError
 from .assertions import EvalRowCase, EvalRun, assert_passes, judge_not_run
 

@@ -38,8 +38,8 @@ from ..runner.ledger import RunLedger
 from ..runner.options import RayOptions, RunOptions
 from ..runner.readers import RowError, data_path, iter_input
 from ..runner.result import EvaluationResult
+from ..runner.row_evaluator import RowEvaluator
 from ..runner.row_source import RowSource
-from ..runner.rows import RowEvaluator
 from ..wording import Option, Text
 from .cluster_caps import DRIVER, ClusterCaps
 from .permit_actor import JudgeBudget

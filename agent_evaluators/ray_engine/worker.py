@@ -1,6 +1,6 @@
 """What a Ray worker does with one shard: the local engine's row machinery on its rows.
 
-Every row goes through the same :class:`~agent_evaluators.runner.rows.RowEvaluator` and
+Every row goes through the same :class:`~agent_evaluators.runner.row_evaluator.RowEvaluator` and
 :class:`~agent_evaluators.runner.window.RowWindow` as in a local run (column mapping,
 target, cells, error cells, ``num_runs``, timeouts), on the package's background event
 loop, with the cluster-wide judge budget installed as the run's limiter, the run's
@@ -26,7 +26,7 @@ from ..run_context import scoped
 from ..runner.mapping import ArgPlan
 from ..runner.options import RowSpec
 from ..runner.readers import RowError
-from ..runner.rows import Cells, Record, RowEvaluator
+from ..runner.row_evaluator import Cells, Record, RowEvaluator
 from ..runner.safe_record import encode_row
 from ..runner.tally import RowTally
 from ..runner.window import RowWindow

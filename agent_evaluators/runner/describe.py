@@ -12,7 +12,7 @@ from .fingerprint import build_fingerprint, describe_evaluator, file_digest, pub
 from .option_table import RUN_OPTIONS
 from .options import RunOptions
 from .readers import data_path, describe_data
-from .rows import RowEvaluator
+from .row_evaluator import RowEvaluator
 
 __all__ = ["RunDescription", "describe_run"]
 

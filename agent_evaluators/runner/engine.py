@@ -28,7 +28,7 @@ from .ledger import RunInterrupted, RunLedger
 from .options import RunOptions
 from .readers import RowError
 from .result import EvaluationResult
-from .rows import RowEvaluator
+from .row_evaluator import RowEvaluator
 from .window import RowWindow
 
 __all__ = ["run_local", "run_fields", "RunWatch"]

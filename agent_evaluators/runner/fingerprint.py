@@ -19,7 +19,7 @@ from ..wording import Option, Text
 from .callables import Invoker
 from .option_table import RUN_OPTIONS
 from .row_hash import row_digest
-from .settings import SECRET_NAME, TRANSPORT_NAMES, settings_digest
+from .settings_digest import SECRET_NAME, TRANSPORT_NAMES, settings_digest
 
 __all__ = ["public_config", "describe_evaluator", "file_digest", "row_digest", "build_fingerprint", "fingerprint_changes",
            "settings_digest"]

@@ -14,7 +14,7 @@ from ..judge.caps import BudgetBook, JudgeBudget
 from ..judge.prices import format_usd
 from ..wording import Option, Text
 from .options import RunOptions
-from .rows import RowEvaluator
+from .row_evaluator import RowEvaluator
 
 __all__ = ["CAP_OPTIONS", "STOPPED", "run_budget", "earlier_spend", "budget_record", "stop_message"]
 

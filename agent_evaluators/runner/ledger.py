@@ -36,7 +36,7 @@ from .options import RunOptions
 from .progress import Progress
 from .readers import data_path, describe_data, is_file_data
 from .result import EvaluationResult
-from .rows import Cells, Record, RowEvaluator
+from .row_evaluator import Cells, Record, RowEvaluator
 from .safe_record import encode_row
 from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_json, read_record, scan_rows, write_json_atomic
 from .tally import RowTally

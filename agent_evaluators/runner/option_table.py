@@ -10,7 +10,7 @@ and its keyword in the two written-out signatures of ``runner/api.py`` (tests ke
 - the ``agent-eval run`` flag ``--name-with-dashes`` and its help (``cli/run_flags.py``);
 - the run-config key (the keyword's own name; ``config/run_call.py``);
 - how a message names it: ``max_rows`` in Python, ``--max-rows`` on the command line
-  (``cli/words.py``), ``max_rows:`` in a run config (``config/words.py``);
+  (``cli/flag_vocabulary.py``), ``max_rows:`` in a run config (``config/yaml_vocabulary.py``);
 - ``summary.json``'s ``config`` (``in_summary``), the HTML report's "Run" section
   (``report_label``) and the resume fingerprint (``fingerprinted``: a resume refuses to
   continue a run whose value differs).

@@ -12,7 +12,7 @@ evaluator output an error cell of that evaluator. The other rows go on.
 from typing import Any, Dict, List, Optional, Tuple
 
 from .cells import error_cell
-from .rows import Cells, Record, RowEvaluator
+from .row_evaluator import Cells, Record, RowEvaluator
 from .store import encode_record
 
 __all__ = ["encode_row", "UNENCODABLE"]

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Set
 
 from .._util.gc_pause import row_finished
 from .mapping import ArgPlan
-from .rows import Cells, Record, RowEvaluator
+from .row_evaluator import Cells, Record, RowEvaluator
 
 __all__ = ["RowWindow", "BREATHE_S"]
 

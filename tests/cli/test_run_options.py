@@ -16,8 +16,8 @@ import pytest
 
 from agent_evaluators import evaluate, evaluate_async
 from agent_evaluators.cli.messages import for_cli
-from agent_evaluators.config.words import RUN_CONFIG
 from agent_evaluators.config.run_config import load_config
+from agent_evaluators.config.yaml_vocabulary import RUN_CONFIG
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.runner.option_table import OWN_FORM_ARGUMENTS, RUN_OPTIONS
 from agent_evaluators.wording import Option, Text

@@ -125,7 +125,7 @@ def test_pickling_an_instance_does_not_change_its_class_fingerprint():
     pickles evaluators, the resume in a fresh driver has not yet, and must still match."""
     import copy
 
-    from agent_evaluators.runner.settings import settings_digest
+    from agent_evaluators.runner.settings_digest import settings_digest
     from tests.runner.distributed.helpers import Logged
 
     fresh = type("FreshLogged", (Logged,), {})  # a class no earlier test has pickled

@@ -88,7 +88,7 @@ def test_a_shared_object_is_rendered_once_not_once_per_path():
     walk is a ``same_as`` reference, so the rendering grows with the objects, not the paths."""
     import json
 
-    from agent_evaluators.runner.settings import settings_digest, settings_value
+    from agent_evaluators.runner.settings_digest import settings_digest, settings_value
 
     class Job:
         def __init__(self, n: int) -> None:
