@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from agent_evaluators import IntentResolutionEvaluator, ToolTrajectoryEvaluator, evaluate
-from agent_evaluators.config.run_config import JudgeSettings, judge_model_config
+from agent_evaluators.config import JudgeSettings, judge_model_config
 from agent_evaluators.evaluators.response_match import ResponseMatchEvaluator
 from agent_evaluators.pytest_plugin import assert_passes  # no pytest needed
 from agent_evaluators.report import write_report

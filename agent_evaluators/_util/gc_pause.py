@@ -34,8 +34,6 @@ import os
 import threading
 from typing import Iterator, Optional, Tuple
 
-__all__ = ["relaxed_gc", "row_finished", "RUN_THRESHOLD", "ROWS_PER_CHECK", "GROWTH_BYTES"]
-
 #: young-generation threshold while a run is in flight
 RUN_THRESHOLD = 50_000
 

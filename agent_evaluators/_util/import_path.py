@@ -7,8 +7,6 @@ from typing import Any, Sequence
 
 from ..errors import ConfigError
 
-__all__ = ["import_object"]
-
 
 def import_object(target: str, search: Sequence[Path] = (), *, what: str = "evaluator type",
                   shape: str = "a class as 'package.module:ClassName'", kind: str = "a class or function") -> Any:

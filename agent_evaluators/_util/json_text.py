@@ -16,8 +16,6 @@ import json
 import re
 from typing import Any, Optional
 
-__all__ = ["escape", "message_json", "messages_json", "utf8_json"]
-
 #: the text ``json.dumps(s, ensure_ascii=False)`` writes for a str ``s``
 escape = json.encoder.encode_basestring
 

@@ -18,8 +18,6 @@ import warnings
 from importlib import import_module
 from typing import Any, Callable, Dict, List, Mapping, MutableMapping, Optional, Tuple
 
-__all__ = ["lazy_exports"]
-
 
 def _target(package: str, module: str) -> str:
     if module.startswith("agent_evaluators."):

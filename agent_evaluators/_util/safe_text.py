@@ -19,8 +19,6 @@ data held is still visible.
 
 import re
 
-__all__ = ["terminal_safe", "terminal_message", "display_safe"]
-
 _SPECIAL = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff"
 _TERMINAL_UNSAFE = re.compile(f"[\x00-\x1f{_SPECIAL}]")
 _DISPLAY_UNSAFE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_SPECIAL}]")

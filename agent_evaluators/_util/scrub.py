@@ -35,9 +35,6 @@ from typing import Any, Iterable, Iterator, List, Optional, Tuple, cast
 
 from ..run_context import current, scoped
 
-__all__ = ["plausible_secret", "SecretSet", "RunSecrets", "current_run", "joining_run", "remember", "secrets",
-           "scrub", "ScrubFilter", "install_log_filter"]
-
 MASK = "***"
 _MIN_LEN = 16
 _MIN_ENTROPY = 3.0  # bits per character: 16 random hex digits give ~3.7, "aaaa1111aaaa1111" gives 1.0

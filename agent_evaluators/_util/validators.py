@@ -19,10 +19,6 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar, Un
 from ..errors import ConfigError
 from ..wording import Option, Ref, Text
 
-__all__ = ["Subject", "Check", "subject", "positive_int", "whole_number_at_least", "positive_number", "positive_seconds",
-           "optional", "keep", "flag", "optional_flag", "text", "tags", "callable_value", "one_of", "agreement",
-           "budget_cap", "needs_extra", "path", "run_folder"]
-
 #: what a check names: a run option's keyword, or a reference (a judge setting)
 Subject = Union[str, Ref]
 T = TypeVar("T")

@@ -14,8 +14,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..errors import InputError
 
-__all__ = ["ActualKey", "ActualMap", "load_actual_invocations", "lookup_actual"]
-
 ActualKey = Union[str, Tuple[str, str]]
 ActualMap = Mapping[ActualKey, Sequence[Any]]
 

@@ -22,8 +22,6 @@ import statistics
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["AgentEvaluator"]
-
 
 def _eval_files(path: Union[str, Path]) -> List[Path]:
     p = Path(path)

@@ -40,9 +40,6 @@ from ..run_context import current
 from ..wording import Option, Text
 from .tool_plugin import tool_recording_plugin
 
-__all__ = ["require_adk", "load_agent", "run_invocations", "run_case", "agent_producer", "CaseRun",
-           "DEFAULT_APP_NAME", "DEFAULT_USER_ID"]
-
 DEFAULT_APP_NAME = "EvaluationGenerator"  # ADK's defaults when a case has no session_input
 DEFAULT_USER_ID = "test_user_id"
 #: threads for synchronous tools, shared by the cases running at once (ADK's default is 4)

@@ -35,22 +35,6 @@ from .models import (
     Rubric,
 )
 
-__all__ = [
-    "as_invocation",
-    "as_invocations",
-    "content_text",
-    "user_text",
-    "final_response_text",
-    "intermediate_responses",
-    "function_calls",
-    "function_responses",
-    "tool_calls",
-    "tool_results",
-    "tool_call_dicts",
-    "iter_rows",
-    "copy_rubrics",
-]
-
 InvocationLike = Union[Invocation, Mapping[str, Any]]
 
 

@@ -29,9 +29,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from ..errors import ConfigError
 
-__all__ = ["resolve_function", "is_adk_metric_function", "acall_adk_metric", "CustomResult", "AdkCustomMetric",
-           "ADK_SIGNATURE"]
-
 ADK_SIGNATURE = "(eval_metric, actual_invocations, expected_invocations, conversation_scenario)"
 _STATUSES = {1: "PASSED", 2: "FAILED", 3: "NOT_EVALUATED", 4: "INFORMATIONAL"}
 

@@ -38,20 +38,6 @@ from .efficiency.metrics import EFFICIENCY_METRICS, reject_threshold
 from .loading import read_json_file, validation_message
 from .models import Rubric
 
-__all__ = [
-    "MatchType",
-    "JudgeModelOptions",
-    "Criterion",
-    "EvalConfig",
-    "UserSimulatorConfig",
-    "DEFAULT_CRITERIA",
-    "DETERMINISTIC_DEFAULT_THRESHOLDS",
-    "default_eval_config",
-    "load_eval_config",
-    "find_config_for",
-    "parse_criterion",
-]
-
 #: ADK's ``_DEFAULT_EVAL_CONFIG``: used when no config file is given or found.
 DEFAULT_CRITERIA: Dict[str, float] = {"tool_trajectory_avg_score": 1.0, "response_match_score": 0.8}
 #: the metrics whose threshold may be omitted, and the value it then takes.

@@ -13,8 +13,6 @@ from ..errors import InputError
 from .convert import as_invocations, final_response_text, tool_calls
 from .models import Invocation
 
-__all__ = ["invocations_or_none", "read_invocations"]
-
 _INVOCATION_KEYS = frozenset(
     {"user_content", "userContent", "final_response", "finalResponse", "intermediate_data", "intermediateData"}
 )

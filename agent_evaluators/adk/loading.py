@@ -29,8 +29,6 @@ from pydantic.alias_generators import to_snake
 from ..errors import InputError
 from .models import Content, EvalCase, EvalSet, FunctionCall, IntermediateData, Invocation, Part, SessionInput
 
-__all__ = ["load_eval_set", "parse_eval_set", "read_json_file", "json_path", "validation_message"]
-
 logger = logging.getLogger(__name__)
 
 PathLike = Union[str, "os.PathLike[str]"]

@@ -22,26 +22,6 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
-__all__ = [
-    "AdkModel",
-    "Part",
-    "Content",
-    "FunctionCall",
-    "FunctionResponse",
-    "IntermediateData",
-    "InvocationEvent",
-    "InvocationEvents",
-    "RubricContent",
-    "Rubric",
-    "AgentDetails",
-    "AppDetails",
-    "Invocation",
-    "SessionInput",
-    "ConversationScenario",
-    "EvalCase",
-    "EvalSet",
-]
-
 
 class AdkModel(BaseModel):
     """ADK's ``EvalBaseModel``: camelCase aliases, populate by name, unknown keys rejected."""

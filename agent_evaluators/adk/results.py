@@ -20,20 +20,6 @@ from pydantic.alias_generators import to_camel
 from ..wording import Text, recall, remember
 from .models import AdkModel, Invocation
 
-__all__ = [
-    "EvalStatus",
-    "RubricScore",
-    "EvalMetricResultDetails",
-    "EvalMetricResult",
-    "EvalMetricResultPerInvocation",
-    "EvalCaseResult",
-    "EvalSetResult",
-    "new_eval_set_result",
-    "sanitize_result_name",
-    "JUDGE_ERROR",
-    "judge_error_summary",
-]
-
 #: The key, in a metric's ``details`` and in each per-invocation entry, holding why the judge
 #: failed. ADK has no status for it (``NOT_EVALUATED`` means "this criterion does not apply",
 #: which a case's verdict skips, so the case would pass on its other metrics): a judge failure

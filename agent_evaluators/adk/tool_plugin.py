@@ -21,8 +21,6 @@ from typing import Any, Optional
 
 from ..agents.recordings import ToolSession
 
-__all__ = ["tool_recording_plugin", "PLUGIN_NAME"]
-
 PLUGIN_NAME = "agent_evaluators_tool_recording"
 
 

@@ -31,15 +31,6 @@ from ..errors import ConfigError, InputError
 from .simulation import MESSAGE, TURN_LIMIT, LlmSimulatedUser, ScriptedUser, SimulatedUser
 from .tool_replay import ToolRecorder, current_tool_session
 
-__all__ = [
-    "MAX_TURNS",
-    "SimulatedConversation",
-    "simulate_conversation",
-    "asimulate_conversation",
-    "SimulatedConversationTarget",
-    "simulated_conversation_target",
-]
-
 #: deprecated alias: a conversation stopped by ``max_turns`` has the one turn-cap stop reason,
 #: :data:`~.simulation.TURN_LIMIT` (``"turn_limit"``); it used to be ``"max_turns"``
 MAX_TURNS = TURN_LIMIT

@@ -37,9 +37,6 @@ from ..errors import ConfigError, InputError
 from ..trajectory.args import values_equal
 from ..wording import Text
 
-__all__ = ["FORMAT", "VERSION", "RECORD", "REPLAY", "MatchRules", "ToolSession", "recording_path",
-           "load_match_rules", "plain_json"]
-
 FORMAT = "agent-evaluators/tool-recording"
 VERSION = 1
 RECORD = "record"

@@ -29,23 +29,6 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigError, JudgeError
 
-__all__ = [
-    "MESSAGE",
-    "STOP_SIGNAL",
-    "TURN_LIMIT",
-    "SCRIPT_EXHAUSTED",
-    "NO_LIMIT_CAP",
-    "DEFAULT_STOP_SIGNAL",
-    "PERSONAS",
-    "describe_persona",
-    "UserTurn",
-    "SimulatedUser",
-    "ScriptedUser",
-    "LlmSimulatedUser",
-    "SimulatedUserTurn",
-    "history_for_prompt",
-]
-
 #: :attr:`UserTurn.status` values (ADK's ``Status``: SUCCESS, STOP_SIGNAL_DETECTED, TURN_LIMIT_REACHED),
 #: plus ours for a scripted user with no turns left. A conversation's ``stop_reason`` is one of the
 #: three that are not ``MESSAGE``: every turn cap (``max_turns``, ``max_invocations``) is ``TURN_LIMIT``.

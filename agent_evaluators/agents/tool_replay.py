@@ -34,8 +34,6 @@ from ..errors import ConfigError, InputError
 from ..run_context import current, scoped
 from .recordings import RECORD, REPLAY, MatchRules, ToolSession
 
-__all__ = ["ToolRecorder", "current_tool_session"]
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 def current_tool_session() -> Optional[ToolSession]:

@@ -27,8 +27,6 @@ from pydantic import BaseModel
 from ..evaluators.base import Outcome
 from ._shape import azure_result, not_applicable_result
 
-__all__ = ["AzureShaped", "token_properties", "aggregate_turns", "is_intermediate_response", "INTERMEDIATE_REASON"]
-
 #: azure's reason for a response that ends in a pending call (its words, so dashboards match)
 INTERMEDIATE_REASON = "Intermediate response. Please provide the agent's final response for evaluation."
 

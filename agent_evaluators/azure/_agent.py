@@ -29,16 +29,6 @@ from ..evaluators.declared import (
 )
 from ._adapter import INTERMEDIATE_REASON, AzureShaped, is_intermediate_response
 
-__all__ = [
-    "IntentResolutionEvaluator",
-    "ResponseCompletenessEvaluator",
-    "TaskAdherenceEvaluator",
-    "TaskCompletionEvaluator",
-    "Answered",
-    "check_answered",
-    "completeness_turns",
-]
-
 #: query, response and optional definitions, the response judged even when it ends in a tool call
 #: (1.18 skips only a pending ``function_call``, checked by :func:`check_answered`)
 ANSWER_INPUTS = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())

@@ -25,8 +25,6 @@ from ._tool_metrics import (
     ToolSelectionEvaluator,
 )
 
-__all__ = ["ToolUseQualityEvaluator", "OutputQualityEvaluator"]
-
 
 class ToolUseQualityEvaluator(AzureShaped, _composite.ToolUseQualityEvaluator):
     """Every 1.18 tool metric in one call: tool_call_accuracy (1–5), tool_call_success,

@@ -23,8 +23,6 @@ from ._output import write_azure_doc
 from ._rows import AzureTable
 from ._run_metrics import azure_metrics
 
-__all__ = ["evaluate", "RESULT_FILE_NAME", "OUR_KEY"]
-
 logger = logging.getLogger(__name__)
 
 #: 1.18's file name when ``output_path`` is a folder

@@ -12,8 +12,6 @@ from typing import Any, FrozenSet, List, Set
 
 from ..runner.foreign import ForeignLibrary, Inputs
 
-__all__ = ["AZURE_AI_EVALUATION"]
-
 
 def _signature_names(sig: inspect.Signature) -> "tuple[FrozenSet[str], FrozenSet[str]]":
     names, required = [], []

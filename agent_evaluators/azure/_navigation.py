@@ -15,8 +15,6 @@ from ..evaluators.base import Outcome
 from ..trajectory.navigation import NavigationResult, TaskNavigationEfficiencyMatchingMode, parse_matching_mode
 from ._shape import azure_result
 
-__all__ = ["TaskNavigationEfficiencyEvaluator", "TaskNavigationEfficiencyMatchingMode"]
-
 _KEY = "task_navigation_efficiency"
 #: the order azure 1.18 writes this evaluator's keys in (its own dict literal, not the shared one)
 _ORDER = tuple(f"{_KEY}{suffix}" for suffix in

@@ -18,16 +18,6 @@ from ..evaluators.nlp import document_retrieval, f1, meteor, ngram, rouge
 from ..evaluators.nlp.rouge import RougeType
 from ._shape import azure_result
 
-__all__ = [
-    "F1ScoreEvaluator",
-    "BleuScoreEvaluator",
-    "GleuScoreEvaluator",
-    "MeteorScoreEvaluator",
-    "RougeScoreEvaluator",
-    "RougeType",
-    "DocumentRetrievalEvaluator",
-]
-
 
 class _PairShape:
     """Writes a text-pair metric's outcome as 1.18 writes it: pass at ``score >= threshold``, no reason or properties."""

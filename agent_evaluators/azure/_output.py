@@ -15,8 +15,6 @@ from typing import Any, Mapping
 
 from .._util.json_text import utf8_json
 
-__all__ = ["write_azure_json", "write_azure_doc"]
-
 
 def _plain(value: Any) -> Any:
     """JSON has no NaN/inf: write them as null, as azure's ``json.dump`` of a DataFrame would not fail on."""

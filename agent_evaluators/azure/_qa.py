@@ -13,8 +13,6 @@ from ..evaluators.composite import CompositeEvaluator
 from ._nlp import F1ScoreEvaluator
 from ._quality import CoherenceEvaluator, FluencyEvaluator, GroundednessEvaluator, RelevanceEvaluator, SimilarityEvaluator
 
-__all__ = ["QAEvaluator"]
-
 _INPUTS = ("query", "response", "context", "ground_truth")
 
 

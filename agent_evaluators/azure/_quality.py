@@ -22,15 +22,6 @@ from ..evaluators import quality as _quality
 from ..evaluators.declared import ContextInput, Messages, NotApplicable, ToolDefinitionsInput
 from ._agent import Answered, check_answered
 
-__all__ = [
-    "GroundednessEvaluator",
-    "RelevanceEvaluator",
-    "CoherenceEvaluator",
-    "FluencyEvaluator",
-    "SimilarityEvaluator",
-    "RetrievalEvaluator",
-]
-
 #: 1.18's context for a conversation turn that carries none (``str({})``) and for an agent run
 #: whose retrieval calls returned nothing (its ``NO_CONTEXT`` marker)
 EMPTY_TURN_CONTEXT = "{}"

@@ -17,8 +17,6 @@ Our own bookkeeping (``line_number``, ``cell_status``, ``row_hash``) stays in th
 from collections.abc import Mapping
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-__all__ = ["AzureTable", "ERROR_KEY", "PER_TURN"]
-
 #: the key an error cell's message is under, in place of the evaluator's columns
 ERROR_KEY = "error"
 #: 1.18's per-turn results key, spread into one column per metric

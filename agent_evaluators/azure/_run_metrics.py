@@ -28,8 +28,6 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from ._rows import AzureTable
 
-__all__ = ["azure_metrics", "azure_run_metrics", "metric_names", "BINARY_AGGREGATE"]
-
 logger = logging.getLogger(__name__)
 
 BINARY_AGGREGATE = "binary_aggregate"

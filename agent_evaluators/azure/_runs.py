@@ -15,8 +15,6 @@ A metric no run scored keeps the first run's not-applicable columns.
 import math
 from typing import Any, Dict, List, Mapping, Optional
 
-__all__ = ["pass_marks", "combine_azure_runs"]
-
 _TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
 _SCORES = ("", "_score")
 

@@ -28,19 +28,6 @@ from ..evaluators.base import Evaluator, Outcome
 from ._adapter import _Turns, aggregate_turns
 from ._shape import service_label_result, service_severity_result
 
-__all__ = [
-    "ViolenceEvaluator",
-    "SexualEvaluator",
-    "SelfHarmEvaluator",
-    "HateUnfairnessEvaluator",
-    "ProtectedMaterialEvaluator",
-    "IndirectAttackEvaluator",
-    "CodeVulnerabilityEvaluator",
-    "UngroundedAttributesEvaluator",
-    "GroundednessProEvaluator",
-    "ContentSafetyEvaluator",
-]
-
 
 class _ServiceShaped:
     """Mixin (listed first): 1.18's constructor of a service evaluator and its row."""

@@ -17,9 +17,6 @@ import functools
 import math
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-__all__ = ["azure_result", "not_applicable_result", "verdict_word", "NOT_APPLICABLE_PREFIX", "service_tokens",
-           "service_severity_result", "service_label_result"]
-
 NOT_APPLICABLE_PREFIX = "Not applicable: "
 
 

@@ -31,14 +31,6 @@ from ._adapter import AzureShaped
 from ._agent import Answered, check_answered
 from ._tools import judged_calls, require_definitions
 
-__all__ = [
-    "ToolCallAccuracyEvaluator",
-    "ToolSelectionEvaluator",
-    "ToolInputAccuracyEvaluator",
-    "ToolOutputUtilizationEvaluator",
-    "ToolCallSuccessEvaluator",
-]
-
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")

@@ -14,8 +14,6 @@ from ..errors import InputError
 from ..evaluators.declared import NotApplicable
 from ..evaluators.inputs import require_messages
 
-__all__ = ["NO_TOOL_CALLS", "NO_TOOL_DEFINITIONS", "TOOL_DEFINITIONS_MISSING", "require_definitions", "judged_calls"]
-
 NO_TOOL_CALLS = "No tool calls found in response or provided tool_calls."
 NO_TOOL_DEFINITIONS = "Tool definitions input is required but not provided"
 TOOL_DEFINITIONS_MISSING = "Tool definitions for all tool calls must be provided."

@@ -16,16 +16,6 @@ if sys.version_info >= (3, 11):
 else:  # pydantic depends on typing_extensions
     from typing_extensions import NotRequired
 
-__all__ = [
-    "AzureOpenAIModelConfiguration",
-    "OpenAIModelConfiguration",
-    "AzureAIProject",
-    "EvaluatorConfig",
-    "Message",
-    "Conversation",
-    "EvaluationResult",
-]
-
 
 class AzureOpenAIModelConfiguration(TypedDict):
     """An Azure OpenAI deployment as the judge (``api_version`` defaults to our client's GA version)."""

@@ -23,8 +23,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 
-__all__ = ["DATA_DIR", "declared_cases", "build_all", "azure_sets", "render", "missing_set_message", "main"]
-
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 Case = Dict[str, Any]

@@ -15,7 +15,6 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from .. import registry
 from ..errors import ConfigError
 
-__all__ = ["JudgeMetric", "CalibrationCase", "judge_metrics", "find_metric", "metric_for", "calibrated_names"]
 
 @dataclass(frozen=True)
 class CalibrationCase:

@@ -9,8 +9,6 @@ headline number. When chance agreement is total (both sides used one single labe
 
 from typing import Dict, Optional, Sequence
 
-__all__ = ["LABELS", "confusion_matrix", "accuracy", "cohen_kappa", "kappa_band"]
-
 LABELS = ("good", "bad")
 
 

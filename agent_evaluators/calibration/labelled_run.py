@@ -23,8 +23,6 @@ from ..runner.option_table import checked
 from .catalog import CalibrationCase, JudgeMetric, find_metric, metric_for, parse_cases
 from .kappa import accuracy, cohen_kappa, confusion_matrix, kappa_band
 
-__all__ = ["CalibrationReport", "CaseResult", "calibrate", "calibrate_async"]
-
 
 @dataclass
 class CaseResult:

@@ -28,8 +28,6 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import ConfigError
 
-__all__ = ["calibrate_main", "build_calibrate_parser"]
-
 
 def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.ArgumentParser:
     """The parser; the judge flags are the ones ``agent-eval run`` takes (:mod:`agent_evaluators.cli.judge_flags`)."""

@@ -15,8 +15,6 @@ A command of several words (``judge serve``) sits under a group parser (``judge`
 from dataclasses import dataclass
 from typing import Dict, Mapping, Tuple
 
-__all__ = ["Command", "COMMANDS", "GROUPS"]
-
 
 @dataclass(frozen=True)
 class Command:

@@ -14,8 +14,6 @@ from ..errors import AgentEvalError
 from .messages import print_error
 from .table import fit_table
 
-__all__ = ["compare_command", "add_compare_parser"]
-
 
 def _num(v: Optional[float], digits: int = 3, sign: bool = False) -> str:
     if v is None or v != v:

@@ -9,8 +9,6 @@ from .._util.safe_text import terminal_safe as _safe
 from ..judge.prices import format_usd
 from .table import fit_table
 
-__all__ = ["print_estimate"]
-
 
 def _count(value: Any) -> str:
     return "?" if value is None else f"{value:,}"

@@ -55,8 +55,6 @@ from .flag_vocabulary import EVAL_SETS
 from .judge_flags import add_judge_arguments, model_config_from_args
 from .messages import for_cli, render_record
 
-__all__ = ["main", "build_parser", "DEFAULT_OUTPUT", "split_agent_and_eval_sets", "for_adk_cli"]
-
 #: where result files go without ``--output`` (relative to the working directory)
 DEFAULT_OUTPUT = Path(".adk") / "eval_history"
 EVAL_FILE_PATTERNS = ("*.evalset.json", "*.test.json")

@@ -24,9 +24,6 @@ from ..runner.option_table import option_names
 from ..wording import ColumnMap, JudgeKey, Option, Words
 from .judge_flags import flag_for, metavar_for
 
-__all__ = ["CommandLineWords", "EvalSetCommandWords", "COMMAND_LINE", "EVAL_SETS", "COMMAND_LINE_SENTENCES",
-           "EVAL_SET_SENTENCES"]
-
 #: keyed sentences in the words of ``agent-eval run`` / ``report`` / ``calibrate`` (same fields as Python's)
 COMMAND_LINE_SENTENCES: Dict[str, str] = {
     # run options whose Python sentence is more than a name

@@ -21,9 +21,6 @@ from typing import Any, Optional
 
 from ..config.run_config import JudgeSettings
 
-__all__ = ["add_judge_arguments", "judge_settings_from_args", "model_config_from_args", "flag_for", "metavar_for",
-           "JUDGE_FLAG_KEYS"]
-
 #: (flag, JudgeSettings field, type, metavar, help)
 _FLAGS = (
     ("--judge-model", "model", str, "M", "judge model (or Azure deployment) name"),

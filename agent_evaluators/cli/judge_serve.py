@@ -16,8 +16,6 @@ from ..errors import ConfigError
 if TYPE_CHECKING:
     from ..local_judge.llama_server import LocalJudge
 
-__all__ = ["serve_main", "build_serve_parser"]
-
 TINY_MODEL_WARNING = (
     "Scores are only as good as the model: use a capable instruct model (7B class or larger). Tiny models "
     "(e.g. SmolLM2-135M) produce well-formed but meaningless verdicts. Check yours with: agent-eval calibrate"

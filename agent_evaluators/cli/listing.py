@@ -13,8 +13,6 @@ from typing import Any, Dict, TextIO, Type
 
 from .. import registry
 
-__all__ = ["describe_class", "list_command", "add_list_parser"]
-
 #: constructor arguments every judge evaluator takes: listed once in the help, not per evaluator
 _COMMON = ("self", "model_config", "credential", "threshold", "cache")
 

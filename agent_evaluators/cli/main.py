@@ -25,8 +25,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from .commands import GROUPS, argv_commands, command_table
 from .messages import FlagWords
 
-__all__ = ["main", "build_parser", "DELEGATED"]
-
 #: the commands that parse their own arguments (:mod:`.commands`): words -> "module:function(argv)"
 DELEGATED: Dict[Tuple[str, ...], str] = argv_commands()
 

@@ -17,8 +17,6 @@ from .._util.safe_text import terminal_message
 from ..wording import Words, words_of
 from .flag_vocabulary import COMMAND_LINE
 
-__all__ = ["for_cli", "cell_reason", "print_error", "FlagWords", "render_record", "evalset_hint", "is_eval_set"]
-
 
 def for_cli(message: Any, words: Words = COMMAND_LINE) -> str:
     """``message`` (an error of this package, a :class:`~agent_evaluators.wording.Text`, or any text) in

@@ -7,8 +7,6 @@ from ..judge.prices import format_usd
 from .run_outcome import CellFailure, RunOutcome
 from .table import fit_table, terminal_width
 
-__all__ = ["print_table", "print_failures", "print_checks", "MAX_FAILING_SHOWN"]
-
 MAX_FAILING_SHOWN = 15
 
 

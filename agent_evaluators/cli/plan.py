@@ -13,8 +13,6 @@ from ..errors import AgentEvalError, InputError
 from .messages import print_error
 from .table import fit_table
 
-__all__ = ["plan_command", "add_plan_parser"]
-
 
 def _v(x: object) -> str:
     return "-" if x is None else f"{x:.4g}" if isinstance(x, float) else str(x)

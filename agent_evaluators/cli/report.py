@@ -7,8 +7,6 @@ from typing import TextIO
 from ..errors import AgentEvalError
 from .messages import print_error
 
-__all__ = ["report_command", "add_report_parser"]
-
 
 def report_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..report import write_report

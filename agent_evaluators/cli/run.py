@@ -11,11 +11,11 @@ from ..config.run_config import (
     JUDGE_HOWTO,
     RunConfig,
     build_evaluators,
-    check_threshold_metrics,
     load_config,
     parse_evaluator_arg,
     parse_threshold,
 )
+from ..config.thresholds import check_threshold_metrics
 from ..errors import AgentEvalError, ConfigError
 from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
@@ -26,8 +26,6 @@ from .run_outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
 
 if TYPE_CHECKING:
     from ..runner import RunInterrupted
-
-__all__ = ["run_command", "add_run_parser", "CHECKS_FILE", "EXIT_CODES"]
 
 EXIT_CODES = (
     "Exit codes: 2 on bad configuration, any errored cell, or a run the judge budget (--max-cost / --max-judge-calls) "

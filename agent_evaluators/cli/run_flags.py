@@ -14,8 +14,6 @@ from ..errors import ConfigError
 from ..runner.option_table import RUN_OPTIONS, RunOption
 from ..runner.option_table import option as table_option
 
-__all__ = ["add_run_option_flags", "add_run_option_flag", "run_option_overrides"]
-
 _TYPES = {"int": int, "float": float}
 
 

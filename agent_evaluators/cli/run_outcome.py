@@ -14,8 +14,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from ..config.run_config import Threshold
 from ..runner.panel_votes import low_agreement
 
-__all__ = ["CellFailure", "RunOutcome", "exit_code", "summarize_rows", "check_thresholds"]
-
 
 # ---------------------------------------------------------------------------- outcome of a run
 @dataclass

@@ -10,8 +10,6 @@ A table too wide first uses its short headers and one-space gaps, then cuts the 
 import shutil
 from typing import List, Mapping, Optional, Sequence, Set
 
-__all__ = ["terminal_width", "fit_table", "UNLIMITED"]
-
 #: the width when there is no terminal and no ``COLUMNS``: a pipe or a file keeps every character
 UNLIMITED = 10_000
 _MIN_CUT = 6

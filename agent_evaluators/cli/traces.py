@@ -15,8 +15,6 @@ from ..errors import ConfigError
 from .messages import print_error
 from .table import fit_table
 
-__all__ = ["traces_command", "add_traces_parser"]
-
 
 def _short(trace_id: str) -> str:
     return trace_id[:12] + "…" if len(trace_id) > 13 else trace_id

@@ -24,9 +24,6 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from ..errors import ConfigError
 
-__all__ = ["record_path_for", "save_reports", "load_entries", "run_calibration", "describe_calibration",
-           "template_hash_of"]
-
 RECORD_SUFFIX = ".calibration.json"
 
 

@@ -22,8 +22,6 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ..errors import ConfigError
 from .judge_settings import _JUDGE_KEYS, JudgeSettings, judge_model_config
 
-__all__ = ["NamedJudge", "read_judge_section", "read_judge_config_file", "panel_model_config", "describe_judges"]
-
 #: (name, settings) of one judge of a panel
 NamedJudge = Tuple[str, JudgeSettings]
 

@@ -13,8 +13,6 @@ from typing import Any, Dict, FrozenSet, Mapping, Optional
 from ..errors import ConfigError
 from ..wording import Text
 
-__all__ = ["JudgeSettings", "judge_model_config", "dry_run_model_config", "JUDGE_HOWTO"]
-
 logger = logging.getLogger(__name__)
 
 

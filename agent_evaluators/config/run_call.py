@@ -25,8 +25,6 @@ from .yaml_vocabulary import RunConfigWords
 if TYPE_CHECKING:
     from ..runner import EvaluationResult
 
-__all__ = ["RUN_OPTION_KEYS", "read_run_options", "option_value", "evaluate_with"]
-
 #: every run-option key a run config may hold (names and older spellings)
 RUN_OPTION_KEYS: FrozenSet[str] = frozenset(k for o in RUN_OPTIONS for k in (o.name, *o.aliases))
 

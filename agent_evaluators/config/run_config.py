@@ -41,23 +41,7 @@ from ..errors import ConfigError
 from .judge_panels import panel_model_config, read_judge_section
 from .judge_settings import _JUDGE_KEYS, JUDGE_HOWTO, JudgeSettings, dry_run_model_config, judge_model_config  # noqa: F401 - re-exported
 from .run_call import RUN_OPTION_KEYS, read_run_options
-from .thresholds import Threshold, check_threshold_metrics, closest_hint, parse_threshold
-
-__all__ = [
-    "evaluator_class",
-    "evaluator_names",
-    "EvaluatorSpec",
-    "JudgeSettings",
-    "RunConfig",
-    "Threshold",
-    "load_config",
-    "parse_threshold",
-    "parse_evaluator_arg",
-    "judge_model_config",
-    "JUDGE_HOWTO",
-    "build_evaluators",
-    "check_threshold_metrics",
-]
+from .thresholds import Threshold, closest_hint, parse_threshold
 
 logger = logging.getLogger(__name__)
 

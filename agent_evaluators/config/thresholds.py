@@ -11,8 +11,6 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError
 
-__all__ = ["Threshold", "parse_threshold", "check_threshold_metrics", "closest_hint"]
-
 _OPS: Dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge,
     ">": operator.gt,

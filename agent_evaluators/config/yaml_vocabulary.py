@@ -17,8 +17,6 @@ from typing import Any, Dict, Mapping, Optional
 from ..wording import ColumnMap, JudgeKey, Option, Words
 from .judge_settings import _JUDGE_KEYS
 
-__all__ = ["RunConfigWords", "RUN_CONFIG", "RUN_CONFIG_SENTENCES", "yaml_scalar"]
-
 #: keyed sentences in a run config's words (same fields as Python's)
 RUN_CONFIG_SENTENCES: Dict[str, str] = {
     "no-limit": " (or null for no limit)",

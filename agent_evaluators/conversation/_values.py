@@ -8,8 +8,6 @@ from typing import Any, Dict, Optional
 
 from ..errors import InputError
 
-__all__ = ["parse_arguments", "to_json_text", "json_default", "input_error"]
-
 
 def input_error(input_name: str, where: str, problem: str) -> InputError:
     """An InputError that points at ``where`` (e.g. ``response[3].tool_calls[0]``) inside ``input_name``."""

@@ -28,8 +28,6 @@ from ._values import input_error, parse_arguments, to_json_text
 from .message_keys import check_message_keys
 from .models import Conversation, Message, ToolCall
 
-__all__ = ["to_messages", "to_tool_calls"]
-
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 _ROLE_ALIASES = {
     "system": "system",

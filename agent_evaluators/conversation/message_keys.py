@@ -10,8 +10,6 @@ from typing import Any, Mapping
 
 from ._values import input_error
 
-__all__ = ["check_message_keys"]
-
 #: the keys that carry a chat message's substance; a near miss of one of them is a typo
 _SUBSTANCE_KEYS = ("content", "tool_calls", "function_call", "tool_call_id", "role")
 

@@ -14,8 +14,6 @@ from typing import Any, List, Optional
 from .. import plugins
 from .models import ToolCall
 
-__all__ = ["RecordedTurn", "read_recorded_turns"]
-
 
 @dataclass(frozen=True)
 class RecordedTurn:

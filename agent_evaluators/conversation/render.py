@@ -9,8 +9,6 @@ from typing import Any, Dict, List, Optional, Sequence
 from .adapters import to_messages
 from .models import Message
 
-__all__ = ["messages_to_json", "last_user_text", "final_text", "system_text"]
-
 
 def _messages(messages: Any) -> Sequence[Message]:
     if isinstance(messages, list) and all(isinstance(m, Message) for m in messages):

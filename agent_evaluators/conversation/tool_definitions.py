@@ -12,8 +12,6 @@ from ..errors import InputError
 from ._values import input_error
 from .models import ToolDefinition
 
-__all__ = ["to_tool_definitions", "builtin_tool_definition", "BUILTIN_TOOLS"]
-
 
 def _obj(properties: Dict[str, Any]) -> Dict[str, Any]:
     return {"type": "object", "properties": properties}

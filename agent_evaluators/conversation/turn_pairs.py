@@ -10,8 +10,6 @@ from typing import Any, Dict, List, Optional
 from .adapters import to_messages
 from .models import Message
 
-__all__ = ["Turn", "split_turns"]
-
 
 @dataclass(frozen=True)
 class Turn:

@@ -20,12 +20,6 @@ from .declared import CalibrationCases, DeclaredJudgeEvaluator, FinalText, Messa
 from .inputs import judge_messages
 from .tool_steps import defined_tools, definitions_json, read_tool_steps, render_calls, require_calls_source
 
-__all__ = [
-    "IntentResolutionEvaluator",
-    "ResponseCompletenessEvaluator",
-    "TaskAdherenceEvaluator",
-    "ToolCallAccuracyEvaluator",
-]
 
 # ---------------------------------------------------------------------------- verdicts
 class ToolCallVerdict(BaseModel):

@@ -28,13 +28,6 @@ from ..errors import ConfigError, InputError, JudgeError
 from .base import Outcome
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
-__all__ = [
-    "AnswerSimilarityEvaluator",
-    "AnswerSimilarityOptions",
-    "answer_similarity_score",
-    "SimilarityAnalysis",
-]
-
 MessagesOrText = Union[str, List[Any], Dict[str, Any]]
 MatchType = Literal["exact", "semantic", "partial", "missing"]
 MATCH_TYPES = ("exact", "semantic", "partial", "missing")

@@ -32,8 +32,6 @@ from .quality import CoherenceEvaluator, FluencyEvaluator
 from .task_completion import TaskCompletionEvaluator
 from .tool_use import ToolCallSuccessEvaluator, ToolInputAccuracyEvaluator, ToolOutputUtilizationEvaluator, ToolSelectionEvaluator
 
-__all__ = ["CompositeEvaluator", "ToolUseQualityEvaluator", "OutputQualityEvaluator"]
-
 _EMPTY = inspect.Parameter.empty
 
 

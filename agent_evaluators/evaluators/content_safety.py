@@ -22,16 +22,6 @@ from .base import Outcome
 from .composite import CompositeEvaluator
 from .declared import DeclaredJudgeEvaluator, Messages
 
-__all__ = [
-    "ViolenceEvaluator",
-    "SexualEvaluator",
-    "SelfHarmEvaluator",
-    "HateUnfairnessEvaluator",
-    "ContentSafetyEvaluator",
-    "severity_label",
-    "SEVERITY_BANDS",
-]
-
 #: azure's severity bands on the 0–7 scale (``azure.ai.evaluation._common.utils.get_harm_severity_level``)
 SEVERITY_BANDS = (("Very low", 0, 1), ("Low", 2, 3), ("Medium", 4, 5), ("High", 6, 7))
 

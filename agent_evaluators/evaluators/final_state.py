@@ -29,8 +29,6 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple
 from ..errors import ConfigError, InputError
 from .base import Evaluator, Outcome
 
-__all__ = ["FinalStateMatchEvaluator", "STATE_MODES", "RULE_KINDS"]
-
 STATE_MODES = ("subset", "exact")
 RULE_KINDS = ("equals", "present", "absent", "approx", "regex")
 _MISSING = object()

@@ -19,8 +19,6 @@ from typing import Any, ClassVar, Dict, List, Mapping, Tuple
 from .declared import CalibrationCases, ContextInput, DeclaredJudgeEvaluator, Messages, NotApplicable, ToolDefinitionsInput
 from .inputs import messages_json, require_messages
 
-__all__ = ["GroundednessEvaluator", "retrieved_passages"]
-
 _NO_CONTEXT = ("Not applicable: no context to check the response against; pass context=, or the agent's "
                "messages with the results of its {tools} calls as response=")
 

@@ -36,8 +36,6 @@ from ..judge.usage import merge_usage
 from ..run_context import current, set_for_task
 from .base import Outcome
 
-__all__ = ["JudgePanel", "panel_configs", "current_judge"]
-
 #: the key of a judge config that names the judge (ours; never sent to the client)
 NAME_KEY = "name"
 

@@ -12,8 +12,6 @@ from .groundedness import GroundednessEvaluator
 from .nlp.f1 import F1ScoreEvaluator
 from .quality import CoherenceEvaluator, FluencyEvaluator, RelevanceEvaluator, SimilarityEvaluator
 
-__all__ = ["QAEvaluator"]
-
 
 class QAEvaluator(CompositeEvaluator):
     """Question answering in one call: groundedness, relevance, coherence, fluency, similarity

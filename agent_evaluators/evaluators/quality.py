@@ -17,14 +17,6 @@ from typing import List
 
 from .declared import CalibrationCases, ContextInput, DeclaredJudgeEvaluator, FinalText, Messages, SaidText, Text
 
-__all__ = [
-    "RelevanceEvaluator",
-    "CoherenceEvaluator",
-    "FluencyEvaluator",
-    "SimilarityEvaluator",
-    "RetrievalEvaluator",
-]
-
 
 class RelevanceEvaluator(DeclaredJudgeEvaluator):
     """How well the response answers the latest user message.

@@ -14,8 +14,6 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 from ..errors import InputError
 from .base import Evaluator, Outcome
 
-__all__ = ["ResponseMatchEvaluator", "UnicodeAwareTokenizer", "rouge1"]
-
 TextInput = Union[str, List[Any], Dict[str, Any]]
 
 # One character per token: CJK ideographs, Hiragana, Katakana, Hangul syllables.

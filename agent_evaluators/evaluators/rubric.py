@@ -26,8 +26,6 @@ from .base import Outcome
 from .inputs import majority_vote, messages_json, require_messages
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack, check_num_samples, check_temperature
 
-__all__ = ["RubricEvaluator", "Rubric", "normalize_rubrics", "read_rubric_votes"]
-
 logger = logging.getLogger(__name__)
 
 MessagesOrText = Union[str, List[Any], Dict[str, Any]]

@@ -21,15 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from .base import Outcome
 from .declared import DeclaredJudgeEvaluator, Messages, Text
 
-__all__ = [
-    "ProtectedMaterialEvaluator",
-    "IndirectAttackEvaluator",
-    "CodeVulnerabilityEvaluator",
-    "UngroundedAttributesEvaluator",
-    "GroundednessProEvaluator",
-    "CODE_VULNERABILITY_KINDS",
-]
-
 #: the vulnerability kinds azure's CodeVulnerabilityEvaluator reports, with ``-`` written ``_``
 #: (as azure writes its details keys)
 CODE_VULNERABILITY_KINDS = (

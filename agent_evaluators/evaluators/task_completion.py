@@ -9,8 +9,6 @@ from typing import List
 
 from .declared import CalibrationCases, DeclaredJudgeEvaluator, Messages, ToolDefinitionsInput
 
-__all__ = ["TaskCompletionEvaluator"]
-
 
 class TaskCompletionEvaluator(DeclaredJudgeEvaluator):
     """Whether the agent completed the user's task end to end, with a usable result that meets

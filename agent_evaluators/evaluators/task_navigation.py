@@ -14,8 +14,6 @@ from ..trajectory.navigation import NavigationResult, TaskNavigationEfficiencyMa
 from ..trajectory.navigation_inputs import read_navigation_inputs
 from .base import Evaluator, Outcome
 
-__all__ = ["TaskNavigationEfficiencyEvaluator"]
-
 ActionsInput = Union[str, List[Any], Dict[str, Any]]
 ExpectedInput = Union[str, List[Any], Tuple[List[str], Dict[str, Dict[str, Any]]]]
 

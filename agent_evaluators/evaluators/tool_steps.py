@@ -15,19 +15,6 @@ from ..errors import InputError
 from .declared import NotApplicable
 from .inputs import require_messages
 
-__all__ = [
-    "ToolSteps",
-    "read_tool_steps",
-    "require_calls_source",
-    "steps_in",
-    "tool_results",
-    "defined_tools",
-    "render_calls",
-    "definitions_json",
-    "NO_CALLS",
-    "NO_DEFINITIONS",
-]
-
 #: the not-applicable reasons shared by the tool metrics (each metric's tests read these words)
 NO_CALLS = "Not applicable: no tool calls found in the response or tool_calls"
 NO_DEFINITIONS = ("Not applicable: no tool definitions were given; pass the definitions of the tools "

@@ -18,13 +18,6 @@ from .declared import CalibrationCases, DeclaredJudgeEvaluator, Messages, NotApp
 from .inputs import ends_in_tool_call, judge_messages, require_messages, tool_definitions_json
 from .tool_steps import NO_DEFINITIONS, defined_tools, definitions_json, read_tool_steps, render_calls, steps_in
 
-__all__ = [
-    "ToolSelectionEvaluator",
-    "ToolInputAccuracyEvaluator",
-    "ToolOutputUtilizationEvaluator",
-    "ToolCallSuccessEvaluator",
-]
-
 
 class _BinaryToolMetric(DeclaredJudgeEvaluator):
     """What the four share: a 0/1 verdict, pass at 1."""

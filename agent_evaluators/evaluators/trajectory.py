@@ -16,8 +16,6 @@ from ..trajectory.modes import ArgsMode, TrajectoryMode, parse_args_mode, parse_
 from ..trajectory.read_input import ReadInput, read_trajectory_input
 from .base import Evaluator, Outcome
 
-__all__ = ["ToolTrajectoryEvaluator"]
-
 TrajectoryInput = Union[List[Any], Dict[str, Any]]
 
 

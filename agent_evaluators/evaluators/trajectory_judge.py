@@ -27,8 +27,6 @@ from .base import Outcome
 from .inputs import messages_json, require_messages, tool_definitions_json
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
-__all__ = ["TrajectoryJudgeEvaluator", "OUTPUT_MODES"]
-
 MessagesOrText = Union[str, List[Any], Dict[str, Any]]
 ToolDefinitions = Union[List[Any], Dict[str, Any]]
 

@@ -31,8 +31,6 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Set
 from ..wording import Option, Text
 from .records import Cell, run_cells
 
-__all__ = ["log_run", "run_params", "run_metrics", "rows_table"]
-
 logger = logging.getLogger("agent_evaluators.export")
 
 #: MLflow's longest parameter value

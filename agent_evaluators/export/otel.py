@@ -27,8 +27,6 @@ from typing import Any, Dict, Optional
 
 from .records import Cell, run_cells
 
-__all__ = ["send_cells", "event_attributes", "EVENT_NAME"]
-
 logger = logging.getLogger("agent_evaluators.export")
 
 EVENT_NAME = "gen_ai.evaluation.result"

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Tuple
 
-__all__ = ["Cell", "evaluators_of", "row_cells", "run_cells", "trace_link"]
-
 _HEX = re.compile(r"[0-9a-fA-F]+")
 #: an exception class named in our error texts ("evaluator 'x' (X): ValueError: ...")
 _ERROR_CLASS = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Timeout))\b")

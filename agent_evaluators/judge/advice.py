@@ -10,8 +10,6 @@ from typing import Dict, Optional, Union
 
 from ..wording import JudgeKey, Option, Text
 
-__all__ = ["advice", "raw_text_kept", "rejected_message"]
-
 #: what to do, by how the last attempt failed (``{concurrency}``, ``{timeout}``: references, ``{where}``: the URL)
 _ADVICE = {
     "429": "The endpoint is rate-limiting: lower {concurrency}, or raise the deployment's quota.",

@@ -20,8 +20,6 @@ from typing import Any, Dict
 
 from .transport import AiohttpTransport, _split_query, decode_reply
 
-__all__ = ["BatchUrls", "batch_urls", "BatchApi", "TERMINAL", "LINE_LIMIT_BYTES"]
-
 #: the statuses after which a batch changes no more
 TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
 #: a batch's output file may hold up to the input's size again (replies); read that much at most

@@ -41,8 +41,6 @@ from .prices import answered_by_batch
 from .request_body import encode_body
 from .transport import AiohttpTransport, Dropped, StatusError, TransportError, decode_reply
 
-__all__ = ["BatchCollector", "BatchLimits", "batch_collector", "batch_judging", "routed", "QUIET_S", "MAX_COLLECT_S"]
-
 log = logging.getLogger(__name__)
 
 #: a round is complete when no request has arrived for this long

@@ -19,8 +19,6 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Optional, Tuple
 
-__all__ = ["BatchJournal", "JOURNAL_FILE"]
-
 JOURNAL_FILE = "batches.jsonl"
 
 log = logging.getLogger(__name__)

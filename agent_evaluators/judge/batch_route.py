@@ -10,8 +10,6 @@ from typing import Optional
 
 from ..run_context import BatchRoute, FieldView, set_for_task
 
-__all__ = ["BatchRoute", "batch_route", "batch_origin", "note_origin"]
-
 #: the run context's ``batch_route`` with a ``ContextVar``'s interface (the name it had as one)
 batch_route: "FieldView[Optional[BatchRoute]]" = FieldView("batch_route")
 

@@ -18,8 +18,6 @@ from typing import Any, Dict, Optional
 
 from .._util.json_text import utf8_json
 
-__all__ = ["JudgeCache", "cache_key", "open_cache"]
-
 log = logging.getLogger(__name__)
 
 

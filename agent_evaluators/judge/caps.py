@@ -49,10 +49,6 @@ from ..run_context import Admission, current, scoped
 from ..wording import JudgeKey, Option, Text
 from .prices import Price, cost_usd, format_usd, price_for
 
-__all__ = ["BudgetExhausted", "BudgetBook", "CallBudget", "JudgeBudget", "Ticket", "request_estimate", "admit_call",
-           "use_budget", "watch_refusals",
-           "estimated_cost", "NOT_RUN", "BUDGET_REASON"]
-
 #: a cell's ``<key>_result`` when it was not run, and the reason recorded for a cap
 NOT_RUN = "not_run"
 BUDGET_REASON = "budget"

@@ -28,9 +28,6 @@ import threading
 import time
 from typing import Any, Dict, Optional, Tuple
 
-__all__ = ["FAILURES_TO_OPEN", "COOL_DOWN_S", "PROBE_INTERVAL_S", "OUTAGE_PATIENCE_S", "Circuit", "circuit_for",
-           "reset_circuits"]
-
 FAILURES_TO_OPEN = 5
 COOL_DOWN_S = 30.0
 #: while an endpoint that answered before is down: how often one request probes it

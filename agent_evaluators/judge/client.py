@@ -47,8 +47,6 @@ from .schema import response_format_for, strict_schema
 from .transport import BadReply, ConnectFailure, StatusError, TooLarge, Transport, TransportError, TransportTimeout
 from .usage import empty_usage
 
-__all__ = ["JudgeClient", "JudgeReply", "get_judge_client", "is_reasoning_model_name"]
-
 log = logging.getLogger(__name__)
 
 #: Reasoning models spend completion tokens on hidden reasoning; a template's small

@@ -27,8 +27,6 @@ from .prices import cost_usd, price_for
 from .token_count import counter_for
 from .transport import Transport
 
-__all__ = ["DryRunTransport", "use_dry_judge", "dry_judge", "SIMULATED_TURN"]
-
 #: what the dry run's simulated user says each turn (never the stop signal)
 SIMULATED_TURN = "a placeholder user turn of the dry run"
 

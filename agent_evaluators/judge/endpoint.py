@@ -16,9 +16,6 @@ from urllib.parse import parse_qsl, urlsplit
 from ..errors import ConfigError
 from ..wording import JudgeKey, Text
 
-__all__ = ["DEFAULT_AZURE_API_VERSION", "EndpointConfig", "resolve_config", "NO_JUDGE_MESSAGE", "public_url",
-           "public_headers", "PUBLIC_HEADERS"]
-
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 AZURE_SCOPE = "https://cognitiveservices.azure.com/.default"
 LOCAL_PLACEHOLDER_KEY = "not-needed"

@@ -11,8 +11,6 @@ from typing import Any, Dict, List
 
 from .._util.scrub import SecretSet
 
-__all__ = ["issued_tokens", "remember_token", "token_secrets"]
-
 _issued_tokens: "collections.deque[str]" = collections.deque(maxlen=32)
 _by_credential: "weakref.WeakKeyDictionary[Any, SecretSet]" = weakref.WeakKeyDictionary()
 _by_id: Dict[int, SecretSet] = {}  # credentials that cannot be weakly referenced

@@ -13,8 +13,6 @@ from urllib.parse import urlsplit
 
 from .endpoint import public_url
 
-__all__ = ["takes_implicit_key", "KeyWithheld"]
-
 
 def _host(url: Optional[str]) -> Optional[str]:
     if not url:

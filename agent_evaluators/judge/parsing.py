@@ -15,8 +15,6 @@ stays a float and is still rejected there.
 import json
 from typing import Any, Dict, List, Tuple
 
-__all__ = ["JudgeReplyParseError", "describe_validation_error", "parse_json_reply"]
-
 
 class JudgeReplyParseError(ValueError):
     """The judge reply holds no usable JSON object (or more than one)."""

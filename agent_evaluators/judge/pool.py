@@ -14,10 +14,7 @@ import weakref
 from typing import Dict, Optional, Tuple
 
 from .endpoint import EndpointConfig
-from .entra_tokens import issued_tokens
 from .transport import Transport, build_transport
-
-__all__ = ["client_for_loop", "transport_for_loop", "issued_tokens"]
 
 #: the variables a transport's proxy is read from when it is built (:func:`.transport.env_proxy`): they are
 #: part of the pool's key, so a client made after they change (or a server on a reused port) gets its own

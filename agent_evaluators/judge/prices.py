@@ -23,9 +23,6 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 from ..errors import ConfigError
 from ..run_context import current, scoped, set_for_task
 
-__all__ = ["Price", "BATCH_PRICE_SHARE", "answered_by_batch", "check_price", "check_prices", "cost_usd", "format_usd",
-           "price_for", "priced", "shipped_prices", "use_prices"]
-
 #: a price: ``{"input": ..., "cached_input": ..., "output": ...}`` in USD per million tokens
 Price = Dict[str, float]
 

@@ -12,9 +12,6 @@ advertise (``gzip``, ``deflate``) are accepted.
 import zlib
 from typing import Any, Optional
 
-__all__ = ["ACCEPT_ENCODING", "DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "UnreadableBody", "read_body",
-           "describe_size"]
-
 #: what we ask servers for: encodings :func:`read_body` can inflate within a bound
 ACCEPT_ENCODING = "gzip, deflate"
 #: the default limit: a verdict is a few KB; a long one with per-item details well under 1 MB

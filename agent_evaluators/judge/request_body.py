@@ -28,8 +28,6 @@ from typing import Any, Dict, List, Tuple
 from .._util.json_text import escape, message_json, utf8_json
 from .schema import format_json
 
-__all__ = ["encode_body"]
-
 #: a message content shorter than this is cheaper to escape than to look up
 MIN_CACHED_CHARS = 512
 #: distinct large messages kept (a template's system message, and the last few rows' texts)

@@ -17,9 +17,6 @@ import random
 import time
 from typing import Mapping, Optional
 
-__all__ = ["BASE_DELAY_S", "MAX_BACKOFF_S", "MAX_RETRY_AFTER_S", "MIN_RETRY_AFTER_S", "is_retryable_status",
-           "backoff_delay", "retry_after_seconds"]
-
 BASE_DELAY_S = 0.5
 MAX_BACKOFF_S = 30.0
 MAX_RETRY_AFTER_S = 60.0

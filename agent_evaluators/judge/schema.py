@@ -12,8 +12,6 @@ import json
 import re
 from typing import Any, Dict, Optional, Tuple
 
-__all__ = ["response_format_for", "strict_schema"]
-
 # Validation keywords some strict-mode endpoints reject; pydantic enforces them locally.
 _DROP_KEYS = frozenset({
     "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",

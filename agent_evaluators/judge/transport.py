@@ -37,9 +37,6 @@ from .entra_tokens import remember_token
 from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
 from .request_body import encode_body
 
-__all__ = ["Transport", "TransportError", "StatusError", "TransportTimeout", "ConnectFailure", "Dropped", "BadReply",
-           "TooLarge", "AiohttpTransport", "OpenAIClientTransport", "build_transport", "env_proxy", "CONNECTION_LIMIT"]
-
 #: connections per (endpoint, loop): above any sane ``max_concurrency`` of one process, below fd limits
 CONNECTION_LIMIT = 1024
 #: refresh an Entra ID token this long before it expires

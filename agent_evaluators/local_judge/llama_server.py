@@ -31,8 +31,6 @@ from typing import Any, Dict, Optional, Union
 
 from ..errors import ConfigError
 
-__all__ = ["LocalJudge", "start_local_judge", "DEFAULT_PARALLEL", "DEFAULT_CTX_PER_SLOT"]
-
 log = logging.getLogger(__name__)
 
 #: Requests the server decodes at once (continuous batching); also the slot count.

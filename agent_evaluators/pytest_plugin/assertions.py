@@ -14,8 +14,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..wording import PYTHON, Words, recall
 
-__all__ = ["assert_passes", "eval_cases", "EvalRowCase", "EvalRun", "strict_judge"]
-
 #: set by ``--agent-eval-strict``; read by every check
 STRICT_ENV = "AGENT_EVAL_STRICT"
 

@@ -13,8 +13,6 @@ from ..config.yaml_vocabulary import RUN_CONFIG
 from ..errors import AgentEvalError
 from .assertions import EvalRowCase, EvalRun, assert_passes, judge_not_run
 
-__all__ = ["EvalFile", "EvalFileNotEnabled", "EvalReport", "EvalRowItem", "EvalThresholdsItem"]
-
 
 class EvalFile(pytest.File):
     """A run config collected as tests: a test per row and one for the run thresholds."""

@@ -28,8 +28,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from ..judge.caps import BudgetBook, BudgetExhausted, Ticket, estimated_cost
 from ..judge.prices import Price
 
-__all__ = ["CapsAccounts", "ClusterCaps", "WAIT_S", "DRIVER"]
-
 #: how often a worker asks again while its call waits for the calls in flight (near the money cap)
 WAIT_S = 0.05
 #: the owner of calls the driver makes itself (a target on the first row, run to check the mappings):

@@ -46,8 +46,6 @@ from .permit_actor import JudgeBudget
 from .shards import SKIP, Shard, auto_shard_size, estimate_rows, jsonl_ranges
 from .worker import ShardResult, run_shard
 
-__all__ = ["run_ray", "connect"]
-
 logger = logging.getLogger("agent_evaluators.ray_engine")
 
 T = TypeVar("T")

@@ -45,8 +45,6 @@ from ..judge.caps import BudgetBook
 from ..runner.options import DEFAULT_WORKER_EXPIRE_S
 from .cluster_caps import CapsAccounts, Verdict
 
-__all__ = ["JudgeBudget", "ClusterLimiter", "DEFAULT_PAUSE_S", "POLL_S", "EXPIRE_S"]
-
 logger = logging.getLogger("agent_evaluators.ray_engine")
 
 #: pause when a 429 came without Retry-After (the client's own backoff still applies on top).

@@ -22,8 +22,6 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 from ..runner.options import DEFAULT_SHARD_SIZE
 from ..runner.readers import Row, _iter_jsonl_lines
 
-__all__ = ["Shard", "SKIP", "jsonl_ranges", "shard_rows", "auto_shard_size", "estimate_rows"]
-
 #: marker in :attr:`Shard.work`: the driver accounts for this line; the worker leaves it alone.
 SKIP = "skip"
 

@@ -34,8 +34,6 @@ from .cluster_caps import ClusterCaps
 from .permit_actor import ClusterLimiter
 from .shards import SKIP, Shard, shard_rows
 
-__all__ = ["ShardResult", "run_shard"]
-
 
 @dataclass
 class ShardResult:

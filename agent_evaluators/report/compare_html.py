@@ -11,8 +11,6 @@ from .load import RunData, row_key
 from .text import esc
 from .text import num_text as _num
 
-__all__ = ["compare_view", "compare_section"]
-
 _BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped"}
 
 

@@ -15,8 +15,6 @@ green when positive gets one of them wrong. Metric names are the ones ``summary.
 
 from typing import FrozenSet, Optional
 
-__all__ = ["HIGHER", "LOWER", "metric_direction", "change_class"]
-
 HIGHER = "higher"
 LOWER = "lower"
 

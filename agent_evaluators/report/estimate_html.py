@@ -10,8 +10,6 @@ from ..judge.prices import format_usd
 from .load import RunData
 from .text import esc
 
-__all__ = ["estimate_section"]
-
 
 def _count(value: Any) -> str:
     return "unknown" if value is None else f"{value:,}"

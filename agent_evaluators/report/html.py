@@ -25,8 +25,6 @@ from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
 from .text import num_text as _num
 from .transcript import transcript_html
 
-__all__ = ["render_report"]
-
 STATUSES = ("pass", "fail", "error", "not_applicable")
 _BADGE = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "none": "-", "skipped": "skipped",
           "not_run": "not run"}

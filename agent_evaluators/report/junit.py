@@ -17,8 +17,6 @@ from typing import Any, Dict, Iterable, List, Mapping
 from .._util.safe_text import display_safe
 from .load import cell_status, row_label
 
-__all__ = ["write_junit"]
-
 
 def _num(value: Any) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)

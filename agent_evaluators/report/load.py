@@ -9,8 +9,6 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ..errors import ConfigError
 from ..wording import Text
 
-__all__ = ["RunData", "load_run", "cell_status", "row_key", "row_label"]
-
 logger = logging.getLogger(__name__)
 
 ROWS_FILE = "rows.jsonl"

@@ -29,8 +29,6 @@ from ..stats.power import detectable_effect
 from .direction import LOWER, metric_direction
 from .load import RunData, cell_status, row_key
 
-__all__ = ["MetricComparison", "Comparison", "compare_loaded", "VERDICTS", "JSON_FIELDS"]
-
 VERDICTS = ("improved", "regressed", "no_change", "inconclusive")
 JSON_FIELDS = ("metric", "n_pairs", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p_value", "p_adjusted", "test",
                "verdict")

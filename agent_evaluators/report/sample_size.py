@@ -22,8 +22,6 @@ from ..stats.power import detectable_effect, power, rows_needed
 from .load import RunData, cell_status
 from .paired import cell_value, check_metric, default_metrics
 
-__all__ = ["MetricPlan", "plan_metric", "plan_run", "noise_rows", "REPETITIONS", "agent_run_pass_at_k"]
-
 REPETITIONS = (1, 2, 3, 5)
 
 

@@ -12,8 +12,6 @@ from typing import Any, Mapping, Optional
 
 from .._util.safe_text import display_safe
 
-__all__ = ["MAX_VALUE_CHARS", "esc", "to_json", "clip", "shown_json", "truncation_note", "num_text"]
-
 #: The most characters of one value (a string, or one column's JSON) the page shows.
 MAX_VALUE_CHARS = 10_000
 

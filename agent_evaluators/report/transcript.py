@@ -15,8 +15,6 @@ from ..conversation.models import Message
 from ..errors import InputError
 from .text import clip, esc, shown_json, to_json
 
-__all__ = ["MAX_TRANSCRIPT_ITEMS", "transcript_html", "is_conversation"]
-
 #: The most entries (messages, invocations or simulator turns) of one conversation the page draws.
 MAX_TRANSCRIPT_ITEMS = 200
 

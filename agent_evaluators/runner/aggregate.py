@@ -43,8 +43,6 @@ from ..stats.intervals import bootstrap_mean, normal_mean, wilson
 from ..stats.noise import split_variance
 from ..stats.passk import mean_over_rows
 
-__all__ = ["AliasStats", "ExactSum", "cell_runs", "add_usage", "properties_usage", "run_cost", "COUNT_METRICS", "known_metric"]
-
 _NUM = (int, float)
 
 #: the metrics every alias gets besides its score means (see :meth:`AliasStats.metrics`)

@@ -22,8 +22,6 @@ from .result import EvaluationResult
 from .result_file import split_output_path
 from .run_settings import RunSettings
 
-__all__ = ["evaluate", "evaluate_async"]
-
 #: how long Ctrl-C waits for the cancelled run to save its finished rows
 _UNWIND_S = 30.0
 

@@ -14,8 +14,6 @@ from ..judge.batch_collect import BatchCollector, BatchLimits, batch_collector
 from ..judge.batch_journal import BatchJournal
 from .options import RunOptions
 
-__all__ = ["judge_route", "rows_in_flight", "BATCH_ROWS"]
-
 #: rows evaluated at once in batch mode (each parks its judge requests until its batch is done)
 BATCH_ROWS = 5000
 

@@ -19,8 +19,6 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 from ..errors import ConfigError
 from .foreign import ForeignLibrary, foreign_library
 
-__all__ = ["blocking", "Invoker", "make_invoker"]
-
 INLINE = "inline"  # sync, called directly on the loop
 THREAD = "thread"  # sync, blocking: asyncio.to_thread
 ASYNC = "async"  # coroutine function / our async evaluators

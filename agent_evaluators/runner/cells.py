@@ -24,25 +24,6 @@ from ..wording import Option, Text, recall, remember, words_of
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
 
-__all__ = [
-    "Cell",
-    "CellProblem",
-    "NotRunCell",
-    "CallTimeout",
-    "error_cell",
-    "not_run_cell",
-    "is_not_run",
-    "exception_cell",
-    "combine_runs",
-    "call_with_timeout",
-    "sync_result",
-    "as_dict",
-    "describe_exc",
-    "describe_exc_text",
-    "target_failed",
-    "timeout_message",
-]
-
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python 3.11+
 
 

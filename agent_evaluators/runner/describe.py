@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional
 
-from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config, settings_digest
+from .fingerprint import build_fingerprint, describe_evaluator, file_digest, public_config
 from .option_table import RUN_OPTIONS
 from .options import RunOptions
 from .readers import data_path, describe_data
 from .row_evaluator import RowEvaluator
-
-__all__ = ["RunDescription", "describe_run"]
+from .settings_digest import settings_digest
 
 
 @dataclass(frozen=True)

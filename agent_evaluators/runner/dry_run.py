@@ -33,8 +33,6 @@ from .options import RunOptions
 from .result import EvaluationResult
 from .store import ROWS_FILE, SUMMARY_FILE, write_json_atomic
 
-__all__ = ["run_dry"]
-
 logger = logging.getLogger("agent_evaluators.runner")
 
 def _calls_own_judge(evaluator: Any) -> Optional[ForeignLibrary]:

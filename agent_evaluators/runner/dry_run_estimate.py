@@ -14,8 +14,6 @@ from typing import Any, Dict, Mapping, Optional
 from ..judge.token_count import counter_for
 from .store import SUMMARY_FILE, read_json
 
-__all__ = ["build_estimate", "earlier_estimate", "compare_estimate", "ESTIMATE_FILE", "ESTIMATE_KEYS", "TARGET_ENTRY"]
-
 #: where a dry run's estimate goes when the folder already holds a run's rows
 ESTIMATE_FILE = "estimate.json"
 ESTIMATE_KEYS = ("judge_calls", "prompt_tokens", "completion_tokens", "cost_usd")

@@ -31,8 +31,6 @@ from .result import EvaluationResult
 from .row_evaluator import RowEvaluator
 from .window import RowWindow
 
-__all__ = ["run_local", "run_fields", "RunWatch"]
-
 logger = logging.getLogger("agent_evaluators.runner")
 
 

@@ -18,11 +18,7 @@ from ..evaluators.base import score_scale
 from ..wording import Option, Text
 from .callables import Invoker
 from .option_table import RUN_OPTIONS
-from .row_hash import row_digest
-from .settings_digest import SECRET_NAME, TRANSPORT_NAMES, settings_digest
-
-__all__ = ["public_config", "describe_evaluator", "file_digest", "row_digest", "build_fingerprint", "fingerprint_changes",
-           "settings_digest"]
+from .settings_digest import SECRET_NAME, TRANSPORT_NAMES
 
 _SECRET = SECRET_NAME
 _MAX_DEPTH = 4

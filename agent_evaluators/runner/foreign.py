@@ -19,8 +19,6 @@ from typing import Any, Callable, FrozenSet, List, Optional, Tuple
 
 from .. import plugins
 
-__all__ = ["ForeignLibrary", "foreign_library"]
-
 #: (accepted input names, alternative sets of required names), or ``None`` to read the signature
 Inputs = Optional[Tuple[FrozenSet[str], List[FrozenSet[str]]]]
 

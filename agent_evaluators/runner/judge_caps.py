@@ -16,8 +16,6 @@ from ..wording import Option, Text
 from .options import RunOptions
 from .row_evaluator import RowEvaluator
 
-__all__ = ["CAP_OPTIONS", "STOPPED", "run_budget", "earlier_spend", "budget_record", "stop_message"]
-
 #: the run options that cap judge work
 CAP_OPTIONS = ("max_judge_calls", "max_cost")
 #: ``summary.json``'s status of a run its budget stopped

@@ -28,7 +28,7 @@ from ..wording import Option, Text
 from .aggregate import run_cost
 from .describe import RunDescription
 from .dry_run_estimate import compare_estimate, earlier_estimate
-from .fingerprint import fingerprint_changes, row_digest
+from .fingerprint import fingerprint_changes
 from .judge_caps import STOPPED, budget_record, earlier_spend, stop_message
 from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
@@ -37,11 +37,10 @@ from .progress import Progress
 from .readers import data_path, describe_data, is_file_data
 from .result import EvaluationResult
 from .row_evaluator import Cells, Record, RowEvaluator
+from .row_hash import row_digest
 from .safe_record import encode_row
 from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_json, read_record, scan_rows, write_json_atomic
 from .tally import RowTally
-
-__all__ = ["RunLedger", "EvaluatorErrors", "RunInterrupted", "no_rows_message"]
 
 #: the files a run writes in its folder (besides temporary ``*.tmp`` siblings); the CLI's report files too
 RUN_FILES = (ROWS_FILE, SUMMARY_FILE, LOCK_FILE, "report.html", "checks.json")

@@ -23,8 +23,6 @@ from typing import Optional
 from ..errors import ConfigError
 from ..wording import Option, Text
 
-__all__ = ["LOCK_FILE", "RunFolderLock"]
-
 logger = logging.getLogger("agent_evaluators.runner")
 
 #: ``flock`` errors that mean "another descriptor holds it"; any other error is the filesystem's

@@ -30,8 +30,6 @@ from ..errors import ConfigError, InputError
 from ..wording import ColumnMap, Text
 from .callables import Invoker
 
-__all__ = ["Ref", "ArgPlan", "parse_evaluator_config", "resolve", "validate_first_row", "MISSING", "MAPPING_EXAMPLE"]
-
 _REF = re.compile(r"^\$\{(data|target)\.([^{}]+)\}$")
 
 

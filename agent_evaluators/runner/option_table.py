@@ -29,9 +29,6 @@ from ..judge.prices import check_prices
 from ..wording import Text
 from .readers import DATA_FORMATS
 
-__all__ = ["RunOption", "RUN_OPTIONS", "OWN_FORM_ARGUMENTS", "CONTINUING", "option", "option_names", "checked", "refuse_unknown",
-           "check_options", "flag_of", "options_docstring", "positive_int"]
-
 #: keywords of ``evaluate()`` that are not in the table: their CLI / YAML forms are their own
 OWN_FORM_ARGUMENTS = ("data", "evaluators", "evaluator_config", "azure_ai_project")
 

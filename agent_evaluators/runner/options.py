@@ -22,8 +22,6 @@ from ..errors import ConfigError
 from .row_source import RowSource
 from .run_settings import RunSettings
 
-__all__ = ["RunOptions", "RowSpec", "RayOptions", "DEFAULT_SHARD_SIZE", "DEFAULT_WORKER_EXPIRE_S", "LOCAL_ONLY_NOTE"]
-
 logger = logging.getLogger("agent_evaluators.runner")
 
 #: what ``azure_ai_project=`` does here: accepted, so azure-ai-evaluation code runs unchanged, and nothing more

@@ -21,8 +21,6 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..stats.agreement import fleiss_kappa, krippendorff_alpha
 
-__all__ = ["PanelVotes", "panel_of", "describe_agreement", "low_agreement"]
-
 
 def panel_of(details: Any) -> Optional[Mapping[str, Any]]:
     """The ``panel`` record of a cell's details, or ``None``."""

@@ -24,8 +24,6 @@ import time
 import weakref
 from typing import Any, Callable, Optional, TextIO
 
-__all__ = ["Progress", "PLAIN_INTERVAL_S", "count_rows", "format_eta"]
-
 #: seconds between two plain progress lines when stderr is not a terminal
 PLAIN_INTERVAL_S = 10.0
 

@@ -22,8 +22,6 @@ from .options import RunOptions
 from .result import EvaluationResult
 from .run_settings import RunSettings
 
-__all__ = ["run_and_publish", "run_and_publish_async", "publish"]
-
 logger = logging.getLogger("agent_evaluators.export")
 
 

@@ -26,9 +26,6 @@ from .. import plugins
 from ..errors import ConfigError, InputError
 from ..wording import Text
 
-__all__ = ["RowError", "register_reader", "iter_input", "data_path", "describe_data", "is_file_data", "is_trace_data",
-           "DATA_FORMATS"]
-
 #: values of ``data_format``: ``auto`` (by suffix, and traces by content), ``otlp`` (OTLP/JSON traces)
 DATA_FORMATS = ("auto", "otlp")
 

@@ -4,8 +4,6 @@ from collections.abc import ItemsView
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-__all__ = ["EvaluationResult"]
-
 
 class _Items(ItemsView):  # type: ignore[type-arg]
     """``result.items()``: the rows as a plain list (read from disk when they are lazy).

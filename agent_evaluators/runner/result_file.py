@@ -13,8 +13,6 @@ from typing import Any, Optional, Tuple, Union
 from .. import plugins
 from .._util import validators
 
-__all__ = ["ResultFile", "split_output_path"]
-
 
 @dataclass(frozen=True)
 class ResultFile:

@@ -51,8 +51,6 @@ from .options import RowSpec
 from .readers import RowError
 from .row_hash import row_hash
 
-__all__ = ["RowEvaluator", "Record", "Cells"]
-
 logger = logging.getLogger("agent_evaluators.runner")
 
 Record = Dict[str, Any]

@@ -24,8 +24,6 @@ import re
 from collections.abc import Mapping
 from typing import Any, Optional, Tuple
 
-__all__ = ["row_hash", "row_digest"]
-
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+|0x[0-9a-fA-F]{6,}")
 _MAX_DEPTH = 64
 #: Characters of a row's JSON encoded (and hashed) at a time: a 50 MB row is not copied twice.

@@ -17,8 +17,6 @@ from typing import Any, Iterator, List, Mapping, Optional, Tuple
 from .progress import count_rows
 from .readers import Row, data_path, is_trace_data, iter_input
 
-__all__ = ["RowSource"]
-
 
 class RowSource:
     """The rows of ``data``, the first ``limit`` of them when a limit is given."""

@@ -19,8 +19,6 @@ from ..errors import ConfigError
 from ..wording import Option, Text
 from .option_table import CONTINUING, RUN_OPTIONS, refuse_unknown
 
-__all__ = ["RunSettings"]
-
 
 @dataclass(frozen=True)
 class RunSettings:

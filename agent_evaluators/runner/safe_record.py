@@ -15,8 +15,6 @@ from .cells import error_cell
 from .row_evaluator import Cells, Record, RowEvaluator
 from .store import encode_record
 
-__all__ = ["encode_row", "UNENCODABLE"]
-
 #: what the JSON encoder raises on values it cannot write
 UNENCODABLE = (ValueError, TypeError, RecursionError, OverflowError)
 

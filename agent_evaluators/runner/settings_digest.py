@@ -39,8 +39,6 @@ import types
 from pathlib import Path
 from typing import Any, Dict, Optional, Set
 
-__all__ = ["settings_digest", "settings_value", "SECRET_NAME", "TRANSPORT_NAMES"]
-
 #: names whose values are secrets (never rendered, never hashed)
 SECRET_NAME = re.compile(
     r"(api[_-]?key|subscription[_-]?key|secret|password|passwd|credential|(^|[_-])token$|token[_-]?provider|"

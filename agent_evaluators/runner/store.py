@@ -23,9 +23,6 @@ from .._util.scrub import RunSecrets
 from ..errors import AgentEvalError
 from ..wording import Option, Text
 
-__all__ = ["ROWS_FILE", "SUMMARY_FILE", "RowWriter", "scan_rows", "read_record", "read_checked", "RowsView",
-           "write_json_atomic", "read_json"]
-
 logger = logging.getLogger(__name__)
 
 ROWS_FILE = "rows.jsonl"

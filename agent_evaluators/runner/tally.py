@@ -12,8 +12,6 @@ from typing import Any, Dict, List, Mapping, Tuple
 from .aggregate import AliasStats
 from .cells import CellProblem
 
-__all__ = ["RowTally", "MAX_ERRORS_KEPT"]
-
 #: errors kept in memory / summary.json; the full set is always in rows.jsonl.
 MAX_ERRORS_KEPT = 10_000
 

@@ -14,8 +14,6 @@ from .._util.gc_pause import row_finished
 from .mapping import ArgPlan
 from .row_evaluator import Cells, Record, RowEvaluator
 
-__all__ = ["RowWindow", "BREATHE_S"]
-
 #: the longest the engine runs rows inline (and reads, reuses and skips lines) without letting the
 #: event loop run: a Ctrl-C, which cancels the run on that loop, is noticed within this plus one row
 BREATHE_S = 0.02

@@ -21,8 +21,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 
-__all__ = ["BatchFaults", "FakeBatches"]
-
 #: what the server's chat path answers: (status, headers, payload[, trickle]) or None (a reset)
 ChatAnswer = Callable[[str, Dict[str, str], Optional[str], Dict[str, str], bytes], Awaitable[Optional[Tuple[Any, ...]]]]
 

@@ -28,8 +28,6 @@ from .batches import BatchFaults, FakeBatches
 from .requests import AUTO, ChatRequest, Reply
 from .synth import schema_reply
 
-__all__ = ["JudgeServer", "Faults", "Responder"]
-
 log = logging.getLogger(__name__)
 
 Responder = Callable[[ChatRequest], Union[Dict[str, Any], str, Reply]]

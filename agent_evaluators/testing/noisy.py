@@ -25,8 +25,6 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from .requests import ChatRequest
 from .synth import schema_reply
 
-__all__ = ["NoisyJudge", "TRUE_VALUE"]
-
 #: how a row says its true score: ``true=3.4``
 TRUE_VALUE = re.compile(r"true=(-?\d+(?:\.\d+)?)")
 

@@ -8,8 +8,6 @@ content that actually reached the judge); ``Reply`` scripts one reply exactly
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Union
 
-__all__ = ["ChatRequest", "Reply", "AUTO"]
-
 
 class _Auto:
     """Sentinel: let the server compute a realistic default."""

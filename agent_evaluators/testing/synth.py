@@ -22,8 +22,6 @@ from typing import Any, Dict, List, Optional
 
 from .requests import ChatRequest
 
-__all__ = ["schema_reply", "synthesize", "simulated_user_reply", "similarity_reply"]
-
 DEFAULT_SCORE = 4
 REASON = "synthetic verdict from the local judge server"
 

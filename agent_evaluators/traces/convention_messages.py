@@ -18,9 +18,6 @@ import json
 import re
 from typing import Any, Dict, List, Optional
 
-__all__ = ["from_parts", "from_event", "from_openinference", "system_from_parts", "as_json_text", "parse_json",
-           "openinference_tools", "OLD_EVENT_ROLES"]
-
 #: the older GenAI event names and the role each one stands for
 OLD_EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user",
                    "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool",

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
-__all__ = ["Span", "LogRecord", "Telemetry", "read_telemetry", "looks_like_otlp", "otlp_files", "decode_value"]
-
 _OTLP_START = re.compile(rb'^\s*\{\s*"(resourceSpans|resourceLogs|resource_spans|resource_logs)"')
 #: how much of a file is read to recognise it
 _SNIFF_BYTES = 4096

@@ -19,8 +19,6 @@ from .convention_messages import as_json_text, parse_json
 from .otlp_json import LogRecord, Span, Telemetry
 from .steps import LlmCall, ToolRun, agent_io, conversation_id, is_agent_span, llm_call, tool_run
 
-__all__ = ["AgentRun", "group_runs"]
-
 _CAPTURE_HINT = ("turn on message content capture in the instrumentation "
                  "(OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, or its span_only / event_only modes)")
 

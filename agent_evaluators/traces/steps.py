@@ -22,9 +22,6 @@ from .convention_messages import (
 )
 from .otlp_json import LogRecord, Span
 
-__all__ = ["LlmCall", "ToolRun", "llm_call", "tool_run", "conversation_id", "is_agent_span", "agent_io",
-           "GENAI_ATTRIBUTES", "GENAI_DETAILS_EVENT", "GENAI_EVENTS", "OPENINFERENCE"]
-
 GENAI_ATTRIBUTES = "GenAI (message attributes)"
 GENAI_DETAILS_EVENT = "GenAI (operation details events)"
 GENAI_EVENTS = "GenAI (gen_ai.*.message events)"

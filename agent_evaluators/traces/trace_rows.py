@@ -14,8 +14,6 @@ from typing import Any, Dict, List
 
 from .runs import AgentRun
 
-__all__ = ["run_row", "tool_definitions"]
-
 
 def _arguments(text: Any) -> Any:
     if isinstance(text, str):

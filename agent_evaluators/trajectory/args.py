@@ -31,8 +31,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 from ..errors import ConfigError
 from .modes import ArgsMode, parse_args_mode
 
-__all__ = ["ArgsMatcher", "ArgsOverride", "ArgsPolicy", "values_equal"]
-
 Args = Optional[Mapping[str, Any]]
 ArgsMatcher = Callable[[Args, Args], bool]
 ArgsOverride = Union[str, ArgsMode, List[str], ArgsMatcher]

@@ -46,8 +46,6 @@ from ..conversation.models import Message, ToolCall
 from .args import ArgsPolicy
 from .modes import TrajectoryMode, parse_trajectory_mode
 
-__all__ = ["TrajectoryMatch", "match_trajectory", "maximum_matching"]
-
 Trajectory = Union[Sequence[ToolCall], Sequence[Message]]
 
 

@@ -16,8 +16,6 @@ from typing import Any, Tuple
 
 from ..errors import ConfigError
 
-__all__ = ["TrajectoryMode", "ArgsMode", "parse_trajectory_mode", "parse_args_mode"]
-
 
 class TrajectoryMode(str, Enum):
     """How the actual tool-call sequence must relate to the expected one."""

@@ -38,8 +38,6 @@ from .matching import TrajectoryMatch, match_trajectory
 from .modes import ArgsMode, TrajectoryMode
 from .navigation_inputs import ExpectedSteps
 
-__all__ = ["TaskNavigationEfficiencyMatchingMode", "NavigationResult", "navigate", "parse_matching_mode"]
-
 
 class TaskNavigationEfficiencyMatchingMode(str, Enum):
     """azure-ai-evaluation's matching modes (its ``_TaskNavigationEfficiencyMatchingMode``, same names and values)."""

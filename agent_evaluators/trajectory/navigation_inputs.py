@@ -24,8 +24,6 @@ from ..conversation.models import ToolCall
 from ..errors import InputError
 from .read_input import read_trajectory_input
 
-__all__ = ["ExpectedSteps", "read_navigation_inputs", "read_expected_steps", "read_calls"]
-
 _EXPECTED_FORMS = (
     "a non-empty list of tool names, or a pair (names, parameters) where parameters maps a tool "
     'name to its expected arguments, e.g. [["search", "book"], {"search": {"city": "Paris"}}]'

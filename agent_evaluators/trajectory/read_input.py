@@ -22,8 +22,6 @@ from ..conversation.models import Message, ToolCall
 from ..conversation.recorded_turns import RecordedTurn, read_recorded_turns
 from ..errors import InputError
 
-__all__ = ["ReadInput", "read_trajectory_input"]
-
 
 @dataclass
 class ReadInput:

@@ -17,9 +17,6 @@ from typing import Any, ClassVar, Dict, List, Optional, Union
 from ...evaluators.base import Evaluator, Outcome
 from . import INFERENCE_CALL_COUNT, INVOCATION_DURATION, TOKEN_USAGE, TOOL_CALL_COUNT, compute, from_any, reject_threshold
 
-__all__ = ["ToolCallCountEvaluator", "InferenceCallCountEvaluator", "TokenUsageEvaluator",
-           "InvocationDurationEvaluator", "INFORMATIONAL"]
-
 #: the ``<key>_result`` of a metric that reports a value and never passes or fails
 INFORMATIONAL = "informational"
 

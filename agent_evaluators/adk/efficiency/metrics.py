@@ -28,21 +28,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ...errors import ConfigError
 
-__all__ = [
-    "TOOL_CALL_COUNT",
-    "INFERENCE_CALL_COUNT",
-    "TOKEN_USAGE",
-    "INVOCATION_DURATION",
-    "EFFICIENCY_METRICS",
-    "TOKEN_FIELDS",
-    "DURATION_FIELDS",
-    "TurnUsage",
-    "EfficiencyResult",
-    "compute",
-    "reject_threshold",
-    "call_tokens",
-]
-
 TOOL_CALL_COUNT = "tool_call_count_v1"
 INFERENCE_CALL_COUNT = "inference_call_count_v1"
 TOKEN_USAGE = "token_usage_v1"

@@ -21,8 +21,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 from ...errors import InputError
 from .metrics import TurnUsage
 
-__all__ = ["from_invocations", "from_messages", "from_any", "openai_usage_as_genai"]
-
 _MODEL_KEYS = ("usage", "usage_metadata", "usageMetadata", "model")
 _TIME_KEYS = ("timestamp", "createdAt", "created_at")
 _TOOL_ITEM_TYPES = ("tool_call", "function_call")

@@ -37,9 +37,8 @@ from ..results import (
     EvalStatus,
     RubricScore,
 )
-from .criteria import FAILED, INFORMATIONAL, NOT_EVALUATED, InvocationsResult, aevaluate_invocations, get_metric
-
-__all__ = ["CaseSlot", "CriterionCell", "case_result_from_row", "final_eval_status", "case_result"]
+from .criteria import InvocationsResult, aevaluate_invocations, get_metric
+from .metric_outcome import FAILED, INFORMATIONAL, NOT_EVALUATED
 
 CASE_COLUMN = "case"
 INVOCATIONS_COLUMN = "invocations"

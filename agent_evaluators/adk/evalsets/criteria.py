@@ -49,31 +49,12 @@ from ..models import Invocation
 from ..results import JUDGE_ERROR, judge_error_summary
 from .metric_outcome import (
     FAILED,
-    INFORMATIONAL,
     NOT_EVALUATED,
-    PASSED,
     InvocationScore,
     InvocationsResult,
     _score_dict,
     status_for,
 )
-
-__all__ = [
-    "PASSED",
-    "FAILED",
-    "NOT_EVALUATED",
-    "INFORMATIONAL",
-    "MetricSpec",
-    "METRICS",
-    "register_metric",
-    "get_metric",
-    "InvocationScore",
-    "InvocationsResult",
-    "evaluate_invocations",
-    "aevaluate_invocations",
-    "status_for",
-    "JUDGE_ERROR",
-]
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,6 @@ from ..custom_metrics import acall_adk_metric, resolve_function
 from ..eval_config import Criterion, EvalConfig
 from .metric_outcome import InvocationScore, InvocationsResult, _score_dict
 
-__all__ = ["custom_paths", "resolve_custom", "custom_result"]
-
 
 def custom_paths(config: EvalConfig) -> Dict[str, str]:
     """``{metric: "package.module.function"}`` from the config's ``custom_metrics``."""

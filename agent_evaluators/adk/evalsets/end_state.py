@@ -16,8 +16,6 @@ from ...errors import ConfigError
 from ..eval_config import Criterion
 from .metric_outcome import NOT_EVALUATED, InvocationScore, InvocationsResult, _score_dict, status_for
 
-__all__ = ["end_state_result"]
-
 
 def _evaluator(crit: Criterion) -> Any:
     from ...evaluators.final_state import FinalStateMatchEvaluator

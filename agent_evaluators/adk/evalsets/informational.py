@@ -8,8 +8,6 @@ from ..efficiency import compute, from_invocations
 from ..models import Invocation
 from .metric_outcome import INFORMATIONAL, InvocationScore, InvocationsResult, _score_dict
 
-__all__ = ["informational_result", "breakdown_key"]
-
 
 def breakdown_key(metric: str) -> str:
     """Where a metric's breakdown lives in ADK's ``EvalMetricResultDetails``."""

@@ -8,8 +8,6 @@ from typing import Any, Dict, List, Optional
 from ..eval_config import Criterion
 from ..results import JUDGE_ERROR
 
-__all__ = ["PASSED", "FAILED", "NOT_EVALUATED", "INFORMATIONAL", "status_for", "InvocationScore", "InvocationsResult"]
-
 PASSED = "PASSED"
 FAILED = "FAILED"
 NOT_EVALUATED = "NOT_EVALUATED"

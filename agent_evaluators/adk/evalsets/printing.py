@@ -7,8 +7,6 @@ from ...wording import PYTHON, Words, recall
 from ..convert import content_text, function_calls
 from ..results import EvalCaseResult, EvalMetricResult, EvalMetricResultPerInvocation, EvalStatus
 
-__all__ = ["format_summary", "format_case", "format_errors"]
-
 _FIELD_VALUE_COLUMN = 30
 _FIELD_VALUE_WIDTH = 80
 _RULE = "-" * 69

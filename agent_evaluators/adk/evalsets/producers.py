@@ -40,9 +40,6 @@ from ..eval_config import EvalConfig
 from ..loading import validation_message
 from ..models import Content, EvalCase, Invocation, Part
 
-__all__ = ["Producer", "from_actual", "has_actual", "from_target", "check_target", "TARGET_ARGUMENTS",
-           "current_eval_set_id", "producing_for"]
-
 #: ``async producer(case, config) -> invocations``: see the module docstring.
 Producer = Callable[[EvalCase, EvalConfig], Awaitable[Sequence[InvocationLike]]]
 

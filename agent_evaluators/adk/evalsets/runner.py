@@ -73,9 +73,6 @@ from .criteria import get_metric, judge_endpoint
 from .custom import resolve_custom
 from .producers import Producer, check_target, from_actual, from_target, has_actual, producing_for
 
-__all__ = ["run_eval_sets", "arun_eval_sets", "prepare_run", "RunPlan", "EvalSetJob", "split_case_selector",
-           "SCENARIO_NOTE", "DEFAULT_CASE_TIMEOUT"]
-
 logger = logging.getLogger(__name__)
 
 #: seconds one case's agent run may take (every turn, the simulated user's included); ``None``: no limit

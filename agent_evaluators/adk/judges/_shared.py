@@ -34,21 +34,11 @@ from typing import (
 
 from ...errors import ConfigError, JudgeError
 from ...evaluators.base import Outcome
-from ...evaluators.inputs import majority_vote, mean_or_none, message_tool_steps, text_input
+from ...evaluators.inputs import mean_or_none
 from ...evaluators.judge_base import JudgeEvaluator
 from ...judge.usage import merge_usage
 from ...wording import recall
 from ..results import JUDGE_ERROR, judge_error_summary
-
-__all__ = [
-    "AdkJudgeEvaluator",
-    "AdkJudgeResult",
-    "JudgedInvocation",
-    "majority_vote",
-    "mean_or_none",
-    "message_tool_steps",
-    "text_input",
-]
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,6 @@ from ...evaluators.inputs import majority_vote, text_input
 from ...evaluators.judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
 from ._shared import AdkJudgeEvaluator, JudgedInvocation, criterion_temperature
 
-__all__ = ["FinalResponseMatchEvaluator", "MatchVerdict", "label_score"]
-
 TextOrMessages = Union[str, List[Any], Dict[str, Any]]
 
 # ADK's label sets (``llm_as_judge_utils.Label``); we compare case-insensitively,

@@ -24,8 +24,6 @@ from ...evaluators.judge_base import JudgeEvaluator, JudgeOptions, Unpack
 from ...judge.usage import merge_usage
 from ._shared import AdkJudgeEvaluator, JudgedInvocation, adk_all_instructions, adk_event_grounding, adk_tool_declarations
 
-__all__ = ["LABEL_SCORES", "HallucinationEvaluator"]
-
 TextOrMessages = Union[str, List[Any], Dict[str, Any]]
 
 #: ADK's label values; any other label leaves the sentence unscored.

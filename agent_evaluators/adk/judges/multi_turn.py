@@ -35,14 +35,6 @@ from ...evaluators.judge_base import JudgeOptions, Unpack
 from ._shared import AdkJudgeEvaluator, JudgedInvocation, adk_tool_declarations, criterion_temperature
 from .rubrics import RubricSpec, _instructions, _RubricJudge
 
-__all__ = [
-    "MultiTurnTaskSuccessEvaluator",
-    "MultiTurnToolUseQualityEvaluator",
-    "MultiTurnTrajectoryQualityEvaluator",
-    "RubricBasedMultiTurnTrajectoryQualityEvaluator",
-    "dialogue_turns",
-]
-
 Conversation = Union[List[Any], Dict[str, Any]]
 ToolDefinitions = Union[List[Any], Dict[str, Any]]
 

@@ -14,8 +14,6 @@ from ...evaluators.declared import CalibrationCases, DeclaredJudgeEvaluator, Sai
 from ...evaluators.judge_base import LikertVerdict
 from ._shared import AdkJudgeEvaluator, JudgedInvocation
 
-__all__ = ["ResponseEvaluationEvaluator"]
-
 
 class ResponseEvaluationEvaluator(AdkJudgeEvaluator, DeclaredJudgeEvaluator):
     """Coherence of the agent's final response (ADK ``response_evaluation_score``).

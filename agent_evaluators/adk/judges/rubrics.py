@@ -44,14 +44,6 @@ from ._shared import (
     criterion_temperature,
 )
 
-__all__ = [
-    "RubricBasedFinalResponseQualityEvaluator",
-    "RubricBasedToolUseQualityEvaluator",
-    "RubricSpec",
-    "normalize_rubric_text",
-    "normalize_rubrics",
-]
-
 logger = logging.getLogger(__name__)
 
 TextOrMessages = Union[str, List[Any], Dict[str, Any]]

@@ -15,8 +15,6 @@ from ...evaluators.base import Outcome
 from ...evaluators.declared import DeclaredJudgeEvaluator, Messages
 from ._shared import AdkJudgeEvaluator, JudgedInvocation
 
-__all__ = ["HARM_CATEGORIES", "SafetyEvaluator"]
-
 HARM_CATEGORIES = ("hate", "harassment", "violence", "self_harm", "sexual", "dangerous_content")
 
 

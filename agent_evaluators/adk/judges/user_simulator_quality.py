@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from pydantic import BaseModel, ConfigDict
 
-from ...agents.simulation import DEFAULT_STOP_SIGNAL, PERSONAS, describe_persona
+from ...agents.simulation import DEFAULT_STOP_SIGNAL, describe_persona
 from ...errors import InputError, JudgeError
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import majority_vote
@@ -28,7 +28,6 @@ from ...judge.usage import merge_usage
 from ..results import JUDGE_ERROR
 from ._shared import FAILED, NOT_EVALUATED, AdkJudgeResult, criterion_temperature, eval_status
 
-__all__ = ["PerTurnUserSimulatorQualityEvaluator", "DEFAULT_STOP_SIGNAL", "PERSONAS", "describe_persona"]
 
 class CriterionCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")

@@ -29,8 +29,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from ...errors import ConfigError, InputError
 from ..base import Evaluator, Outcome
 
-__all__ = ["DocumentRetrievalEvaluator", "retrieval_metrics", "RetrievalThresholds"]
-
 K = 3
 XDCG_DISCOUNT = 0.6
 MAX_DOCUMENTS = 10000

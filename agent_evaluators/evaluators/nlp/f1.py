@@ -12,8 +12,6 @@ from typing import Any, Dict, List, Tuple
 from .grams import shared_grams
 from .pair import _PairMetric
 
-__all__ = ["F1ScoreEvaluator", "token_f1", "f1_tokens"]
-
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = string.punctuation.encode()
 

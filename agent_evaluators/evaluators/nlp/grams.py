@@ -18,8 +18,6 @@ import os
 from collections import _count_elements  # type: ignore[attr-defined]
 from typing import Any, Callable, Dict, Iterable, List, Tuple
 
-__all__ = ["shared_grams", "shared_grams_python", "multiset_overlap", "IMPLEMENTATION"]
-
 _ARTICLES = (b"a", b"an", b"the")
 
 

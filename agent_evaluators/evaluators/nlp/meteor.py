@@ -12,8 +12,6 @@ from .pair import _PairMetric
 from .tokenize import nltk_tokens
 from .wordnet import find_wordnet, wordnet_reader
 
-__all__ = ["MeteorScoreEvaluator", "meteor"]
-
 
 def meteor(response: str, ground_truth: str, *, alpha: float, beta: float, gamma: float, wordnet: Any) -> float:
     """azure's METEOR of ``response`` against ``ground_truth``."""

@@ -13,8 +13,6 @@ from typing import Any, Dict, Tuple
 from .pair import _PairMetric
 from .tokenize import nltk_tokens
 
-__all__ = ["BleuScoreEvaluator", "GleuScoreEvaluator", "bleu", "gleu"]
-
 _SMOOTHING: Any = None
 
 

@@ -11,8 +11,6 @@ from typing import Any, ClassVar, Dict, List, Tuple, Union
 from ...errors import InputError
 from ..base import Evaluator, Outcome
 
-__all__ = ["TextInput", "answer_text"]
-
 TextInput = Union[str, List[Any], Dict[str, Any]]
 
 

@@ -18,8 +18,6 @@ from ...errors import ConfigError
 from .grams import shared_grams
 from .pair import _PairMetric
 
-__all__ = ["RougeScoreEvaluator", "RougeType", "rouge_scores", "rouge_tokens", "lcs_length"]
-
 
 class RougeType(str, enum.Enum):
     """Which ROUGE to compute (azure's names and values)."""

@@ -25,8 +25,6 @@ from typing import Any, List, Tuple
 
 from ...errors import ConfigError
 
-__all__ = ["nltk_tokens"]
-
 
 def nltk_tokens(text: str) -> List[str]:
     """The tokens azure-ai-evaluation 1.18's ``nltk_tokenize(text)`` returns."""

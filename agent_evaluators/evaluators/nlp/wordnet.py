@@ -20,8 +20,6 @@ from typing import Any, Optional, Tuple
 
 from ...errors import ConfigError
 
-__all__ = ["wordnet_reader", "find_wordnet", "WORDNET_HELP"]
-
 DEBIAN_WORDNET = "/usr/share/wordnet"
 WORDNET_HELP = (
     "install WordNet 3.0: `apt-get install wordnet-base` (Debian/Ubuntu, into /usr/share/wordnet), "
