@@ -38,12 +38,9 @@ reference of that kind.
 """
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import Any, Optional, Union
 
 from .wording import ColumnMap, JudgeKey, Option, Text, remember
-
-if TYPE_CHECKING:
-    from .runner.result import EvaluationResult
 
 __all__ = ["AgentEvalError", "InputError", "ConfigError", "JudgeError", "BudgetExhausted", "EvaluatorErrors",
            "RunInterrupted"]
@@ -142,7 +139,7 @@ class EvaluatorErrors(AgentEvalError):
     ``result`` holds the complete :class:`~agent_evaluators.runner.EvaluationResult` (error cells included).
     """
 
-    def __init__(self, message: Message, result: "EvaluationResult") -> None:
+    def __init__(self, message: Message, result: Any) -> None:  # an EvaluationResult (the engine's, above us)
         super().__init__(message, option="fail_on_evaluator_errors")
         self.result = result
 

@@ -34,8 +34,6 @@ from typing import TYPE_CHECKING, Any, Dict, Generic, List, Mapping, Optional, P
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .agents.recordings import ToolSession
-
 __all__ = ["RunContext", "Fields", "NOTHING", "current", "scoped", "set_for_task", "FieldView",
            "Limiter", "Budget", "Admission", "BatchRoute", "Sender", "SecretsSink"]
 
@@ -111,8 +109,9 @@ class RunContext:
     secrets: Optional[SecretsSink] = None
     #: which judge of a panel the current task asks (0 for a single judge)
     panel_index: int = 0
-    #: the tool recorder's session of the case running (``None`` outside ``recorder.case``)
-    tool_session: Optional["ToolSession"] = None
+    #: the tool recorder's session of the case running (an ``agents.recordings.ToolSession``, typed there:
+    #: the bottom of the core names no class above it); ``None`` outside ``recorder.case``
+    tool_session: Any = None
     #: the eval set whose case the running producer was called for (``None`` outside an eval-set run)
     eval_set_id: Optional[str] = None
 
@@ -134,7 +133,7 @@ class Fields(TypedDict, total=False):
     dry_transport: Optional[Sender]
     secrets: Optional[SecretsSink]
     panel_index: int
-    tool_session: Optional["ToolSession"]
+    tool_session: Any
     eval_set_id: Optional[str]
 
 

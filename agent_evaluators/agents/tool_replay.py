@@ -38,7 +38,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def current_tool_session() -> Optional[ToolSession]:
     """The tool session of the case running in this context (``None`` outside ``recorder.case``)."""
-    return current().tool_session
+    session: Optional[ToolSession] = current().tool_session
+    return session
 
 
 class ToolRecorder:
@@ -100,7 +101,7 @@ class ToolRecorder:
             return dict(bound.arguments)
 
         def session() -> ToolSession:
-            found = current().tool_session
+            found: Optional[ToolSession] = current().tool_session
             if found is None:
                 raise ConfigError(f"tool {tool_name} was called outside a case: run the agent inside "
                                   f"`with recorder.case(case_id):` so its calls are {self.mode}ed")
