@@ -15,7 +15,7 @@ from ..config.run_config import (
     parse_evaluator_arg,
     parse_threshold,
 )
-from ..config.thresholds import check_threshold_metrics
+from ..config.thresholds import check_threshold_metrics, check_threshold_scales
 from ..errors import AgentEvalError, ConfigError
 from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
@@ -123,6 +123,20 @@ def _known_result_keys(cfg: RunConfig, evaluators: Dict[str, Any],
     return {spec.alias: key(spec) for spec in cfg.evaluators if ours(spec)}
 
 
+def _known_scales(cfg: RunConfig, evaluators: Dict[str, Any]) -> Dict[str, Tuple[str, Tuple[float, float], bool]]:
+    """alias -> (result key, score scale, higher is better) for the evaluators that declare a scale (built,
+    or their class when no judge is configured): what a threshold on them can mean."""
+    from ..evaluators.base import score_scale
+
+    out: Dict[str, Tuple[str, Tuple[float, float], bool]] = {}
+    for spec in cfg.evaluators:
+        obj = evaluators.get(spec.alias) or spec.cls
+        key, scale = getattr(obj, "result_key", None), score_scale(obj)
+        if isinstance(key, str) and key and scale is not None:
+            out[spec.alias] = (key, scale, bool(getattr(obj, "higher_is_better", True)))
+    return out
+
+
 def _default_output(cfg: RunConfig) -> Path:
     assert cfg.data is not None
     stem = cfg.data.name.split(".")[0] or "run"
@@ -159,6 +173,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         }
         azure_compat = bool(cfg.run_options.get("azure_compat"))
         check_threshold_metrics(cfg.thresholds, _known_result_keys(cfg, evaluators, result_keys), azure_compat)
+        check_threshold_scales(cfg.thresholds, _known_scales(cfg, evaluators))
         output = cfg.run_options.setdefault("output_path", _default_output(cfg))
         print(_safe(f"agent-eval: evaluating {cfg.data} with {', '.join(evaluators)} -> {output}"), file=out)
         if model_config is not None and any(s.uses_judge for s in cfg.evaluators):

@@ -7,7 +7,7 @@ Read by the run config (``thresholds:``), ``agent-eval run -t`` and :mod:`agent_
 import operator
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from ..errors import ConfigError
 
@@ -100,3 +100,53 @@ def check_threshold_metrics(thresholds: Sequence[Threshold],
             f"threshold '{t}': evaluator {t.alias!r} produces no metric {name!r}{closest_hint(t.metric, valid)} "
             f"(its metrics: {', '.join(valid)})"
         )
+
+
+#: metrics every alias has whose values are shares, whatever the evaluator's own scale
+_SHARES = ("pass_rate", "binary_aggregate")
+
+
+def _range_of(name: str, key: str, scale: Tuple[float, float]) -> Optional[Tuple[float, float]]:
+    """The values ``<alias>.<name>`` can take, for an evaluator with result key ``key`` on ``scale``."""
+    if name in _SHARES or name == f"{key}_passed" or name.startswith(("pass_rate_run", "pass_at", "pass_hat")):
+        return (0.0, 1.0)
+    if name in (key, f"{key}_score", f"gpt_{key}"):
+        return scale
+    return None  # counts, spreads: no fixed range
+
+
+def _vacuous(t: Threshold, low: float, high: float) -> Optional[str]:
+    """``"every"`` / ``"no"``: which values on ``[low, high]`` pass ``t``, when that is all or none of them."""
+    op, v = t.op, t.value
+    every = {">=": v <= low, ">": v < low, "<=": v >= high, "<": v > high, "==": low == high == v}[op]
+    none = {">=": v > high, ">": v >= high, "<=": v < low, "<": v <= low, "==": not low <= v <= high}[op]
+    return "every" if every else "no" if none else None
+
+
+def check_threshold_scales(thresholds: Sequence[Threshold],
+                           scales: Mapping[str, Tuple[str, Tuple[float, float], bool]]) -> None:
+    """A threshold that every value on its metric's scale passes, or that none can pass, checks nothing:
+    a :class:`ConfigError` naming the scale, before the run. The usual cause is a threshold written for
+    another meaning of the metric (``tool_call_accuracy >= 0.7`` on our 0-1 scale is always met on
+    azure-ai-evaluation 1.18's 1-5 scale, which ``azure_compat`` uses); a share (``pass_rate``) means
+    the same on every scale.
+
+    ``scales``: alias -> (result key, its score scale, whether higher is better), for the aliases whose
+    scale is declared (:func:`agent_evaluators.evaluators.base.score_scale`)."""
+    for t in thresholds:
+        if t.alias not in scales:
+            continue
+        key, scale, higher_is_better = scales[t.alias]
+        name = t.metric.split(".", 1)[1]
+        span = _range_of(name, key, scale)
+        which = _vacuous(t, *span) if span is not None else None
+        if span is None or which is None:
+            continue
+        direction = "higher is better" if higher_is_better else "lower is better"
+        what = "a share from 0 to 1" if span == (0.0, 1.0) and span != scale else \
+            f"scored from {span[0]:g} to {span[1]:g} ({direction})"
+        outcome = "every value passes it, so it checks nothing" if which == "every" else "no value can pass it"
+        raise ConfigError(
+            f"threshold '{t}': {t.metric} is {what}: {outcome}; write it on that scale, or use "
+            f"{t.alias}.pass_rate (the share of rows that pass the evaluator's own threshold, the same on every "
+            "scale)")
