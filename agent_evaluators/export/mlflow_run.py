@@ -26,8 +26,9 @@ import logging
 import re
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Set
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
+from ..runner.publishing import PartlySent
 from ..wording import Option, Text
 from .records import Cell, run_cells
 
@@ -111,32 +112,59 @@ def log_run(result: Any) -> None:
     summary = result.summary
     active = mlflow.active_run()
     run = active or mlflow.start_run(run_name=(summary.get("config") or {}).get("evaluation_name"))
+    run_id = run.info.run_id
     try:
-        _log_into(mlflow, result)
-        run_id = run.info.run_id
-        _log_feedback(mlflow, run_cells(result.evaluated_rows, summary), run_id)
+        _log_into(mlflow, result, run_id)
     finally:
         if active is None:
             mlflow.end_run()
     logger.info("MLflow: logged run %s to %s", run_id, mlflow.get_tracking_uri())
 
 
-def _log_into(mlflow: Any, result: Any) -> None:
+def _log_into(mlflow: Any, result: Any, run_id: str) -> None:
+    """Each part of the run in its own step: one that fails (a missing optional package, a full disk)
+    leaves the others sent, and :class:`PartlySent` then names what went and what did not."""
     summary = result.summary
-    mlflow.log_params(run_params(summary))
-    tags = (summary.get("config") or {}).get("tags") or {}
-    if tags:
-        mlflow.set_tags({_name(str(k)): str(v) for k, v in tags.items()})
-    mlflow.log_metrics(run_metrics(result.metrics, summary.get("intervals") or {}))
-    table = rows_table(result.rows)
-    if table:
-        mlflow.log_table(data=table, artifact_file="rows.json")
     folder: Optional[Path] = result.output_path
+    steps: List[Tuple[str, Callable[[], None]]] = [
+        ("parameters", lambda: mlflow.log_params(run_params(summary))),
+        ("tags", lambda: _log_tags(mlflow, summary)),
+        ("metrics", lambda: mlflow.log_metrics(run_metrics(result.metrics, summary.get("intervals") or {}))),
+        ("rows.json", lambda: _log_rows(mlflow, result.rows)),
+    ]
     if folder is None:
         logger.info(Text("MLflow: no run folder ({output}), so no summary.json or report.html artifact",
                          output=Option("output_path")))
-        return
-    mlflow.log_artifact(str(Path(folder) / "summary.json"))
+    else:
+        steps += [("summary.json", lambda: mlflow.log_artifact(str(Path(folder) / "summary.json"))),
+                  ("report.html", lambda: _log_report(mlflow, folder))]
+    steps.append(("trace feedback", lambda: _log_feedback(mlflow, run_cells(result.evaluated_rows, summary), run_id)))
+    sent: List[str] = []
+    missing: Dict[str, str] = {}
+    for part, step in steps:
+        try:
+            step()
+        except Exception as exc:  # this part is lost, not the others
+            missing[part] = f"{type(exc).__name__}: {exc}"
+        else:
+            sent.append(part)
+    if missing:
+        raise PartlySent(sent, missing)
+
+
+def _log_tags(mlflow: Any, summary: Mapping[str, Any]) -> None:
+    tags = (summary.get("config") or {}).get("tags") or {}
+    if tags:
+        mlflow.set_tags({_name(str(k)): str(v) for k, v in tags.items()})
+
+
+def _log_rows(mlflow: Any, rows: Any) -> None:
+    table = rows_table(rows)
+    if table:
+        mlflow.log_table(data=table, artifact_file="rows.json")  # MLflow builds it with pandas
+
+
+def _log_report(mlflow: Any, folder: Path) -> None:
     from ..report import write_report
 
     with tempfile.TemporaryDirectory() as tmp:

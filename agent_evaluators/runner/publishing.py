@@ -14,7 +14,7 @@ A sender that fails costs a warning, never the results on disk or the run's exit
 import asyncio
 import importlib
 import logging
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Dict, List
 
 from .ledger import EvaluatorErrors
 from .option_table import RUN_OPTIONS
@@ -25,6 +25,16 @@ from .run_settings import RunSettings
 logger = logging.getLogger("agent_evaluators.export")
 
 
+class PartlySent(Exception):
+    """A sink sent some parts of a run and not others: what went (``sent``) and what did not, with why
+    (``missing``: part -> reason), so the warning says both instead of "could not be sent"."""
+
+    def __init__(self, sent: List[str], missing: Dict[str, str]) -> None:
+        super().__init__(f"sent {', '.join(sent) or 'nothing'}; not sent: "
+                         + "; ".join(f"{part} ({why})" for part, why in missing.items()))
+        self.sent, self.missing = sent, missing
+
+
 def publish(result: EvaluationResult, settings: RunSettings) -> None:
     """Send ``result`` to every sink whose run option is on in ``settings``; a failure is logged, not raised."""
     for option in RUN_OPTIONS:
@@ -32,6 +42,8 @@ def publish(result: EvaluationResult, settings: RunSettings) -> None:
             module, function = option.sink.split(":")
             try:
                 getattr(importlib.import_module(module), function)(result)
+            except PartlySent as exc:
+                logger.warning("%s: %s; the run folder holds them all", option.name, exc)
             except Exception as exc:  # a destination failing must not fail a run whose files are written
                 logger.warning("%s: the results could not be sent (%s: %s); the run folder holds them all",
                                option.name, type(exc).__name__, exc)

@@ -119,3 +119,41 @@ def test_the_cli_flag_and_the_run_config_key_log_a_run(tmp_path, store):
         assert run.data.params["evaluators"] == "match=ResponseMatchEvaluator"
         assert "match.pass_rate" in run.data.metrics
         assert {"rows.json", "summary.json", "report.html"} <= {a.path for a in client.list_artifacts(run.info.run_id)}
+
+
+PARTIAL = """
+import sys, logging
+sys.modules["pandas"] = None  # a machine without pandas: `import pandas` raises ImportError
+from agent_evaluators import ResponseMatchEvaluator, evaluate
+logging.basicConfig(level=logging.WARNING, format="%(message)s")
+evaluate(data=[{"response": "a b", "ground_truth": "a b c"}, {"response": "x", "ground_truth": "x"}],
+         evaluators={"match": ResponseMatchEvaluator()}, output_path=sys.argv[1], show_progress=False, mlflow=True)
+"""
+
+
+def test_a_part_mlflow_cannot_take_is_named_and_the_rest_is_sent(tmp_path, store):
+    """Without pandas, MLflow's table cannot be built: the warning says rows.json was not sent and why, and
+    says what was sent; the other parts still reach MLflow (before, the first failure stopped the rest and
+    the warning said nothing had been sent)."""
+    import subprocess
+    import sys
+
+    env = clean_env(MLFLOW_TRACKING_URI=store)
+    proc = subprocess.run([sys.executable, "-c", PARTIAL, str(tmp_path / "out")], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    warning = [line for line in proc.stderr.splitlines() if line.startswith("mlflow:")]
+    assert len(warning) == 1, proc.stderr
+    assert "sent parameters, tags, metrics, summary.json, report.html, trace feedback" in warning[0], warning
+    assert "not sent: rows.json (" in warning[0] and "could not be sent" not in warning[0], warning
+    run = _only_run(mlflow.MlflowClient())
+    assert run.data.metrics["match.response_match_score"] > 0
+    artifacts = {a.path for a in mlflow.MlflowClient().list_artifacts(run.info.run_id)}
+    assert {"summary.json", "report.html"} <= artifacts and "rows.json" not in artifacts
+
+
+def test_the_mlflow_extra_installs_what_the_rows_table_needs():
+    from importlib.metadata import requires
+
+    needs = [r for r in requires("agent-evaluators") or [] if r.replace('"', "'").endswith("extra == 'mlflow'")]
+    assert any(r.startswith("pandas") for r in needs), needs
