@@ -72,8 +72,8 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
     an OpenAI-compatible judge there gets no key (a warning says how to allow it), an
     Azure one is a :class:`ConfigError`. ``api_key_env`` is an explicit choice and is honoured.
     """
-    from ..judge.endpoint import LOCAL_PLACEHOLDER_KEY, resolve_config
-    from ..judge.implicit_key import KeyWithheld, takes_implicit_key
+    from ..judge.endpoint import resolve_config
+    from ..judge.implicit_key import KeyWithheld, WithheldKey, takes_implicit_key
 
     env = os.environ if env is None else env
     model = settings.model or env.get("AGENT_EVAL_JUDGE_MODEL") or env.get("OPENAI_MODEL")
@@ -105,7 +105,7 @@ def judge_model_config(settings: JudgeSettings, env: Optional[Mapping[str, str]]
             api_key = key("OPENAI_API_KEY", "base_url", base_url)
         except KeyWithheld as withheld:
             logger.warning("%s; sending no key (enough for a local server)", withheld.message())
-            api_key = LOCAL_PLACEHOLDER_KEY  # not None: the endpoint resolver would take OPENAI_API_KEY itself
+            api_key = WithheldKey(withheld)  # no key (not None: the endpoint resolver would take OPENAI_API_KEY itself)
         if not base_url and not api_key:
             return None
         if not model:

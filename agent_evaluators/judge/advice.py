@@ -34,9 +34,11 @@ def raw_text_kept(what: str) -> Text:
     return Text.keyed("raw-text", "The raw {what} is in JudgeError.raw_text", what=what)
 
 
-def rejected_message(where: str, model: str, status: int, message: str, key_var: Optional[str]) -> Text:
+def rejected_message(where: str, model: str, status: int, message: str, key_var: Optional[str],
+                     withheld: Optional[str] = None) -> Text:
     """An HTTP error the judge will not retry; ``key_var``: the variable of the refused key, when a refused
-    key is remembered for the rest of the run (``None``: an Entra ID token, refreshed instead)."""
+    key is remembered for the rest of the run (``None``: an Entra ID token, refreshed instead);
+    ``withheld``: why no key was sent at all (a key the environment holds, withheld from this host)."""
     refused: Union[str, Text] = ""
     if key_var is not None:
         refused = Text.keyed(
@@ -49,6 +51,8 @@ def rejected_message(where: str, model: str, status: int, message: str, key_var:
         404: "check the model / azure_deployment name, base_url and api_version",
         400: "the request was rejected; check the model parameters in the template and the model name",
     }
+    if withheld is not None:  # the host refused a request that carried no key: say why none was sent
+        hints[401] = hints[403] = f"no key was sent: {withheld}"
     return Text("judge request to {where} (model {model!r}) failed with HTTP {status}: {message} ({hint})",
                 where=where, model=model, status=status, message=message,
                 hint=hints.get(status, "the request was rejected and is not retried"))

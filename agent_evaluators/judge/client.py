@@ -334,8 +334,10 @@ class JudgeClient:
 
     def _rejected_message(self, status: int, message: str) -> Text:
         key_var = "AZURE_OPENAI_API_KEY" if self.config.kind == "azure" else "OPENAI_API_KEY"
+        withheld = getattr(self.config.api_key, "withheld", None)  # a WithheldKey (judge.implicit_key)
         return rejected_message(self.config.safe_location, self.model, status, message,
-                                key_var if self._remembers_refusals else None)
+                                key_var if self._remembers_refusals else None,
+                                withheld.refused() if withheld is not None else None)
 
     async def _exchange(self, client: Sender, messages: List[Dict[str, Any]], params: Dict[str, Any],
                         output_model: Optional[type], extra_rf: Any, tally: _Tally) -> Tuple[Any, str]:

@@ -11,7 +11,7 @@ import os
 from typing import Mapping, Optional
 from urllib.parse import urlsplit
 
-from .endpoint import public_url
+from .endpoint import LOCAL_PLACEHOLDER_KEY, public_url
 
 
 def _host(url: Optional[str]) -> Optional[str]:
@@ -40,10 +40,32 @@ class KeyWithheld(Exception):
 
     def message(self) -> str:
         """What happened and the two ways to allow it (no key is ever shown)."""
-        flag = "--judge-base-url" if self.field == "base_url" else "--judge-azure-endpoint"
+        flag = _flag(self.field)
         where = public_url(self.url)
         return (f"{self.var} is not sent to {where}: only the run config names that host (judge.{self.field}), and "
                 "a key taken from the environment goes only to api.openai.com, the host in OPENAI_BASE_URL / "
                 "AZURE_OPENAI_ENDPOINT, or a host named on the command line or in Python. To send it there, pass "
                 f"{flag} {where} on the command line, or name the variable: --judge-api-key-env {self.var} "
                 f"(or judge.api_key_env: {self.var} in the config)")
+
+    def refused(self) -> str:
+        """Why a request this host refused carried no key, and the two ways to send it, in one short clause."""
+        return (f"{self.var} was withheld: only the run config names this host (judge.{self.field}); pass "
+                f"{_flag(self.field)} on the command line or --judge-api-key-env {self.var}")
+
+
+def _flag(field: str) -> str:
+    return "--judge-base-url" if field == "base_url" else "--judge-azure-endpoint"
+
+
+class WithheldKey(str):
+    """What a judge gets in place of a withheld key: no key (the placeholder a local server ignores, the
+    same bytes on the wire), remembering which key was withheld and why, so that a 401 from that host
+    says the key was withheld and how to allow it, not "check the key"."""
+
+    withheld: KeyWithheld
+
+    def __new__(cls, withheld: KeyWithheld) -> "WithheldKey":
+        key = super().__new__(cls, LOCAL_PLACEHOLDER_KEY)
+        key.withheld = withheld
+        return key

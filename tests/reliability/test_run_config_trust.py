@@ -107,3 +107,19 @@ def test_evaluate_with_an_object_that_is_not_callable_is_a_config_error(tmp_path
         assert "evaluator 'flat' must be callable" in str(exc)
     else:
         raise AssertionError("no ConfigError")
+
+
+def test_a_401_after_the_key_was_withheld_says_so_and_how_to_allow_it(tmp_path):
+    """A host that needs the key answers 401 to the keyless request: every cell's reason says the key was
+    withheld from that host and which flag allows it, not "check the key" (which sent users to rotate a
+    key that was never sent)."""
+    with JudgeServer(schema_reply, require_api_key=KEY) as server:
+        url = server.url + "/v1"
+        config = _config(tmp_path, {"base_url": url})
+        r = agent_eval("run", "--config", config, env=clean_env(OPENAI_API_KEY=KEY))
+        seen = _keys_seen(server)
+    assert not any(KEY in s for s in seen)
+    assert "HTTP 401" in r.out, r
+    assert "no key was sent: OPENAI_API_KEY was withheld: only the run config names this host" in r.out, r
+    assert "--judge-api-key-env OPENAI_API_KEY" in r.out and "check the api_key" not in r.out, r
+    assert KEY not in r.out + r.err
