@@ -167,7 +167,7 @@ def print_checks(outcome: RunOutcome, out: TextIO) -> None:
         value = "" if c["value"] is None else f"(actual {_fmt(c['value'])})"
         note = "(judge skipped)" if c["status"] == "skipped" else c["note"]
         label = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP", "error": "ERROR",
-                 "inconclusive": "INCONCLUSIVE"}[c["status"]]
+                 "inconclusive": "INCONCLUSIVE", "incomplete": "INCOMPLETE"}[c["status"]]
         head = f"  {label:<5} {c['check']:<{check_width}} {value:<16}"
         if note and len(head) + len(note) > width:  # a narrow terminal: the note on a line of its own
             print(_safe(head.rstrip()), file=out)

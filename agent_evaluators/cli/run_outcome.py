@@ -57,10 +57,11 @@ class RunOutcome:
 
 
 def exit_code(outcome: RunOutcome) -> int:
-    """2: error cells, or a run the judge budget stopped (incomplete); 1: a threshold failed (or, without
-    applicable thresholds, a scored cell failed); 3: a threshold is inconclusive (its judge panel disagrees
-    too much to tell); 0: pass."""
-    if outcome.error_count or outcome.budget_stop is not None:
+    """2: error cells, a run the judge budget stopped, or a threshold that is ERROR or INCOMPLETE; 1: a
+    threshold failed (or, without applicable thresholds, a scored cell failed); 3: a threshold is
+    inconclusive (its judge panel disagrees too much to tell); 0: pass."""
+    if outcome.error_count or outcome.budget_stop is not None or any(c["status"] in ("error", "incomplete")
+                                                                        for c in outcome.checks):
         return 2
     applicable = [c for c in outcome.checks if c["status"] != "skipped"]
     if applicable:
@@ -113,7 +114,8 @@ def check_thresholds(
     thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str],
     agreement: Optional[Mapping[str, Any]] = None,
 ) -> List[Dict[str, Any]]:
-    """Each run-level threshold's status: pass, fail, error, skipped, or inconclusive (``agreement``:
+    """Each run-level threshold's status: pass, fail, error (cells of its evaluator errored), incomplete (cells
+    the judge budget did not run), skipped, or inconclusive (``agreement``:
     ``summary.json``'s judge-panel records; one marked ``inconclusive`` makes every check over its
     evaluator INCONCLUSIVE, since a pass or fail there would be the judges' taste)."""
     out: List[Dict[str, Any]] = []
@@ -122,6 +124,10 @@ def check_thresholds(
             out.append({"check": str(t), "metric": t.metric, "value": None, "status": "skipped", "note": skipped[t.alias]})
             continue
         value = metrics.get(t.metric)
+        unknown = _unknowable(t, metrics)
+        if unknown is not None:  # nothing was scored: every cell errored, or the budget ran none
+            out.append({"check": str(t), "metric": t.metric, "value": None, "status": unknown[0], "note": unknown[1]})
+            continue
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             known = sorted(k for k in metrics if k.startswith(t.alias + "."))
             out.append({"check": str(t), "metric": t.metric, "value": None, "status": "fail",
@@ -138,9 +144,31 @@ def check_thresholds(
         if low:
             out.append({"check": str(t), "metric": t.metric, "value": value, "status": "inconclusive", "note": low})
             continue
+        not_run = _not_run_note(t.alias, t.metric, metrics)
+        if not_run:  # a value over the cells that ran says nothing about those the budget left: not a verdict
+            out.append({"check": str(t), "metric": t.metric, "value": value, "status": "incomplete", "note": not_run})
+            continue
         out.append({"check": str(t), "metric": t.metric, "value": value, "status": "pass" if t.check(value) else "fail",
-                    "note": _not_run_note(t.alias, t.metric, metrics)})
+                    "note": ""})
     return out
+
+
+def _unknowable(t: Threshold, metrics: Mapping[str, Any]) -> Optional[Tuple[str, str]]:
+    """(status, note) for a threshold over an evaluator none of whose cells was scored because they errored
+    (``error``) or the judge budget ran none of them (``incomplete``); ``None`` when there is a value, or
+    when the metric is a count that is known anyway."""
+    if t.metric.endswith("_count"):
+        return None
+    counts = {m: int(metrics.get(f"{t.alias}.{m}") or 0) for m in ("n", "error_count", "not_run_count",
+                                                                     "not_applicable_count")}
+    if counts["n"]:
+        return None
+    total = sum(counts.values())
+    if counts["error_count"]:
+        return "error", f"{counts['error_count']} of {total} cells errored and none was scored: no value to check"
+    if counts["not_run_count"]:
+        return "incomplete", f"{counts['not_run_count']} of {total} cells not run (budget) and none was scored"
+    return None
 
 
 def _not_run_note(alias: str, metric: str, metrics: Mapping[str, Any]) -> str:

@@ -86,8 +86,8 @@ def write_junit(path: Path, rows: Iterable[Mapping[str, Any]], outcome: Any) -> 
                 value = "no value" if check["value"] is None else _num(check["value"])
                 ET.SubElement(case, "failure", message=f"{check['check']} failed: actual {value}. {check['note']}".strip())
                 n["failures"] += 1
-            elif check["status"] == "error":
-                ET.SubElement(case, "error", message=f"{check['check']}: {check['note']}")
+            elif check["status"] in ("error", "incomplete"):  # exit code 2, as error cells: JUnit errors
+                ET.SubElement(case, "error", message=f"{check['check']} {check['status'].upper()}: {check['note']}")
                 n["errors"] += 1
             elif check["status"] == "inconclusive":  # not a pass: CI should look, and the exit code is 3
                 ET.SubElement(case, "failure", message=f"{check['check']} INCONCLUSIVE: {check['note']}")

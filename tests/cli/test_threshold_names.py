@@ -26,7 +26,7 @@ def test_misspelt_threshold_fails_before_any_judge_call(judge_server, tmp_path: 
 
 
 def test_every_metric_a_run_reports_is_accepted(tmp_path: Path) -> None:
-    thresholds = ["traj.tool_trajectory_avg_score >= 0", "traj.pass_rate >= 0", "traj.n >= 1",
+    thresholds = ["traj.tool_trajectory_avg_score >= 0.5", "traj.pass_rate >= 0.5", "traj.n >= 1",
                   "traj.error_count == 0", "traj.not_applicable_count == 0"]
     args = [a for t in thresholds for a in ("-t", t)]
     r = agent_eval("run", "--data", AGENTS, "-e", "tool_trajectory=traj", "--map", "traj.ground_truth=expected_tool_calls",

@@ -216,7 +216,7 @@ def _cli_args(tmp_path: Path, server: JudgeServer, *more: Any) -> List[Any]:
 
 def test_cli_cap_exits_2_says_how_to_finish_and_resume_completes(tmp_path):
     with JudgeServer(priced_judge) as server:
-        r = agent_eval(*_cli_args(tmp_path, server, "--max-judge-calls", "2", "--threshold", "intent.pass_rate >= 0"))
+        r = agent_eval(*_cli_args(tmp_path, server, "--max-judge-calls", "2", "--threshold", "intent.pass_rate >= 0.5"))
         assert server.stats()["requests"] == 2
         assert r.rc == 2, r
         # the run's warning, in the CLI's words, then the command that finishes the run (the old cap left out)
