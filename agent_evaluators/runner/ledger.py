@@ -29,6 +29,7 @@ from .aggregate import run_cost
 from .describe import RunDescription
 from .dry_run_estimate import compare_estimate, earlier_estimate
 from .fingerprint import fingerprint_changes
+from .history import keep_finished_run
 from .judge_caps import STOPPED, budget_record, earlier_spend, stop_message
 from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
@@ -172,11 +173,23 @@ class RunLedger:
         assert self.rows_path is not None and self.summary_path is not None
         self._started = True
         if self._replacing:
-            logger.warning(Text("{path}: replacing the results of an earlier run (use {resume} to continue it)",
-                                path=self.rows_path, resume=Option("resume", True)))
+            self._set_aside_earlier_run()
         write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
         self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
         self._first_new = self._writer.size  # records from here on were written by this run
+
+    def _set_aside_earlier_run(self) -> None:
+        """A complete earlier run moves to ``history/`` (it was paid for); one that did not finish, replaced
+        with ``force``, is overwritten as it always was."""
+        assert self.out_dir is not None and self.summary_path is not None
+        old = read_json(self.summary_path) or {}
+        kept = keep_finished_run(self.out_dir, old) if old.get("status") == "complete" else None
+        if kept is not None:
+            logger.warning(Text("{folder} held a finished run: kept in {kept}; this run's results replace it at "
+                                "{folder}", folder=self.out_dir, kept=kept))
+        else:
+            logger.warning(Text("{path}: replacing the results of an earlier run (use {resume} to continue it)",
+                                path=self.rows_path, resume=Option("resume", True)))
 
     def _check_replace(self) -> None:
         """A new run over a folder whose earlier run did not finish: refuse to wipe it (unless ``force``);

@@ -76,12 +76,14 @@ def test_a_crashed_run_is_not_wiped_either(tmp_path):
         evaluate(data=str(data), evaluators={"slow": _length}, output_path=out)
 
 
-def test_a_complete_run_is_still_replaced(tmp_path, caplog):
+def test_a_complete_run_is_still_replaced_at_the_folder_and_kept_in_its_history(tmp_path, caplog):
     out = tmp_path / "out"
     evaluate(data=[{"response": "a"}, {"response": "b"}], evaluators={"len": _length}, output_path=out)
     result = evaluate(data=[{"response": "c"}], evaluators={"len": _length}, output_path=out)
     assert [r["inputs.response"] for r in result.rows] == ["c"]
-    assert "replacing the results of an earlier run" in caplog.text
+    assert "held a finished run: kept in" in caplog.text
+    (kept,) = (out / "history").iterdir()
+    assert len((kept / "rows.jsonl").read_text().splitlines()) == 2
 
 
 def test_report_of_an_interrupted_folder_says_incomplete(interrupted_run):
