@@ -77,6 +77,20 @@ class RunData:
             return float(low), float(high)
         return (0.0, 1.0) if not entry.judge else None
 
+    def judged(self, alias: str) -> Optional[bool]:
+        """Whether ``alias`` asked a judge (its calls in the usage, or its template), ``False`` for the
+        package's deterministic evaluators, ``None`` when the run does not say (another library's class)."""
+        usage = (self.summary.get("usage") or {}).get(alias) or {}
+        desc = ((self.summary.get("config") or {}).get("evaluators") or {}).get(alias) or {}
+        if (usage.get("judge_calls") or 0) > 0 or desc.get("template_hash"):
+            return True
+        from .. import registry
+
+        entry = registry.by_class_name(str(desc.get("class") or ""))
+        if entry is not None and str(desc.get("module") or "").startswith("agent_evaluators."):
+            return entry.judge
+        return None
+
     @property
     def incomplete(self) -> Optional[str]:
         """``"incomplete: N of M rows"`` for a run that did not finish (interrupted, or crashed while

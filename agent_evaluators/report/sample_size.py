@@ -4,11 +4,13 @@ A run with repetitions shows its noise (:func:`agent_evaluators.stats.noise.spli
 noise (``evaluate(num_runs=...)`` repeats the judge on the same output) and agent noise (ADK
 ``--num_runs`` runs the agent again: rows of one case with different ``run`` numbers). Two runs of
 the same rows differ row by row by that noise twice over, so a paired comparison with ``r``
-repetitions per row (each an agent run and a verdict, or a verdict where the agent's output is
-fixed data) has differences of variance ``2 * (agent + judge) / r`` and needs the rows
-:func:`agent_evaluators.stats.power.rows_needed` says. Without any
-repetition the noise is not measurable; the spread between rows stands in for it (an upper bound,
-said so in ``basis``).
+repetitions of the judge per row (``--num-runs r``) has differences of variance
+``2 * (agent + judge / r)``: repeating the judge averages away judge noise only, and needs the rows
+:func:`agent_evaluators.stats.power.rows_needed` says. Without any repetition the noise is not
+measurable; the spread between rows stands in for it (an upper bound, said so in ``basis``), and
+how much of it repetitions would remove is unknown for a judge metric (``-``) and nothing for a
+deterministic one. A metric with no scored cell, or one whose repetitions all agreed (no noise to
+size a comparison by), gets ``-`` and a basis that says why: not enough information.
 """
 
 import math
@@ -23,6 +25,8 @@ from .load import RunData, cell_status
 from .paired import cell_value, check_metric, default_metrics
 
 REPETITIONS = (1, 2, 3, 5)
+#: a variance below this is the rounding of identical values (the mean of equal floats), not noise
+_NO_NOISE = 1e-12
 
 
 @dataclass
@@ -33,16 +37,23 @@ class MetricPlan:
     rows: int
     noise: NoiseSplit
     basis: str
-    sd_diff_one: float
+    #: per-row variance repetitions of the judge do not touch (agent noise, or the row-spread stand-in)
+    fixed_var: float
+    #: per-row judge variance, which ``r`` repetitions divide by ``r``
+    judge_var: float
     effect: float
     power: float
     alpha: float
     needed: Dict[int, Optional[int]] = field(default_factory=dict)
     detectable_now: Optional[float] = None
 
+    @property
+    def sd_diff_one(self) -> float:
+        return self.sd_diff(1)
+
     def sd_diff(self, repetitions: int) -> float:
-        """Standard deviation of a paired difference when each row is repeated ``repetitions`` times."""
-        return self.sd_diff_one / math.sqrt(repetitions)
+        """Standard deviation of a paired difference when the judge is repeated ``repetitions`` times per row."""
+        return math.sqrt(2 * (self.fixed_var + self.judge_var / repetitions))
 
     def predicted_power(self, rows: int, repetitions: int = 1) -> float:
         return power(self.effect, self.sd_diff(repetitions), rows, self.alpha)
@@ -101,19 +112,41 @@ def plan_metric(run: RunData, metric: str, *, effect: float, target: float = 0.8
                 repetitions: Sequence[int] = REPETITIONS) -> MetricPlan:
     data = noise_rows(run, metric)
     split = split_variance(data)
-    if split.judge is not None or split.agent is not None:
-        noise = (split.agent or 0.0) + (split.judge or 0.0)  # one repetition: one agent run, one verdict
+    judged = run.judged(metric.partition(".")[0])
+    measured = split.judge is not None or split.agent is not None
+    if measured:
+        fixed, judge = split.agent or 0.0, split.judge or 0.0
         parts = [p for p, v in (("judge", split.judge), ("agent", split.agent)) if v is not None]
         basis = f"measured {' and '.join(parts)} noise"
     else:
-        noise = split.rows or 0.0
+        fixed, judge = split.rows or 0.0, 0.0
         basis = "no repetitions in this run: the spread between rows stands in for the noise (an upper bound)"
-    sd_one = math.sqrt(2 * noise)
-    plan = MetricPlan(metric, len(data), split, basis, sd_one, effect, target, alpha)
+    plan = MetricPlan(metric, len(data), split, basis, fixed, judge, effect, target, alpha)
+    unknown = _not_enough(plan, measured, judged)
+    if unknown is not None:
+        plan.basis = f"not enough information: {unknown}"
+        plan.needed = {r: None for r in repetitions}
+        return plan
     for r in repetitions:
-        plan.needed[r] = rows_needed(effect, plan.sd_diff(r), target, alpha)
-    plan.detectable_now = detectable_effect(sd_one, len(data), target, alpha)
+        repeats_unknown = r > 1 and not measured and judged is not False  # the judge's share is not measured
+        plan.needed[r] = None if repeats_unknown else rows_needed(effect, plan.sd_diff(r), target, alpha)
+    if not measured and judged is not False:
+        plan.basis += "; repeat the judge (--num-runs 2 or more) to measure what repetitions would save"
+    elif not measured:
+        plan.basis += "; a deterministic metric: repetitions do not change it"
+    plan.detectable_now = detectable_effect(plan.sd_diff(1), len(data), target, alpha)
     return plan
+
+
+def _not_enough(plan: MetricPlan, measured: bool, judged: Optional[bool]) -> Optional[str]:
+    """Why this run cannot size a comparison of the metric, or ``None`` when it can."""
+    if plan.rows == 0:
+        return "no scored cell (the evaluator was skipped, or every cell errored)"
+    if plan.fixed_var + plan.judge_var > _NO_NOISE:
+        return None
+    if measured:
+        return "every repetition gave the same verdict, so the run shows no noise to size a comparison by"
+    return "every row has the same value, so the run shows no spread to size a comparison by"
 
 
 def plan_run(run: RunData, *, effect: float, target: float = 0.8, alpha: float = 0.05,
