@@ -40,7 +40,7 @@ This module imports pytest only when pytest runs it: ``assert_passes`` works in 
 
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
 from .assertions import EVAL_FILE_SUFFIXES, STRICT_ENV, EvalRowCase, EvalRun, assert_passes, eval_cases, strict_judge
 
@@ -91,6 +91,25 @@ def pytest_collect_file(file_path: Path, parent: Any) -> Optional[Any]:
     if _named_on_command_line(parent.config, file_path):
         return EvalFileNotEnabled.from_parent(parent, path=file_path)
     return None
+
+
+def pytest_collection_finish(session: Any) -> None:
+    """Each collected run config evaluates only the rows the selection kept (``file::row3``, ``-k``): one
+    selected row is one row judged. Its thresholds test needs every row, so selecting it keeps them all."""
+    from .items import EvalRowItem, EvalThresholdsItem
+
+    lines: Dict[int, List[int]] = {}
+    runs: Dict[int, Any] = {}
+    whole = set()
+    for item in session.items:
+        if isinstance(item, EvalRowItem):
+            runs[id(item.case.run)] = item.case.run
+            lines.setdefault(id(item.case.run), []).append(item.case.line)
+        elif isinstance(item, EvalThresholdsItem):
+            whole.add(id(item.run))
+    for key, run in runs.items():
+        if key not in whole and len(lines[key]) < len(run.row_labels()):
+            run.select(lines[key])
 
 
 def pytest_runtest_makereport(item: Any, call: Any) -> Optional[Any]:

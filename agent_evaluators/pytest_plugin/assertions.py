@@ -10,7 +10,7 @@ for usage and for what happens when no judge is configured.
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..wording import PYTHON, Words, recall
 
@@ -114,6 +114,9 @@ class EvalRun:
         self._max_concurrency = max_concurrency
         self._result: Any = None
         self._failure: Optional[BaseException] = None
+        #: the lines to evaluate when a test selection asked for some rows only (``None``: every row)
+        self._lines: Optional[List[int]] = None
+        self._labels: Optional[List[Tuple[int, str]]] = None
         self.skipped: Dict[str, str] = {}
         self.result_keys: Dict[str, Optional[str]] = {}
 
@@ -130,7 +133,12 @@ class EvalRun:
         return RUN_CONFIG if self.config is not None else PYTHON
 
     def row_labels(self) -> List[Tuple[int, str]]:
-        """(line number, label) per row, read without evaluating anything."""
+        """(line number, label) per row, read without evaluating anything (once: collection and selection ask)."""
+        if self._labels is None:
+            self._labels = self._read_labels()
+        return list(self._labels)
+
+    def _read_labels(self) -> List[Tuple[int, str]]:
         from ..runner.readers import RowError
         from ..runner.row_source import RowSource
 
@@ -146,6 +154,17 @@ class EvalRun:
                         break
             out.append((line, label))
         return out
+
+    def select(self, lines: Iterable[int]) -> None:
+        """Evaluate only these lines (the rows a pytest selection kept): one selected row is one row judged."""
+        self._lines = sorted(set(lines))
+
+    def row(self, line: int) -> Dict[str, Any]:
+        """The finished record of input line ``line``."""
+        rows = self.result().rows
+        if self._lines is None:
+            return dict(rows[line])
+        return dict(rows[self._lines.index(line)])
 
     def result(self) -> Any:
         """The :class:`~agent_evaluators.runner.EvaluationResult` (evaluated on first call)."""
@@ -180,7 +199,23 @@ class EvalRun:
             evaluators, evaluator_config = self._evaluators, self._evaluator_config
             for alias, ev in evaluators.items():
                 self.result_keys[alias] = getattr(ev, "result_key", None)
-        return evaluate_with(self.data, evaluators, evaluator_config, self.run_options())
+        return evaluate_with(self._selected_data(), evaluators, evaluator_config, self.run_options())
+
+    def _selected_data(self) -> Any:
+        """The data to evaluate: the whole input, or the selected lines as rows (they keep their own
+        line numbers in :meth:`row`; an unreadable selected line falls back to the whole input, where it
+        is reported as it always is)."""
+        if self._lines is None:
+            return self.data
+        from ..runner.readers import RowError
+        from ..runner.row_source import RowSource
+
+        wanted = set(self._lines)
+        rows = [row for line, row in RowSource.of_options(self.data, self.run_options()) if line in wanted]
+        if any(isinstance(row, RowError) for row in rows) or len(rows) != len(wanted):
+            self._lines = None
+            return self.data
+        return rows
 
     def thresholds(self) -> List[Any]:
         return list(self.config.thresholds) if self.config is not None else []
@@ -200,7 +235,7 @@ class EvalRowCase:
         return f"row{self.line}" + (f"-{label}" if label else "")
 
     def row(self) -> Dict[str, Any]:
-        return self.run.result().rows[self.line]
+        return self.run.row(self.line)
 
     def problems(self) -> List[str]:
         from ..report.load import cell_status
@@ -238,14 +273,20 @@ class EvalRowCase:
         return f"EvalRowCase({self.id})"
 
 
+#: how to give the judge to a run pytest starts: pytest takes no agent-eval flags, so the environment or the file
+PYTEST_JUDGE_HOWTO = (
+    "set OPENAI_API_KEY and AGENT_EVAL_JUDGE_MODEL in the environment pytest runs in (OPENAI_BASE_URL too for a "
+    "local OpenAI-compatible server; or AZURE_OPENAI_ENDPOINT + AZURE_OPENAI_API_KEY + AZURE_OPENAI_DEPLOYMENT), "
+    "or give the run config a judge: section (model, base_url, api_key_env)"
+)
+
+
 def judge_not_run(run: EvalRun, what: str) -> None:
     """Skip (or, under CI / strict, fail) a check whose judge-backed evaluators did not run."""
     import pytest
 
-    from ..config.run_config import JUDGE_HOWTO
-
     message = (f"{what}: judge-backed evaluator(s) {', '.join(run.skipped)} not run: no judge configured; "
-               f"to run them, {JUDGE_HOWTO}")
+               f"to run them, {PYTEST_JUDGE_HOWTO}")
     if strict_judge():
         pytest.fail(message + f" (failing because CI or {STRICT_ENV} is set; {STRICT_ENV}=0 to skip instead)",
                     pytrace=False)
