@@ -39,6 +39,7 @@ __all__ = [
     "compat_class",
     "compat_entry",
     "compat_entries",
+    "closest",
 ]
 
 
@@ -387,11 +388,27 @@ def find(name: Any) -> Optional[EvaluatorEntry]:
     return entry
 
 
+def closest(name: Any, choices: Optional[List[str]] = None) -> Optional[str]:
+    """The registry name (or one of ``choices``) a misspelt ``name`` most likely meant, or ``None``:
+    ``intent_resolutoin`` -> ``intent_resolution``; aliases and ADK metric names count too."""
+    import difflib
+
+    pool: Dict[str, str] = {}
+    for entry in entries():
+        if choices is None or entry.name in choices:
+            pool.update({spelling: entry.name for spelling in entry.spellings()})
+    found = difflib.get_close_matches(normalize(name), list(pool), n=1, cutoff=0.75)
+    return pool[found[0]] if found else None
+
+
 def get(name: Any) -> EvaluatorEntry:
-    """Like :func:`find`, but an unknown name is a :class:`ConfigError` listing the known ones."""
+    """Like :func:`find`, but an unknown name is a :class:`ConfigError` saying the closest one and listing them all."""
     entry = find(name)
     if entry is None:
-        raise ConfigError(f"unknown evaluator {name!r}; known evaluators: {', '.join(names())} (run `agent-eval list`)")
+        near = closest(name)
+        hint = f"; did you mean {near!r}?" if near else ""
+        raise ConfigError(f"unknown evaluator {name!r}{hint} Known evaluators: {', '.join(names())} "
+                          "(run `agent-eval list`)")
     return entry
 
 

@@ -159,3 +159,13 @@ def test_every_entry_has_a_shipped_calibration_file_when_it_names_one():
         assert entry.calibration is not None
         assert resources.files("agent_evaluators.calibration").joinpath("data", entry.calibration.file).is_file()
     assert inspect.isfunction(registry.get)
+
+
+def test_a_misspelt_evaluator_name_gets_the_closest_one():
+    """``-e intent_resolutoin`` says ``did you mean 'intent_resolution'?`` (issue 35 item 16)."""
+    with pytest.raises(ConfigError, match=r"unknown evaluator 'intent_resolutoin'; did you mean 'intent_resolution'\?"):
+        registry.get("intent_resolutoin")
+    with pytest.raises(ConfigError) as info:
+        registry.get("zzzz")
+    assert "did you mean" not in str(info.value)
+    assert registry.closest("hallucination_v1") == "hallucinations"  # ADK metric names count too

@@ -149,7 +149,13 @@ def find_metric(name: str, azure_compat: bool = False) -> JudgeMetric:
 
 
 def _unknown(name: str) -> JudgeMetric:
-    raise ConfigError(f"unknown judge-backed evaluator {name!r}; choose one of: {', '.join(calibrated_names())} "
+    known = registry.find(name)
+    if known is not None and not known.judge:  # a real evaluator, but no judge to calibrate
+        raise ConfigError(f"{name!r} ({known.name}) asks no judge, so there is nothing to calibrate; calibrate one of: "
+                          f"{', '.join(calibrated_names())}")
+    near = registry.closest(name, calibrated_names())
+    hint = f"; did you mean {near!r}?" if near else ""
+    raise ConfigError(f"unknown judge-backed evaluator {name!r}{hint} Choose one of: {', '.join(calibrated_names())} "
                       "(names as `agent-eval list` shows them)")
 
 

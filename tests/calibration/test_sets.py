@@ -84,7 +84,7 @@ def test_find_metric_by_key_or_class_name():
     assert find_metric("task_adherence").name == "task_adherence"
     assert find_metric("TaskAdherenceEvaluator").name == "task_adherence"
     assert find_metric("SafetyEvaluator").name == "safety_v1"
-    with pytest.raises(ConfigError, match="unknown judge-backed evaluator 'nope'; choose one of: intent_resolution"):
+    with pytest.raises(ConfigError, match="unknown judge-backed evaluator 'nope' Choose one of: intent_resolution"):
         find_metric("nope")
 
 
@@ -103,3 +103,10 @@ def test_sets_ship_in_the_wheel(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for m in METRICS:
         assert f"agent_evaluators/calibration/data/{m.name}.jsonl" in names
+
+
+def test_calibrate_names_the_closest_judge_and_says_a_deterministic_one_has_nothing_to_calibrate():
+    with pytest.raises(ConfigError, match=r"did you mean 'intent_resolution'\?"):
+        find_metric("intnt_resolution")
+    with pytest.raises(ConfigError, match="asks no judge, so there is nothing to calibrate"):
+        find_metric("tool_trajectory")
