@@ -16,6 +16,7 @@ normal request costs the full price (the batch route says which, :func:`answered
 import contextlib
 import functools
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Optional
@@ -147,9 +148,11 @@ def answered_by_batch(flag: bool) -> None:
 
 
 def format_usd(value: Optional[float]) -> str:
-    """Money for tables and reports: ``$0.0123``; ``"unknown"`` for an unknown price, never ``$0``."""
+    """Money for tables and reports, always in dollars and decimals: ``$0.0123``, ``$0.000084`` (two
+    significant digits below a cent, never ``$8.4e-05``); ``"unknown"`` for an unknown price, never ``$0``."""
     if value is None:
         return "unknown"
-    if value == 0 or value >= 0.01:
+    if value == 0 or abs(value) >= 0.01:
         return f"${value:,.4f}"
-    return f"${value:.2g}"
+    decimals = 1 - math.floor(math.log10(abs(value)))
+    return f"${value:.{decimals}f}"

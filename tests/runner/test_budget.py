@@ -220,7 +220,7 @@ def test_cli_cap_exits_2_says_how_to_finish_and_resume_completes(tmp_path):
         assert server.stats()["requests"] == 2
         assert r.rc == 2, r
         # the run's warning, in the CLI's words, then the command that finishes the run (the old cap left out)
-        assert "stopped by the judge budget (--max-judge-calls 2 reached): 2 judge call(s), $0.004 spent" in r.err, r
+        assert "stopped by the judge budget (--max-judge-calls 2 reached): 2 judge call(s), $0.0040 spent" in r.err, r
         assert "3 cell(s) not run, saved. Finish the run with a higher cap" in r.err, r
         command = r.err.strip().splitlines()[-1]
         assert command.endswith("--resume --max-judge-calls N") and command.count("--max-judge-calls") == 1, r
@@ -256,7 +256,7 @@ def test_cli_run_config_caps(tmp_path):
             f"prices:\n  eval-judge: {{input: 1, output: 5}}\nmax_cost: {4 * PER_CALL}\nmax_concurrency: 2\n")
         r = agent_eval("run", "--config", tmp_path / "run.yaml", "--no-show-progress", cwd=tmp_path)
         assert server.stats()["requests"] == 4
-    assert r.rc == 2 and "stopped by the judge budget (--max-cost $0.008 would be passed" in r.err, r
+    assert r.rc == 2 and "stopped by the judge budget (--max-cost $0.0080 would be passed" in r.err, r
     summary = read_summary(tmp_path / "out")
     assert summary["config"]["max_cost"] == pytest.approx(4 * PER_CALL) and summary["metrics"]["intent.not_run_count"] == 2
     bad = agent_eval("run", "--data", data, "-e", "response_match", "--max-judge-calls", "-1", "-o", tmp_path / "bad")

@@ -192,3 +192,13 @@ def test_cli_table_shows_the_cached_prompt_tokens_the_provider_reports(tmp_path)
     assert _summary(tmp_path)["usage"]["intent"]["cached_tokens"] == 1200
     rows = [json.loads(x) for x in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
     assert all(row[KEY]["cached_tokens"] == 400 for row in rows)
+
+
+@pytest.mark.parametrize("value,shown", [(8.4e-05, "$0.000084"), (0.0042, "$0.0042"), (0.0123, "$0.0123"),
+                                         (12.5, "$12.5000"), (0, "$0.0000"), (None, "unknown")])
+def test_money_is_shown_in_one_format_never_in_exponent_notation(value, shown):
+    """Costs read as dollars and decimals everywhere they are shown (issue 35 item 16: ``$8.4e-05`` in a table)."""
+    from agent_evaluators.judge.prices import format_usd
+
+    assert format_usd(value) == shown
+    assert "e" not in format_usd(value).replace("unknown", "")

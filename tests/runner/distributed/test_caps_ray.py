@@ -111,7 +111,7 @@ def test_cli_engine_ray_with_a_call_cap_is_incomplete_and_exits_2(ray_cluster, t
                        "--max-judge-calls", "2")
         assert server.stats()["requests"] == 2
     assert r.rc == 2, r
-    assert "stopped by the judge budget (--max-judge-calls 2 reached): 2 judge call(s), $0.004 spent" in r.err, r
+    assert "stopped by the judge budget (--max-judge-calls 2 reached): 2 judge call(s), $0.0040 spent" in r.err, r
     assert "4 cell(s) not run, saved. Finish the run with a higher cap" in r.err, r
     assert r.err.strip().splitlines()[-1].endswith("--resume --max-judge-calls N"), r
     assert "INCOMPLETE (stopped by the judge budget: 4 cell(s) not run), exit code 2" in r.out, r
