@@ -1,114 +1,125 @@
-"""WordNet 3.0 for METEOR's synonym stage, found on this machine instead of downloaded.
+"""WordNet 3.0 for METEOR's synonym stage, from the table this package ships (nothing on the machine, no download).
 
-azure-ai-evaluation's METEOR reads NLTK's ``wordnet`` corpus, downloaded at first use. The
-same WordNet 3.0 database files ship in Debian's ``wordnet-base`` package
-(``/usr/share/wordnet``). We look, in order, in ``AGENT_EVAL_WORDNET`` (a directory holding
-``index.noun``, ``data.noun`` ...), in NLTK's data path (``corpora/wordnet``, where
-``nltk.download("wordnet")`` puts it) and in ``/usr/share/wordnet``, and read it with NLTK's own
-``WordNetCorpusReader``. Debian's copy lacks only the ``lexnames`` file (the 45 lexicographer
-file names, which METEOR never reads); it is supplied from WordNet's documentation.
-``tests/parity/test_wordnet_provenance.py`` pins how Debian's files relate to Princeton's
-WNdb-3.0 release: six are byte-identical, the others differ only in synset offsets (Debian rebuilds
-them with ``grind``), one gloss space and one moved hyponym pointer, so the lemmas and senses
-METEOR reads are the same.
+azure-ai-evaluation's METEOR is NLTK's ``meteor_score`` with NLTK's ``wordnet`` corpus (WordNet 3.0,
+downloaded at first use). All METEOR reads of WordNet is ``wordnet.synsets(word)`` on each unmatched
+hypothesis word (lower-cased) and the ``lemma.name()`` of every ``synset.lemmas()``. NLTK's
+``synsets(word)`` runs its ``_morphy`` on the word for each part of speech (n, v, a, r): the word
+itself, the base forms the exception lists give for it (``axes`` -> ``ax``, ``axis``) or else the
+forms its detachment rules give (``dogs`` -> ``dog``), each kept if the index lists it for that part
+of speech; then, for each form kept, the index's synsets of that lemma in sense order.
+
+So three things decide the answer: the index (lemma -> part of speech -> synsets in sense order),
+the exception lists, and each synset's lemma names. ``data/wordnet30_synonyms.txt.gz`` holds exactly
+those, built from WordNet 3.0's files by :mod:`.wordnet_build` (format there; 2.1 MB; WordNet's
+licence in ``data/WORDNET_LICENSE``). :class:`SynonymWordNet` answers ``synsets`` with **NLTK's own
+code**: its ``synsets`` and ``_morphy`` functions and its detachment rules
+(``MORPHOLOGICAL_SUBSTITUTIONS``), run on the table's data. Morphy has changed between NLTK releases
+(3.9's retried the rules until a form matched, 3.10's applies them once); running the installed
+NLTK's code keeps our METEOR equal to azure's on whichever NLTK is installed.
+
+``tests/parity/test_wordnet_table.py`` proves the table equal to its source: with WordNet's files
+read by NLTK's ``WordNetCorpusReader``, the same lemmas for each part of speech with the same
+synsets' lemma names in the same order, the same exception lists, and the same ``synsets(word)``
+answer on every word form of the index and of the exception lists and on their inflections.
 """
 
 import functools
-import io
-import os
-from typing import Any, Optional, Tuple
+import gzip
+import types
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
 
-from ...errors import ConfigError
-
-DEBIAN_WORDNET = "/usr/share/wordnet"
-WORDNET_HELP = (
-    "install WordNet 3.0: `apt-get install wordnet-base` (Debian/Ubuntu, into /usr/share/wordnet), "
-    "or `python -m nltk.downloader wordnet`, or set AGENT_EVAL_WORDNET to a directory holding its "
-    "index.* and data.* files"
-)
-
-_LEXNAMES = "".join(
-    f"{i:02d}\t{name}\t{kind}\n"
-    for i, (name, kind) in enumerate(
-        [("adj.all", 3), ("adj.pert", 3), ("adv.all", 4)]
-        + [(f"noun.{n}", 1) for n in (
-            "Tops act animal artifact attribute body cognition communication event feeling food group "
-            "location motive object person phenomenon plant possession process quantity relation shape "
-            "state substance time").split()]
-        + [(f"verb.{n}", 2) for n in (
-            "body change cognition communication competition consumption contact creation emotion motion "
-            "perception possession social stative weather").split()]
-        + [("adj.ppl", 3)]
-    )
-)
+TABLE_FILE = Path(__file__).resolve().parent / "data" / "wordnet30_synonyms.txt.gz"
 
 
-def _is_wordnet_dir(path: str) -> bool:
-    return all(os.path.isfile(os.path.join(path, f)) for f in ("index.noun", "data.noun", "verb.exc"))
+class _Lemma:
+    """A lemma as METEOR reads it: ``name()``."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"Lemma({self._name!r})"
 
 
-def find_wordnet() -> Optional[Tuple[str, str]]:
-    """``("dir", path)`` for a WordNet directory, ``("nltk", "")`` for NLTK's own corpus, or ``None``."""
-    given = os.environ.get("AGENT_EVAL_WORDNET")
-    if given:
-        if not _is_wordnet_dir(given):
-            raise ConfigError(f"AGENT_EVAL_WORDNET={given!r} holds no WordNet database (index.noun, data.noun); "
-                              f"{WORDNET_HELP}")
-        return "dir", given
-    try:
-        import nltk.data
+class _Synset:
+    """A synset as METEOR reads it: ``lemmas()`` (and ``lemma_names()``), in WordNet's order."""
 
-        nltk.data.find("corpora/wordnet")
-        return "nltk", ""
-    except LookupError:
-        pass
-    try:
-        import nltk.data
+    __slots__ = ("_names",)
 
-        nltk.data.find("corpora/wordnet.zip")
-        return "nltk", ""
-    except LookupError:
-        pass
-    if _is_wordnet_dir(DEBIAN_WORDNET):
-        return "dir", DEBIAN_WORDNET
-    return None
+    def __init__(self, names: Tuple[str, ...]) -> None:
+        self._names = names
+
+    def lemmas(self) -> List[_Lemma]:
+        return [_Lemma(n) for n in self._names]
+
+    def lemma_names(self) -> List[str]:
+        return list(self._names)
+
+    def __repr__(self) -> str:
+        return f"Synset({' '.join(self._names)!r})"
 
 
-@functools.lru_cache(maxsize=4)
-def _reader(kind: str, path: str) -> Any:
-    if kind == "nltk":
-        from nltk.corpus import wordnet
+class SynonymWordNet:
+    """``synsets(word)`` over the shipped table, answered by NLTK's ``WordNetCorpusReader`` code.
 
-        return wordnet
-    import warnings
+    Pass it as ``meteor_score(..., wordnet=...)``. It holds the attributes NLTK's ``synsets`` and
+    ``_morphy`` read (``_lemma_pos_offset_map``: lemma -> part of speech -> synset numbers in sense
+    order; ``_exception_map``; ``synset_from_pos_and_offset``), for the parts of speech
+    ``synsets(word)`` searches (n, v, a, r); it is no general WordNet reader (no relations, glosses,
+    sense keys, or adjective-satellite ``"s"`` queries).
+    """
 
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    def __init__(self, text: str) -> None:
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    class _DirectoryWordNet(WordNetCorpusReader):  # type: ignore[misc]
-        """NLTK's reader on a plain WordNet 3.0 directory, ``lexnames`` supplied when missing."""
+        # NLTK's own code, bound to this object: synsets() calls self._morphy(), which reads
+        # self._exception_map, self.MORPHOLOGICAL_SUBSTITUTIONS and self._lemma_pos_offset_map
+        self.synsets: Any = types.MethodType(WordNetCorpusReader.synsets, self)
+        self._morphy: Any = types.MethodType(WordNetCorpusReader._morphy, self)
+        self.MORPHOLOGICAL_SUBSTITUTIONS = WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS
+        lines = text.split("\n")
+        if not lines[0].startswith("# agent-evaluators: WordNet 3.0") or not lines[1].startswith("synsets "):
+            raise ValueError("not a WordNet synonym table (wordnet_build.py's format 1)")
+        at = 1
 
-        def open(self, file: str) -> Any:
-            if file == "lexnames" and not os.path.isfile(os.path.join(path, file)):
-                return io.StringIO(_LEXNAMES)
-            return super().open(file)
+        def section(kind: str, pos: str = "") -> List[str]:
+            nonlocal at
+            head = lines[at].split(" ")
+            if head[:-1] != ([kind, pos] if pos else [kind]):
+                raise ValueError(f"WordNet synonym table: expected section {kind} {pos} at line {at + 1}, got {lines[at]!r}")
+            count = int(head[-1])
+            rows = lines[at + 1: at + 1 + count]
+            at += 1 + count
+            return rows
 
-        def map_wn(self, version: str = "wordnet") -> Any:
-            # the map from WordNet 3.0 (for the multilingual data) to this one: this one is 3.0
-            return None
+        self._synsets = [_Synset(tuple(row.split(" "))) for row in section("synsets")]
+        self._lemma_pos_offset_map: Dict[str, Dict[str, List[int]]] = defaultdict(dict)
+        for pos in ("n", "v", "a", "r"):
+            for row in section("index", pos):
+                lemma, *ids = row.split(" ")
+                self._lemma_pos_offset_map[lemma][pos] = [int(i) for i in ids]
+        self._exception_map: Dict[str, Dict[str, List[str]]] = {}
+        for pos in ("n", "v", "a", "r"):
+            self._exception_map[pos] = {form: bases for form, *bases in (row.split(" ") for row in section("exceptions", pos))}
+        if lines[at:] != [""]:
+            raise ValueError(f"WordNet synonym table: {len(lines) - at} unexpected lines at its end")
 
-    import nltk.data
+    def synset_from_pos_and_offset(self, pos: str, offset: int) -> _Synset:
+        return self._synsets[offset]
 
-    # NLTK (3.9.3+) reads corpora only under the roots of its data path: name this directory there
-    if path not in nltk.data.path:
-        nltk.data.path.append(path)
-    with warnings.catch_warnings():  # "multilingual functions are not available": METEOR is English
-        warnings.simplefilter("ignore")
-        return _DirectoryWordNet(path, None)
+    def __repr__(self) -> str:
+        return f"SynonymWordNet({len(self._synsets)} synsets, {len(self._lemma_pos_offset_map)} lemmas)"
 
 
-def wordnet_reader(evaluator_name: str) -> Any:
-    """NLTK's WordNet reader on the WordNet found (loaded once per process); ``ConfigError`` if none."""
-    found = find_wordnet()
-    if found is None:
-        raise ConfigError(f"{evaluator_name}: METEOR's synonym stage needs WordNet and none was found; {WORDNET_HELP}")
-    return _reader(*found)
+@functools.lru_cache(maxsize=1)
+def wordnet_reader() -> SynonymWordNet:
+    """The shipped WordNet 3.0 table, loaded once per process."""
+    with gzip.open(TABLE_FILE, "rt", encoding="utf-8", newline="\n") as f:
+        return SynonymWordNet(f.read())
