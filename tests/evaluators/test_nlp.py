@@ -21,7 +21,7 @@ from agent_evaluators import (
 )
 from agent_evaluators.errors import ConfigError, InputError
 from agent_evaluators.evaluators.nlp.rouge import lcs_length
-from tests.conftest import in_ci, optional_import
+from tests.conftest import optional_import
 
 NAMES = ("F1ScoreEvaluator", "BleuScoreEvaluator", "GleuScoreEvaluator", "MeteorScoreEvaluator",
          "RougeScoreEvaluator", "RougeType", "DocumentRetrievalEvaluator")
@@ -174,18 +174,8 @@ def test_bleu_and_gleu_score_identical_texts_one_and_disjoint_texts_zero():
         assert out[key] == 0.0 and out[f"{key}_result"] == "fail" and isinstance(out[key], float)
 
 
-def _wordnet_or_skip():
-    from agent_evaluators.evaluators.nlp.wordnet import find_wordnet
-
-    if find_wordnet() is None:
-        if in_ci():
-            raise RuntimeError("CI must install Debian's wordnet-base (.ci/run does)")
-        pytest.skip("no WordNet on this machine (apt-get install wordnet-base)")
-
-
 def test_meteor_matches_synonyms_through_wordnet():
     _tokenizer_packages()
-    _wordnet_or_skip()
     ev = MeteorScoreEvaluator()
     assert ev(response="The cat sat on the mat.", ground_truth="The cat sat on the mat.")["meteor_score"] > 0.99
     # "auto" matches "car" only through WordNet (one synset): the synonym stage lifts the score. (NLTK looks
@@ -197,8 +187,37 @@ def test_meteor_matches_synonyms_through_wordnet():
     assert repr(MeteorScoreEvaluator(alpha=0.8)) == "MeteorScoreEvaluator(threshold=0.5, alpha=0.8)"
 
 
-def test_meteor_without_wordnet_says_how_to_install_it(tmp_path, monkeypatch):
-    monkeypatch.setenv("AGENT_EVAL_WORDNET", str(tmp_path))
-    with pytest.raises(ConfigError) as e:
-        MeteorScoreEvaluator()
-    assert "wordnet-base" in str(e.value) and "AGENT_EVAL_WORDNET" in str(e.value)
+METEOR_OPENS = r"""
+import json, os, sys
+opened = []
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        opened.append(os.fsdecode(args[0]))
+sys.addaudithook(hook)
+from agent_evaluators import MeteorScoreEvaluator
+ev = MeteorScoreEvaluator()
+scores = [ev(response=r, ground_truth="The car is red.")["meteor_score"] for r in ("The auto is red.", "The spoon is red.")]
+print(json.dumps({"scores": scores, "opened": opened}))
+"""
+
+
+def test_meteor_reads_wordnet_only_from_the_package(tmp_path):
+    """No WordNet of the machine's is read (``/usr/share/wordnet``, NLTK's ``corpora/wordnet``): a fresh
+    interpreter, NLTK's data path pointed at an empty folder, records every file it opens (an audit hook)
+    while METEOR scores a pair only WordNet matches; the one WordNet file opened is the package's table."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from agent_evaluators.evaluators.nlp.wordnet import TABLE_FILE
+
+    _tokenizer_packages()
+    env = dict(os.environ, NLTK_DATA=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", METEOR_OPENS], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    synonym, unrelated = result["scores"]
+    assert synonym > unrelated  # the synonym stage ran
+    data_files = [p for p in result["opened"] if "wordnet" in p.lower() and not p.endswith((".py", ".pyc"))]
+    assert data_files == [str(TABLE_FILE)]

@@ -9,9 +9,9 @@ import pytest
 
 from agent_evaluators.testing import JudgeServer, schema_reply
 from tests.cli.helpers import SAMPLES, clean_env
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, optional_import
 
-pytest.importorskip("promptflow.core", reason="promptflow-core is an extra: pip install -e '.[promptflow]'")
+optional_import("promptflow.core")
 
 SNIPPETS = re.findall(r"```python\n(.*?)```", (SAMPLES / "flows" / "README.md").read_text(), re.DOTALL)
 

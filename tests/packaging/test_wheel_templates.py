@@ -2,7 +2,8 @@
 
 Editable installs ignore hatch's build-time ``force-include`` of ``prompty/``, so
 template lookup has two paths; this proves both. The built wheel also carries the C speed-up of
-F1 and ROUGE-N where the build could compile it (``hatch_build.py``), and then uses it.
+F1 and ROUGE-N where the build could compile it (``hatch_build.py``), and then uses it, and METEOR's
+WordNet 3.0 table with its licence (``evaluators/nlp/data/``), which METEOR then reads from the wheel.
 """
 
 import os
@@ -28,7 +29,11 @@ for name in names:
     messages = load_prompty(path).render(**{k: ["x"] if v.get("type") == "list" else "x" for k, v in load_prompty(path).inputs.items()})
     out[name] = [str(path), [m["role"] for m in messages]]
 from agent_evaluators.evaluators.nlp import grams
-print(json.dumps({"package": agent_evaluators.__file__, "templates": out, "grams": grams.IMPLEMENTATION}))
+from agent_evaluators.evaluators.nlp.wordnet import TABLE_FILE
+ev = agent_evaluators.MeteorScoreEvaluator()
+meteor = [ev(response=r, ground_truth="The car is red.")["meteor_score"] for r in ("The auto is red.", "The spoon is red.")]
+print(json.dumps({"package": agent_evaluators.__file__, "templates": out, "grams": grams.IMPLEMENTATION,
+                  "wordnet": str(TABLE_FILE), "meteor": meteor}))
 """
 
 
@@ -59,7 +64,11 @@ def test_templates_render_from_wheel_in_fresh_venv(tmp_path):
         path, roles = report["templates"][name]
         assert path.startswith(str(env_dir)) and "/agent_evaluators/prompty/" in path
         assert roles == ["system", "user"]
-    carried = [n for n in zipfile.ZipFile(wheel).namelist() if "nlp/_overlap" in n and not n.endswith(".c")]
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {"agent_evaluators/evaluators/nlp/data/wordnet30_synonyms.txt.gz",
+            "agent_evaluators/evaluators/nlp/data/WORDNET_LICENSE"} <= set(names)
+    assert report["wordnet"].startswith(str(env_dir)) and report["meteor"][0] > report["meteor"][1]  # synonym matched
+    carried = [n for n in names if "nlp/_overlap" in n and not n.endswith(".c")]
     assert report["grams"] == ("c" if carried else "python")
     if os.environ.get("AGENT_EVAL_EXPECT_EXTENSION") == "1":  # set by .ci/run, where a compiler is present
         assert carried and "-none-any" not in wheel.name, f"{wheel.name} was built without the C extension"

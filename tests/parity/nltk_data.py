@@ -14,10 +14,13 @@ folder first on ``nltk.data.path``, so azure's own code runs on the same data as
 * ``perluniprops/<Category>.txt`` from ``sacremoses._data_perluniprops`` (its strings are
   NLTK's files character for character: checked against nltk_data's ``perluniprops.zip`` when
   this harness was written, 16,200 / 593 / 3,299 characters of Number / Punctuation / Symbol);
-* ``wordnet/*``: Debian's ``wordnet-base`` files (WordNet 3.0; ``test_wordnet_provenance.py``
-  records how they differ from Princeton's WNdb-3.0: offsets only, but for three lines), plus
-  the ``lexnames`` list and an empty ``index.sense`` (read only to map other WordNet versions for
-  the multilingual data).
+* ``wordnet/*``: WordNet 3.0's own files where the machine has them (``wordnet_files.wordnet_source``:
+  Debian's ``wordnet-base`` in CI; ``test_wordnet_provenance.py`` records how they differ from
+  Princeton's WNdb-3.0: offsets only, but for three lines), plus the ``lexnames`` list and an empty
+  ``index.sense`` (read only to map other WordNet versions for the multilingual data); elsewhere
+  the table our METEOR ships, written back as WordNet files (``wordnet_files.render_wordnet_files``;
+  ``test_wordnet_table.py`` proves the table equal to WordNet 3.0's files and NLTK's reader on the
+  rendered files equal to ours). ``build_nltk_data`` returns which one it used.
 """
 
 import os
@@ -25,7 +28,8 @@ import zipfile
 from pathlib import Path
 from typing import Dict, Iterable, Mapping, Optional, Tuple
 
-from agent_evaluators.evaluators.nlp.wordnet import _LEXNAMES, DEBIAN_WORDNET
+from agent_evaluators.evaluators.nlp.wordnet_build import LEXNAMES
+from tests.parity.wordnet_files import render_wordnet_files, wordnet_source
 
 __all__ = ["build_nltk_data", "package_punkt_tab", "render_punkt_tab", "use_nltk_data"]
 
@@ -58,8 +62,9 @@ def package_punkt_tab() -> Dict[str, str]:
     return render_punkt_tab(english.ABBREV_TYPES, english.COLLOCATIONS, english.SENT_STARTERS, english.ORTHO_CONTEXT)
 
 
-def build_nltk_data(folder: Path, wordnet_dir: Optional[str] = None) -> Path:
-    """Write the four archives azure looks for into ``folder``; returns ``folder``."""
+def build_nltk_data(folder: Path, wordnet_dir: Optional[str] = None) -> Tuple[Path, str]:
+    """Write the four archives azure looks for into ``folder``; returns ``folder`` and the WordNet used
+    (its directory, or ``"the shipped table"``)."""
     from sacremoses._data_perluniprops import PERLUNIPROPS
 
     tokenizers, misc, corpora = folder / "tokenizers", folder / "misc", folder / "corpora"
@@ -73,15 +78,21 @@ def build_nltk_data(folder: Path, wordnet_dir: Optional[str] = None) -> Path:
     with zipfile.ZipFile(misc / "perluniprops.zip", "w") as z:
         for category, chars in PERLUNIPROPS.items():
             z.writestr(f"perluniprops/{category}.txt", chars)
-    source = wordnet_dir or DEBIAN_WORDNET
+    source = wordnet_dir or wordnet_source()
     with zipfile.ZipFile(corpora / "wordnet.zip", "w") as z:  # stored: NLTK seeks inside the data files
-        for name in sorted(os.listdir(source)):
-            path = os.path.join(source, name)
-            if os.path.isfile(path):
-                z.write(path, f"wordnet/{name}")
-        z.writestr("wordnet/lexnames", _LEXNAMES)
-        z.writestr("wordnet/index.sense", "")
-    return folder
+        if source is None:
+            from agent_evaluators.evaluators.nlp.wordnet import wordnet_reader
+
+            for name, text in render_wordnet_files(wordnet_reader()).items():
+                z.writestr(f"wordnet/{name}", text)
+        else:
+            for name in sorted(os.listdir(source)):
+                path = os.path.join(source, name)
+                if os.path.isfile(path) and name not in ("lexnames", "index.sense"):
+                    z.write(path, f"wordnet/{name}")
+            z.writestr("wordnet/lexnames", LEXNAMES)
+            z.writestr("wordnet/index.sense", "")
+    return folder, source or "the shipped table"
 
 
 def use_nltk_data(folder: Path) -> None:

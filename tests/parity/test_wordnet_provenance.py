@@ -1,7 +1,9 @@
-"""Provenance: how Debian's ``wordnet-base`` files (our METEOR's WordNet 3.0) relate to Princeton's.
+"""Provenance: how Debian's ``wordnet-base`` files (the source of our METEOR's WordNet 3.0) relate to Princeton's.
 
-METEOR's synonym stage reads WordNet 3.0 from Debian's ``wordnet-base`` (``DEBIAN_WORDNET``)
-instead of NLTK's ``corpora/wordnet.zip`` download. No copy of NLTK's own ``wordnet.zip`` could be
+METEOR's synonym stage reads the WordNet 3.0 table this package ships
+(``agent_evaluators/evaluators/nlp/data/wordnet30_synonyms.txt.gz``), built from and proven equal to
+Debian's ``wordnet-base`` files (``DEBIAN_WORDNET``; ``test_wordnet_table.py``), instead of NLTK's
+``corpora/wordnet.zip`` download. No copy of NLTK's own ``wordnet.zip`` could be
 reached from here (the one public repository vendoring ``nltk_data/corpora/wordnet`` holds Open
 English WordNet 2025, not 3.0), so the reference is Princeton's database-only release
 ``WNdb-3.0.tar.gz`` (files dated 2007-05-07), the release NLTK's ``wordnet`` package states it
@@ -35,8 +37,8 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from agent_evaluators.evaluators.nlp.wordnet import DEBIAN_WORDNET
 from tests.conftest import in_ci
+from tests.parity.wordnet_files import DEBIAN_WORDNET
 
 # Princeton WNdb-3.0 files that Debian ships unchanged.
 PRINCETON_SHA256 = {
@@ -76,7 +78,7 @@ def debian() -> str:
     if not os.path.isfile(os.path.join(DEBIAN_WORDNET, "index.noun")):
         if in_ci():
             raise RuntimeError("CI must install Debian's wordnet-base (.ci/run does)")
-        pytest.skip("no Debian WordNet on this machine (apt-get install wordnet-base)")
+        pytest.skip("needs Debian's WordNet 3.0 files, the shipped table's source: apt-get install wordnet-base")
     return DEBIAN_WORDNET
 
 

@@ -58,7 +58,7 @@ def source() -> Any:
 
 def by_lemma(reader: Any, pos: str) -> Dict[str, List[Tuple[str, ...]]]:
     """lemma -> its synsets' lemma names in sense order, for one part of speech (what synsets() reads)."""
-    return {lemma: [tuple(l.name() for l in reader.synset_from_pos_and_offset(pos, n).lemmas()) for n in by_pos[pos]]
+    return {lemma: [tuple(lm.name() for lm in reader.synset_from_pos_and_offset(pos, n).lemmas()) for n in by_pos[pos]]
             for lemma, by_pos in reader._lemma_pos_offset_map.items() if pos in by_pos}
 
 

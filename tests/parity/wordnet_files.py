@@ -21,8 +21,8 @@ import pytest
 from agent_evaluators.evaluators.nlp.wordnet_build import LEXNAMES, POS_ORDER
 from tests.conftest import in_ci
 
-__all__ = ["DEBIAN_WORDNET", "SOURCE_NEEDED", "wordnet_source", "require_wordnet_source", "render_wordnet_files", "write_wordnet_files",
-           "word_forms", "answer"]
+__all__ = ["DEBIAN_WORDNET", "SOURCE_NEEDED", "wordnet_source", "require_wordnet_source", "render_wordnet_files",
+           "write_wordnet_files", "word_forms", "answer"]
 
 DEBIAN_WORDNET = "/usr/share/wordnet"
 SOURCE_NEEDED = ("needs WordNet 3.0's database files, the shipped table's source: apt-get install wordnet-base "
