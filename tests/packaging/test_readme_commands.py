@@ -103,6 +103,8 @@ NOT_RUN: Dict[str, str] = {
     "bash .ci/run": "CI itself (fresh venvs, every suite)",
     "python tests/adk/fixtures/make_fixtures.py": "rewrites the committed fixtures; tests/adk/test_own_fixtures.py runs "
                                                   "it in a copy and compares",
+    "python -m agent_evaluators.evaluators.nlp.wordnet_build /usr/share/wordnet": "rebuilds the shipped WordNet table "
+    "from wordnet-base's files; tests/parity/test_wordnet_table.py runs the generator on them and compares byte for byte",
     "pip check": "checks an environment after installs; .ci/run and tests/packaging/test_extras_coinstall.py run it",
     'agent-eval run --data runs.jsonl -e intent_resolution=intent -e tool_trajectory --judge-model gpt-4o-mini '
     '-t "intent.pass_rate >= 0.9"': "runs.jsonl is the user's own data file, not shipped",
