@@ -18,19 +18,51 @@ import json
 import re
 from typing import Any, Dict, List, Optional
 
+from .otlp_values import MAX_DEPTH, TraceDataError, shown
+
+
 #: the older GenAI event names and the role each one stands for
 OLD_EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user",
                    "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool",
                    "gen_ai.choice": "assistant"}
 
 
+def _too_deep(value: Any) -> bool:
+    """Whether ``value`` nests deeper than :data:`MAX_DEPTH` (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth >= MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 def parse_json(value: Any) -> Any:
-    """Attribute values holding JSON are often strings; decode them, keep anything else as it is."""
+    """Attribute values holding JSON are often strings; decode them, keep anything else as it is.
+
+    JSON nested deeper than :data:`MAX_DEPTH` raises :class:`TraceDataError`: rebuilding messages
+    from it (and ``json.dumps`` of it later) would run out of stack."""
     if isinstance(value, str) and value[:1] in "[{":
         try:
-            return json.loads(value)
+            parsed = json.loads(value)
+        except RecursionError:
+            raise TraceDataError(f"it holds JSON nested deeper than {MAX_DEPTH} levels") from None
         except ValueError:
             return value
+        if _too_deep(parsed):
+            raise TraceDataError(f"it holds JSON nested deeper than {MAX_DEPTH} levels")
+        return parsed
+    return value
+
+
+def _list_of(value: Any, what: str) -> List[Any]:
+    """``value`` as a list (``None``: empty), or :class:`TraceDataError` saying what it was instead."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TraceDataError(f"{what} is {shown(value)}, not a list")
     return value
 
 
@@ -69,14 +101,14 @@ def _text_of(content: Any) -> str:
 def from_parts(value: Any) -> List[Dict[str, Any]]:
     """``gen_ai.input.messages`` / ``gen_ai.output.messages`` (a JSON string or a list) as OpenAI messages."""
     out: List[Dict[str, Any]] = []
-    for message in parse_json(value) or []:
+    for message in _list_of(parse_json(value), "the message list"):
         if not isinstance(message, dict):
             continue
         role = str(message.get("role") or "user")
         texts: List[str] = []
         calls: List[Dict[str, Any]] = []
         results: List[Dict[str, Any]] = []
-        for part in message.get("parts") or []:
+        for part in _list_of(message.get("parts"), "a message's parts"):
             if not isinstance(part, dict):
                 continue
             kind = part.get("type")
@@ -102,7 +134,8 @@ def system_from_parts(value: Any) -> Optional[Dict[str, Any]]:
     parts = parse_json(value)
     if isinstance(parts, str):
         return {"role": "system", "content": parts} if parts else None
-    texts = [_text_of(p.get("content")) for p in parts or [] if isinstance(p, dict) and p.get("type", "text") == "text"]
+    texts = [_text_of(p.get("content")) for p in _list_of(parts, "the system instructions")
+             if isinstance(p, dict) and p.get("type", "text") == "text"]
     text = "\n".join(t for t in texts if t)
     return {"role": "system", "content": text} if text else None
 
@@ -110,9 +143,11 @@ def system_from_parts(value: Any) -> Optional[Dict[str, Any]]:
 # ---------------------------------------------------------------------------- older GenAI events
 def _event_calls(raw: Any) -> List[Dict[str, Any]]:
     calls = []
-    for call in raw or []:
+    for call in _list_of(raw, "tool_calls"):
         if isinstance(call, dict):
             function = call.get("function") or {}
+            if not isinstance(function, dict):
+                raise TraceDataError(f"a tool call's function is {shown(function)}, not {{\"name\", \"arguments\"}}")
             calls.append(_call(call.get("id"), function.get("name"), parse_json(function.get("arguments"))))
     return calls
 
@@ -133,7 +168,7 @@ def from_event(name: str, body: Any) -> Optional[Dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------- OpenInference
-_INDEXED = re.compile(r"^(\d+)\.(.*)$")
+_INDEXED = re.compile(r"^(\d{1,18})\.(.*)$")
 
 
 def _nest(flat: Dict[str, Any]) -> Dict[str, Any]:

@@ -1,29 +1,42 @@
-"""Reading OTLP/JSON trace files: the OpenTelemetry collector's ``file`` exporter format.
+"""The OTLP/JSON format: the OpenTelemetry collector's ``file`` exporter, one export request a line.
 
 Each line (or a whole file) is one export request, ``{"resourceSpans": [...]}`` or
 ``{"resourceLogs": [...]}``; a trace may be split over many lines and over a span file and a
-log file, so a folder is read as one body of telemetry. Pure JSON: reading traces needs no
-OpenTelemetry package. Attribute values are decoded from OTLP's ``AnyValue`` form, and ids
-are kept as lower-case hex whether written as hex (the OTLP/JSON rule) or base64 (protobuf's
-generic JSON mapping, which some exporters use).
+log file (:mod:`.otlp_lines` reads them, :mod:`.trace_index` and :mod:`.run_reader` put each
+trace together). Pure JSON: reading traces needs no OpenTelemetry package. This module walks one
+request into its raw span and log records (:func:`raw_records`) and reads one record into a
+:class:`Span` or :class:`LogRecord` (:func:`read_span`, :func:`read_log`); attribute values are
+decoded by :mod:`.otlp_values`, which refuses a value of the wrong kind instead of crashing.
 """
 
-import base64
-import binascii
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from .otlp_values import (
+    TraceDataError,
+    decode_attributes,
+    decode_value,
+    hex_id,
+    nanos,
+    optional_text,
+    shown,
+)
+
 
 _OTLP_START = re.compile(rb'^\s*\{\s*"(resourceSpans|resourceLogs|resource_spans|resource_logs)"')
 #: how much of a file is read to recognise it
 _SNIFF_BYTES = 4096
+_REQUEST_KEYS = ("resourceSpans", "resourceLogs", "resource_spans", "resource_logs")
 
 
 @dataclass
 class Span:
-    """One span, with its attributes decoded and its events as ``(name, attributes)``."""
+    """One span, with its attributes decoded and its events as ``(name, attributes)``.
+
+    ``where`` (the line it was read from) is for messages only: two copies of a span on
+    different lines are the same span."""
 
     trace_id: str
     span_id: str
@@ -34,10 +47,15 @@ class Span:
     attributes: Dict[str, Any]
     events: List[Tuple[str, Dict[str, Any]]] = field(default_factory=list)
     scope: str = ""
+    where: str = field(default="", compare=False)
 
     @property
     def duration_s(self) -> float:
         return max(self.end_ns - self.start_ns, 0) / 1e9
+
+    def named(self) -> str:
+        """How a message names this span: its name and line."""
+        return f"span {shown(self.name, 60)} ({self.where})"
 
 
 @dataclass
@@ -53,49 +71,13 @@ class LogRecord:
 
 
 @dataclass
-class Telemetry:
-    """Everything read from a file or folder, and the lines that could not be read."""
+class RawRecord:
+    """A span or log record of a request as written (``kind``: ``"span"`` / ``"log"``), not yet read."""
 
-    spans: List[Span] = field(default_factory=list)
-    logs: List[LogRecord] = field(default_factory=list)
-    problems: List[str] = field(default_factory=list)
-
-
-def decode_value(value: Any) -> Any:
-    """An OTLP ``AnyValue`` (``{"stringValue": ...}``, ``{"kvlistValue": ...}``, ...) as plain JSON."""
-    if not isinstance(value, dict) or not value:
-        return None
-    for key, item in value.items():
-        if key in ("stringValue", "string_value", "boolValue", "bool_value"):
-            return item
-        if key in ("intValue", "int_value"):
-            return int(item)
-        if key in ("doubleValue", "double_value"):
-            return float(item)
-        if key in ("arrayValue", "array_value"):
-            return [decode_value(v) for v in (item or {}).get("values", [])]
-        if key in ("kvlistValue", "kvlist_value"):
-            return decode_attributes((item or {}).get("values", []))
-        if key in ("bytesValue", "bytes_value"):
-            return item
-    return None
-
-
-def decode_attributes(items: Any) -> Dict[str, Any]:
-    if not isinstance(items, list):
-        return {}
-    return {kv["key"]: decode_value(kv.get("value")) for kv in items if isinstance(kv, dict) and "key" in kv}
-
-
-def _hex_id(value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        return ""
-    if re.fullmatch(r"[0-9a-fA-F]{16}|[0-9a-fA-F]{32}", value):
-        return value.lower()
-    try:
-        return base64.b64decode(value, validate=True).hex()
-    except (binascii.Error, ValueError):
-        return value
+    kind: str
+    raw: Dict[str, Any]
+    scope: str
+    number: int  # 1-based among the request's records of its kind, for messages
 
 
 def _get(d: Dict[str, Any], camel: str) -> Any:
@@ -105,38 +87,118 @@ def _get(d: Dict[str, Any], camel: str) -> Any:
     return d.get(re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), camel))
 
 
-def _nanos(value: Any) -> int:
+def _items(value: Any, what: str) -> List[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TraceDataError(f"{what} is {shown(value)}, not a list")
+    return value
+
+
+def _object(value: Any, what: str) -> Dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TraceDataError(f"{what} is {shown(value)}, not an object")
+    return value
+
+
+def _scope_name(scoped: Dict[str, Any]) -> str:
+    scope = scoped.get("scope") or scoped.get("instrumentationLibrary") or {}
+    name = scope.get("name", "") if isinstance(scope, dict) else ""
+    return name if isinstance(name, str) else ""
+
+
+def raw_records(request: Dict[str, Any]) -> Iterator[Union[RawRecord, TraceDataError]]:
+    """The spans and log records of one export request, in order; a part of the request that is not
+    the shape OTLP/JSON gives (a string where the list of spans goes) is yielded as the error saying so."""
+    counts = {"span": 0, "log": 0}
+    layout = (("span", "resourceSpans", ("scopeSpans", "instrumentationLibrarySpans"), "spans"),
+              ("log", "resourceLogs", ("scopeLogs",), "logRecords"))
+    for kind, top, scopes, leaf in layout:
+        try:
+            resources = _items(_get(request, top), top)
+        except TraceDataError as e:
+            yield e
+            continue
+        for r, resource in enumerate(resources, 1):
+            try:
+                resource = _object(resource, f"{top}[{r}]")
+                scoped_list = _items(_get(resource, scopes[0]) or (_get(resource, scopes[1]) if len(scopes) > 1 else None),
+                                     f"{top}[{r}].{scopes[0]}")
+            except TraceDataError as e:
+                yield e
+                continue
+            for s, scoped in enumerate(scoped_list, 1):
+                try:
+                    scoped = _object(scoped, f"{top}[{r}].{scopes[0]}[{s}]")
+                    records = _items(_get(scoped, leaf), f"{top}[{r}].{scopes[0]}[{s}].{leaf}")
+                except TraceDataError as e:
+                    yield e
+                    continue
+                name = _scope_name(scoped)
+                for raw in records:
+                    counts[kind] += 1
+                    if isinstance(raw, dict):
+                        yield RawRecord(kind, raw, name, counts[kind])
+                    else:
+                        yield TraceDataError(f"{'span' if kind == 'span' else 'log record'} {counts[kind]} is "
+                                             f"{shown(raw)}, not an object")
+
+
+def record_label(record: RawRecord) -> str:
+    """How a message names a record not read yet: ``span 'chat m'``, or ``span 3`` (its number in the request)."""
+    name = record.raw.get("name")
+    what = "span" if record.kind == "span" else "log record"
+    return f"{what} {shown(name, 60) if isinstance(name, str) else record.number}"
+
+
+def record_named(record: RawRecord, where: str) -> str:
+    """The same with its line: ``span 'chat m' (line 2 of f.jsonl)``."""
+    return f"{record_label(record)} ({where})"
+
+
+def record_trace_id(record: RawRecord) -> str:
+    """The record's trace id as hex (:class:`TraceDataError` if missing or malformed; a log record may have none)."""
+    return hex_id(_get(record.raw, "traceId"), 16, "traceId", required=record.kind == "span")
+
+
+def _events(raw: Any) -> List[Tuple[str, Dict[str, Any]]]:
+    out = []
+    for i, event in enumerate(_items(raw, "events"), 1):
+        event = _object(event, f"event {i}")
+        try:
+            name = optional_text(event.get("name"), "its name") or ""
+            out.append((name, decode_attributes(event.get("attributes"))))
+        except TraceDataError as e:
+            raise TraceDataError(f"event {i}: {e}") from None
+    return out
+
+
+def read_span(record: RawRecord, where: str) -> Span:
+    """The span ``record`` holds, every field decoded (:class:`TraceDataError` names the one that is not)."""
+    raw = record.raw
+    return Span(
+        trace_id=record_trace_id(record), span_id=hex_id(_get(raw, "spanId"), 8, "spanId"),
+        parent_id=hex_id(_get(raw, "parentSpanId"), 8, "parentSpanId", required=False),
+        name=optional_text(raw.get("name"), "name") or "",
+        start_ns=nanos(_get(raw, "startTimeUnixNano"), "startTimeUnixNano"),
+        end_ns=nanos(_get(raw, "endTimeUnixNano"), "endTimeUnixNano"),
+        attributes=decode_attributes(raw.get("attributes")), events=_events(raw.get("events")),
+        scope=record.scope, where=where)
+
+
+def read_log(record: RawRecord) -> LogRecord:
+    """The log record ``record`` holds, decoded."""
+    raw = record.raw
+    attributes = decode_attributes(raw.get("attributes"))
+    name = optional_text(_get(raw, "eventName"), "eventName") or attributes.get("event.name") or ""
+    time = _get(raw, "timeUnixNano") or _get(raw, "observedTimeUnixNano")
     try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
-
-
-def _spans(request: Dict[str, Any]) -> Iterator[Span]:
-    for resource in _get(request, "resourceSpans") or []:
-        for scoped in _get(resource, "scopeSpans") or _get(resource, "instrumentationLibrarySpans") or []:
-            scope = (scoped.get("scope") or scoped.get("instrumentationLibrary") or {}).get("name", "")
-            for raw in scoped.get("spans") or []:
-                yield Span(
-                    trace_id=_hex_id(_get(raw, "traceId")), span_id=_hex_id(_get(raw, "spanId")),
-                    parent_id=_hex_id(_get(raw, "parentSpanId")), name=str(raw.get("name", "")),
-                    start_ns=_nanos(_get(raw, "startTimeUnixNano")), end_ns=_nanos(_get(raw, "endTimeUnixNano")),
-                    attributes=decode_attributes(raw.get("attributes")),
-                    events=[(str(e.get("name", "")), decode_attributes(e.get("attributes")))
-                            for e in raw.get("events") or [] if isinstance(e, dict)],
-                    scope=str(scope))
-
-
-def _logs(request: Dict[str, Any]) -> Iterator[LogRecord]:
-    for resource in _get(request, "resourceLogs") or []:
-        for scoped in _get(resource, "scopeLogs") or []:
-            for raw in _get(scoped, "logRecords") or []:
-                attributes = decode_attributes(raw.get("attributes"))
-                name = _get(raw, "eventName") or attributes.get("event.name") or ""
-                yield LogRecord(
-                    trace_id=_hex_id(_get(raw, "traceId")), span_id=_hex_id(_get(raw, "spanId")),
-                    event_name=str(name), time_ns=_nanos(_get(raw, "timeUnixNano") or _get(raw, "observedTimeUnixNano")),
-                    attributes=attributes, body=decode_value(raw.get("body")))
+        body = decode_value(raw.get("body"))
+    except TraceDataError as e:
+        raise TraceDataError(f"body: {e}") from None
+    return LogRecord(trace_id=record_trace_id(record), span_id=hex_id(_get(raw, "spanId"), 8, "spanId", required=False),
+                     event_name=name if isinstance(name, str) else str(name), time_ns=nanos(time, "timeUnixNano"),
+                     attributes=attributes, body=body)
 
 
 def looks_like_otlp(path: Path) -> bool:
@@ -166,60 +228,18 @@ def otlp_files(path: Path) -> List[Path]:
     return [path]
 
 
-def _requests(path: Path, problems: List[str]) -> Iterator[Dict[str, Any]]:
-    """The export requests of one file: one per line, or the whole file as one (pretty-printed) object."""
-    text = path.read_text(encoding="utf-8-sig", errors="replace")
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-    if _is_request(whole):
-        yield whole
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError as e:
-            problems.append(f"line {number} of {path.name}: invalid JSON ({e}); the spans on it are missing")
-            continue
-        if _is_request(value):
-            yield value
-        else:
-            problems.append(f"line {number} of {path.name}: {_not_a_request(value)}")
-
-
-_REQUEST_KEYS = ("resourceSpans", "resourceLogs", "resource_spans", "resource_logs")
-
-
-def _is_request(value: Any) -> bool:
+def is_request(value: Any) -> bool:
     return isinstance(value, dict) and any(k in value for k in _REQUEST_KEYS)
 
 
-def _not_a_request(value: Any) -> str:
+def not_a_request(value: Any) -> str:
     got = f"an object with keys {sorted(value)[:5]}" if isinstance(value, dict) else type(value).__name__
     return f"expected an OTLP/JSON export object ({{\"resourceSpans\": [...]}} or {{\"resourceLogs\": [...]}}), got {got}"
 
 
-def read_telemetry(paths: Iterable[Path]) -> Telemetry:
-    """Every span and log record of ``paths`` (files as :func:`otlp_files` lists them)."""
-    out = Telemetry()
-    for path in paths:
-        for request in _requests(path, out.problems):
-            out.spans.extend(_spans(request))
-            out.logs.extend(_logs(request))
-    return out
-
-
-def request_objects(items: Iterable[Any]) -> Telemetry:
-    """The same from export objects already in memory (``evaluate(data=[...], data_format="otlp")``)."""
-    out = Telemetry()
-    for i, item in enumerate(items):
-        if not _is_request(item):
-            out.problems.append(f"item {i} of the data: {_not_a_request(item)}")
-            continue
-        out.spans.extend(_spans(item))
-        out.logs.extend(_logs(item))
-    return out
-
+def span_header(record: RawRecord) -> "tuple[str, str, int, Optional[str]]":
+    """What the first reading pass needs of a span: ``(span id, parent id, start, name)``."""
+    raw = record.raw
+    name = raw.get("name")
+    return (hex_id(_get(raw, "spanId"), 8, "spanId"), hex_id(_get(raw, "parentSpanId"), 8, "parentSpanId", required=False),
+            nanos(_get(raw, "startTimeUnixNano"), "startTimeUnixNano"), name if isinstance(name, str) else None)

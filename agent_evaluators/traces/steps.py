@@ -8,7 +8,7 @@ model call records which of these it was read from, so ``agent-eval traces`` can
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from .convention_messages import (
     OLD_EVENT_ROLES,
@@ -21,6 +21,7 @@ from .convention_messages import (
     system_from_parts,
 )
 from .otlp_json import LogRecord, Span
+from .otlp_values import TraceDataError, token_count
 
 GENAI_ATTRIBUTES = "GenAI (message attributes)"
 GENAI_DETAILS_EVENT = "GenAI (operation details events)"
@@ -55,29 +56,36 @@ class ToolRun:
     result: Any
 
 
-def _int(value: Any) -> Optional[int]:
+_T = TypeVar("_T")
+
+
+def _read(name: str, read: Callable[[Any], _T], value: Any) -> _T:
+    """``read(value)``, a :class:`TraceDataError` naming the attribute ``name`` it came from."""
     try:
-        return None if value is None or isinstance(value, bool) else int(value)
-    except (TypeError, ValueError):
-        return None
+        return read(value)
+    except TraceDataError as e:
+        raise TraceDataError(f"attribute {name!r}: {e}") from None
 
 
-def _usage(prompt: Any, completion: Any) -> Dict[str, int]:
+def _usage(attrs: Dict[str, Any], prompt: "tuple[str, ...]", completion: "tuple[str, ...]") -> Dict[str, int]:
+    """The call's token counts: the first attribute of ``prompt`` / ``completion`` present."""
     usage = {}
-    if _int(prompt) is not None:
-        usage["prompt_tokens"] = _int(prompt)
-    if _int(completion) is not None:
-        usage["completion_tokens"] = _int(completion)
-    return usage  # type: ignore[return-value]
+    for column, names in (("prompt_tokens", prompt), ("completion_tokens", completion)):
+        name = next((n for n in names if n in attrs), names[0])
+        count = token_count(attrs.get(name), name)
+        if count is not None:
+            usage[column] = count
+    return usage
 
 
 def _genai_tools(attrs: Dict[str, Any]) -> List[Any]:
-    tools = parse_json(attrs.get("gen_ai.tool.definitions") or attrs.get("gen_ai.request.tools"))
+    name = "gen_ai.tool.definitions" if attrs.get("gen_ai.tool.definitions") else "gen_ai.request.tools"
+    tools = _read(name, parse_json, attrs.get(name))
     return tools if isinstance(tools, list) else []
 
 
 def _with_system(system: Any, inputs: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    message = system_from_parts(system) if system else None
+    message = _read("gen_ai.system_instructions", system_from_parts, system) if system else None
     if message and not any(m.get("role") in ("system", "developer") for m in inputs[:1]):
         return [message] + inputs
     return inputs
@@ -87,21 +95,26 @@ def _genai_content(span: Span, logs: List[LogRecord]) -> Optional[tuple]:
     """(inputs, outputs, convention) from the span's attributes, else from its linked log events."""
     attrs = span.attributes
     if "gen_ai.input.messages" in attrs or "gen_ai.output.messages" in attrs:
-        return (_with_system(attrs.get("gen_ai.system_instructions"), from_parts(attrs.get("gen_ai.input.messages"))),
-                from_parts(attrs.get("gen_ai.output.messages")), GENAI_ATTRIBUTES)
+        return (_with_system(attrs.get("gen_ai.system_instructions"),
+                             _read("gen_ai.input.messages", from_parts, attrs.get("gen_ai.input.messages"))),
+                _read("gen_ai.output.messages", from_parts, attrs.get("gen_ai.output.messages")), GENAI_ATTRIBUTES)
     for record in logs:
         details = record.attributes
         if record.event_name == _DETAILS and ("gen_ai.input.messages" in details or "gen_ai.output.messages" in details):
             return (_with_system(details.get("gen_ai.system_instructions"),
-                                 from_parts(details.get("gen_ai.input.messages"))),
-                    from_parts(details.get("gen_ai.output.messages")), GENAI_DETAILS_EVENT)
+                                 _read("gen_ai.input.messages", from_parts, details.get("gen_ai.input.messages"))),
+                    _read("gen_ai.output.messages", from_parts, details.get("gen_ai.output.messages")),
+                    GENAI_DETAILS_EVENT)
     inputs: List[Dict[str, Any]] = []
     outputs: List[Dict[str, Any]] = []
     events = [(r.event_name, r.body) for r in logs] + [(name, a) for name, a in span.events]
     for name, body in events:
         if name not in OLD_EVENT_ROLES:
             continue
-        message = from_event(name, body)
+        try:
+            message = from_event(name, body)
+        except TraceDataError as e:
+            raise TraceDataError(f"event {name!r}: {e}") from None
         if message is not None:
             (outputs if name == "gen_ai.choice" else inputs).append(message)
     if inputs or outputs:
@@ -113,17 +126,17 @@ def llm_call(span: Span, logs: List[LogRecord]) -> Optional[LlmCall]:
     """The model call ``span`` records (``logs``: the log records linked to it), or ``None``."""
     attrs = span.attributes
     if attrs.get("openinference.span.kind") == "LLM":
-        inputs = from_openinference(attrs, "llm.input_messages.")
-        outputs = from_openinference(attrs, "llm.output_messages.")
+        inputs = _read("llm.input_messages", lambda a: from_openinference(a, "llm.input_messages."), attrs)
+        outputs = _read("llm.output_messages", lambda a: from_openinference(a, "llm.output_messages."), attrs)
         return LlmCall(span, inputs, outputs,
-                       _usage(attrs.get("llm.token_count.prompt"), attrs.get("llm.token_count.completion")),
-                       attrs.get("llm.model_name"), openinference_tools(attrs),
+                       _usage(attrs, ("llm.token_count.prompt",), ("llm.token_count.completion",)),
+                       attrs.get("llm.model_name"), _read("llm.tools", openinference_tools, attrs),
                        OPENINFERENCE if inputs or outputs else None)
     if attrs.get("gen_ai.operation.name") not in _LLM_OPERATIONS:
         return None
     content = _genai_content(span, logs)
-    usage = _usage(attrs.get("gen_ai.usage.input_tokens", attrs.get("gen_ai.usage.prompt_tokens")),
-                   attrs.get("gen_ai.usage.output_tokens", attrs.get("gen_ai.usage.completion_tokens")))
+    usage = _usage(attrs, ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
+                   ("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"))
     model = attrs.get("gen_ai.response.model") or attrs.get("gen_ai.request.model")
     inputs, outputs, convention = content if content else ([], [], None)
     return LlmCall(span, inputs, outputs, usage, model, _genai_tools(attrs), convention)
@@ -134,12 +147,14 @@ def tool_run(span: Span) -> Optional[ToolRun]:
     attrs = span.attributes
     if attrs.get("gen_ai.operation.name") == "execute_tool":
         return ToolRun(span, str(attrs.get("gen_ai.tool.name") or span.name.removeprefix("execute_tool ")),
-                       str(attrs.get("gen_ai.tool.call.id") or ""), parse_json(attrs.get("gen_ai.tool.call.arguments")),
+                       str(attrs.get("gen_ai.tool.call.id") or ""),
+                       _read("gen_ai.tool.call.arguments", parse_json, attrs.get("gen_ai.tool.call.arguments")),
                        attrs.get("gen_ai.tool.call.result"))
     if attrs.get("openinference.span.kind") == "TOOL":
         return ToolRun(span, str(attrs.get("tool.name") or span.name),
                        str(attrs.get("tool_call.id") or attrs.get("tool.id") or ""),
-                       parse_json(attrs.get("input.value", attrs.get("tool.parameters"))), attrs.get("output.value"))
+                       _read("input.value", parse_json, attrs.get("input.value", attrs.get("tool.parameters"))),
+                       attrs.get("output.value"))
     return None
 
 
