@@ -9,6 +9,7 @@ request into its raw span and log records (:func:`raw_records`) and reads one re
 decoded by :mod:`.otlp_values`, which refuses a value of the wrong kind instead of crashing.
 """
 
+import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,3 +244,10 @@ def span_header(record: RawRecord) -> "tuple[str, str, int, Optional[str]]":
     name = raw.get("name")
     return (hex_id(_get(raw, "spanId"), 8, "spanId"), hex_id(_get(raw, "parentSpanId"), 8, "parentSpanId", required=False),
             nanos(_get(raw, "startTimeUnixNano"), "startTimeUnixNano"), name if isinstance(name, str) else None)
+
+
+def __getattr__(name: str) -> Any:
+    """``Telemetry`` and ``read_telemetry``, the whole-input reading API, live in :mod:`.telemetry` now."""
+    if name in ("Telemetry", "read_telemetry"):
+        return getattr(importlib.import_module("agent_evaluators.traces.telemetry"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,7 @@ replay them) are filled in from the tool execution spans. A run that cannot be r
 keeps a ``problem`` naming the trace and what is missing; it becomes an error row.
 """
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -165,3 +166,10 @@ def _problem(run: AgentRun, calls: List[LlmCall], spans: List[Span]) -> Optional
     names = ", ".join(sorted({s.name for s in spans})[:5])
     return (f"{where}: no model call span (GenAI gen_ai.operation.name chat / generate_content, or OpenInference "
             f"span kind LLM) among its {len(spans)} span(s) ({names}); is this an agent's trace?")
+
+
+def __getattr__(name: str) -> Any:
+    """``group_runs`` (every run of spans held in memory) lives in :mod:`.telemetry` now."""
+    if name == "group_runs":
+        return importlib.import_module("agent_evaluators.traces.telemetry").group_runs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
