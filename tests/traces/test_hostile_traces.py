@@ -10,10 +10,13 @@ and what is wrong; a kind that is odd but valid (a 20 MB attribute, spans nested
 reads as a row. Before this suite 17 of these kinds ended in a raw traceback.
 """
 
+import copy
 import json
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agent_evaluators import evaluate
 from agent_evaluators._util.safe_text import terminal_safe
@@ -97,3 +100,58 @@ def test_a_folder_of_every_hostile_file_from_the_shell(files, tmp_path):
     assert r.rc == 1, r
     assert "Traceback" not in r.err + r.out and r.err == "", r
     assert f"trace {BAD}" in r.out and "not readable" in r.out
+
+
+# ---------------------------------------------------------------------------- random mutations
+_ODD_VALUES = [None, True, 0, -1, 2**70, 10**400, float("nan"), float("inf"), 1.5, "", "abc", "[", "[[[[", "\ud800",
+               "0" * 32, BAD, "AAAAAAAAAAA=", "\x1b[31m", "chat", "execute_tool", "LLM", "TOOL", "gen_ai.choice",
+               "[" * 3000 + "]" * 3000, {"stringValue": 5}, {"intValue": "x"}, {"arrayValue": "x"},
+               {"kvlistValue": {"values": [1]}}, [[[[]]]], {"values": "x"}, json.dumps({"role": 5, "parts": "x"})]
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, path + (i,))
+
+
+def _valid_requests():
+    from .conversations import FIXTURES
+
+    requests = []
+    for name in ("openinference.spans.jsonl", "openai_v2_legacy.spans.jsonl", "openai_v2_legacy.logs.jsonl",
+                 "adk.spans.jsonl"):
+        requests += [json.loads(line) for line in (FIXTURES / name).read_text().splitlines()[:6]]
+    return requests
+
+
+_VALID = _valid_requests()
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.integers(1, 3))
+def test_any_value_anywhere_in_a_valid_trace_never_raises(rnd, changes):
+    """Any of the odd values above put anywhere in real producers' requests (1-3 places): the read
+    ends in rows and error rows, never in an exception, and every row is plain JSON."""
+    from agent_evaluators.traces import read_runs
+    from agent_evaluators.traces.trace_rows import run_row
+
+    requests = copy.deepcopy(_VALID)
+    for _ in range(changes):
+        target = rnd.choice(requests)
+        path = rnd.choice(list(_paths(target))[1:])
+        holder = target
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = copy.deepcopy(rnd.choice(_ODD_VALUES))
+    runs, problems = read_runs(requests)
+    for run in runs:
+        if run.problem is None:
+            json.dumps(run_row(run), allow_nan=True)
+        else:
+            assert run.problem.startswith("trace "), run.problem
