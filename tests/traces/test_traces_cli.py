@@ -109,3 +109,25 @@ def test_data_format_otlp_forces_trace_reading(tmp_path, judge):
                    "--no-show-progress")
     assert r.rc == 0, r
     assert json.loads((tmp_path / "t" / "summary.json").read_text())["config"]["data_format"] == "otlp"
+
+
+def test_traces_quotes_escape_sequences_and_newlines_from_file_names(tmp_path, capsys):
+    """Issue "Reliability, round four" item 23: a file name (and a run id, a span name in a problem)
+    comes from the data; printed raw, ``ESC ]0;...BEL`` retitles the terminal and a newline forges a line."""
+    from agent_evaluators.cli.main import main
+
+    name = "evil\x1b]0;pwned\x07\nname.jsonl"
+    path = tmp_path / name
+    path.write_text((FIXTURES / "openinference.spans.jsonl").read_text()
+                    + '{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "' + "ab" * 16
+                    + '", "spanId": "' + "cd" * 8 + '", "name": "GET /\\u001b[2J\\nfake line"}]}]}]}\n')
+    assert main(["traces", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "evil\\x1b]0;pwned\\x07\\x0aname.jsonl" in out
+    lines = out.splitlines()
+    assert all(not line.startswith("fake line") for line in lines), out
+    assert "GET /\\x1b[2J\\x0afake line" in out
+    assert main(["traces", str(tmp_path / "gone\x1b[31m\nx.jsonl")]) == 2
+    out, err = capsys.readouterr()
+    assert "\x1b" not in err and "gone\\x1b[31m\\x0ax.jsonl not found" in err, err
