@@ -20,7 +20,6 @@ from typing import Any, Dict, List, Optional
 
 from .otlp_values import MAX_DEPTH, TraceDataError, shown
 
-
 #: the older GenAI event names and the role each one stands for
 OLD_EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user",
                    "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool",

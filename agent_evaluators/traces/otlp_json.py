@@ -9,7 +9,6 @@ request into its raw span and log records (:func:`raw_records`) and reads one re
 decoded by :mod:`.otlp_values`, which refuses a value of the wrong kind instead of crashing.
 """
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +23,6 @@ from .otlp_values import (
     optional_text,
     shown,
 )
-
 
 _OTLP_START = re.compile(rb'^\s*\{\s*"(resourceSpans|resourceLogs|resource_spans|resource_logs)"')
 #: how much of a file is read to recognise it
@@ -244,10 +242,3 @@ def span_header(record: RawRecord) -> "tuple[str, str, int, Optional[str]]":
     name = raw.get("name")
     return (hex_id(_get(raw, "spanId"), 8, "spanId"), hex_id(_get(raw, "parentSpanId"), 8, "parentSpanId", required=False),
             nanos(_get(raw, "startTimeUnixNano"), "startTimeUnixNano"), name if isinstance(name, str) else None)
-
-
-def __getattr__(name: str) -> Any:
-    """``Telemetry`` and ``read_telemetry``, the whole-input reading API, live in :mod:`.telemetry` now."""
-    if name in ("Telemetry", "read_telemetry"):
-        return getattr(importlib.import_module("agent_evaluators.traces.telemetry"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

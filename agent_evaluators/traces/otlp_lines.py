@@ -22,7 +22,6 @@ from typing import Any, BinaryIO, Dict, Iterator, List, NamedTuple, Optional, Se
 from .otlp_json import is_request, not_a_request
 from .otlp_values import TraceDataError, hex_id
 
-
 _BOM = b"\xef\xbb\xbf"
 #: a trace id as any exporter writes it, found in a line that cannot be parsed
 _TRACE_ID = re.compile(rb'"trace_?[iI]d"\s*:\s*"([A-Za-z0-9+/=_-]{1,64})"')

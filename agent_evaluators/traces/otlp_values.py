@@ -18,7 +18,6 @@ import math
 import re
 from typing import Any, Dict, List, Optional
 
-
 #: how deep an attribute value (arrays and key-value lists) or a JSON text inside one may nest
 MAX_DEPTH = 100
 _INT64 = (-(2**63), 2**63 - 1)

@@ -21,7 +21,6 @@ from .otlp_values import TraceDataError, shown
 from .runs import AgentRun, build_run, where_in_run
 from .trace_index import SPAN_ADVICE, RunPlan, TraceIndex, TraceInfo
 
-
 #: how much line text (bytes) of runs not built yet may wait, parsed, for its run
 CACHE_BYTES = 16 * 1024 * 1024
 

@@ -10,7 +10,6 @@ replay them) are filled in from the tool execution spans. A run that cannot be r
 keeps a ``problem`` naming the trace and what is missing; it becomes an error row.
 """
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -19,7 +18,6 @@ from .otlp_json import LogRecord, Span
 from .otlp_values import TraceDataError
 from .steps import LlmCall, ToolRun, agent_io, is_agent_span, llm_call, tool_run
 from .transcript import Transcript, fill_tool_results, tools_inside
-
 
 _CAPTURE_HINT = ("turn on message content capture in the instrumentation "
                  "(OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, or its span_only / event_only modes)")
@@ -166,10 +164,3 @@ def _problem(run: AgentRun, calls: List[LlmCall], spans: List[Span]) -> Optional
     names = ", ".join(sorted({s.name for s in spans})[:5])
     return (f"{where}: no model call span (GenAI gen_ai.operation.name chat / generate_content, or OpenInference "
             f"span kind LLM) among its {len(spans)} span(s) ({names}); is this an agent's trace?")
-
-
-def __getattr__(name: str) -> Any:
-    """``group_runs`` (every run of spans held in memory) lives in :mod:`.telemetry` now."""
-    if name == "group_runs":
-        return importlib.import_module("agent_evaluators.traces.telemetry").group_runs
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,6 @@ from .otlp_json import RawRecord, raw_records, record_label, record_named, recor
 from .otlp_lines import LineRef, LineTable, RequestLines, Unreadable
 from .otlp_values import TraceDataError, attribute_values, hex_id
 
-
 #: the attributes that put traces of one conversation into one run (GenAI, OpenInference)
 CONVERSATION_KEYS = ("gen_ai.conversation.id", "session.id")
 #: what a message says to do about a span that cannot be read

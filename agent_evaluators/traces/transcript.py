@@ -27,7 +27,6 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .convention_messages import as_json_text
 
-
 _SYSTEM_ROLES = ("system", "developer")
 
 
