@@ -12,7 +12,7 @@ decoded by :mod:`.otlp_values`, which refuses a value of the wrong kind instead 
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Tuple, Union
 
 from .otlp_values import (
     TraceDataError,
@@ -236,9 +236,8 @@ def not_a_request(value: Any) -> str:
     return f"expected an OTLP/JSON export object ({{\"resourceSpans\": [...]}} or {{\"resourceLogs\": [...]}}), got {got}"
 
 
-def span_header(record: RawRecord) -> "tuple[str, str, int, Optional[str]]":
-    """What the first reading pass needs of a span: ``(span id, parent id, start, name)``."""
+def span_header(record: RawRecord) -> "tuple[str, str, int]":
+    """What the first reading pass keeps of a span: ``(span id, parent id, start)``."""
     raw = record.raw
-    name = raw.get("name")
     return (hex_id(_get(raw, "spanId"), 8, "spanId"), hex_id(_get(raw, "parentSpanId"), 8, "parentSpanId", required=False),
-            nanos(_get(raw, "startTimeUnixNano"), "startTimeUnixNano"), name if isinstance(name, str) else None)
+            nanos(_get(raw, "startTimeUnixNano"), "startTimeUnixNano"))

@@ -195,12 +195,16 @@ class RequestLines:
         source = self.sources[ref.source]
         if isinstance(source, list):
             return source[ref.offset]  # type: ignore[no-any-return]
-        if self._open is None or self._open[0] != ref.source:
-            self.close()
-            self._open = (ref.source, open(source, "rb"))
-        handle = self._open[1]
-        handle.seek(ref.offset)
-        value, why = _parse(handle.read(ref.length))
+        try:
+            if self._open is None or self._open[0] != ref.source:
+                self.close()
+                self._open = (ref.source, open(source, "rb"))
+            handle = self._open[1]
+            handle.seek(ref.offset)
+            data = handle.read(ref.length)
+        except OSError as e:
+            raise TraceDataError(f"{self.where(ref)} could not be read again ({e})") from None
+        value, why = _parse(data)
         if why is not None or not isinstance(value, dict):
             raise TraceDataError(f"{self.where(ref)} changed while it was read ({why or 'not an object'})")
         return value

@@ -17,7 +17,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .otlp_json import LogRecord, RawRecord, Span, raw_records, read_log, read_span, record_named, record_trace_id
 from .otlp_lines import RequestLines
-from .otlp_values import TraceDataError, shown
+from .otlp_values import TraceDataError, hex_id, shown
 from .runs import AgentRun, build_run, where_in_run
 from .trace_index import SPAN_ADVICE, RunPlan, TraceIndex, TraceInfo
 
@@ -62,8 +62,7 @@ class _LineCache:
             except TraceDataError:
                 continue
             if not trace_id and record.kind == "log":
-                span_id = record.raw.get("spanId", record.raw.get("span_id"))
-                trace_id = self.index.span_traces.get(span_id if isinstance(span_id, str) else "", "")
+                trace_id = self.index.span_traces.get(_span_id(record), "")
             if trace_id in self.wanted:
                 split.setdefault(trace_id, []).append(record)
         part = {t: (records, ref.length * len(records) // max(total, 1)) for t, records in split.items()}
@@ -83,6 +82,14 @@ class _LineCache:
                 self.size -= part.pop(trace_id)[1]
                 if not part:
                     self.parts.pop(line, None)
+
+
+def _span_id(record: RawRecord) -> str:
+    """A log record's span id as hex, ``""`` when it has none (or one the first pass already refused)."""
+    try:
+        return hex_id(record.raw.get("spanId", record.raw.get("span_id")), 8, "spanId", required=False)
+    except TraceDataError:
+        return ""
 
 
 class _TraceError(Exception):

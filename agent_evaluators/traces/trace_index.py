@@ -159,7 +159,7 @@ class _Pass:
         info.add_line(number)
         touched[trace_id] = None
         try:
-            span_id, parent_id, start, _ = span_header(record)
+            span_id, parent_id, start = span_header(record)
             conversation = attribute_values(record.raw.get("attributes"), CONVERSATION_KEYS)
         except TraceDataError as e:
             info.problems.append(f"{record_named(record, where)}: {e}; {SPAN_ADVICE}")
@@ -189,7 +189,7 @@ class _Pass:
         for trace_id in bad.trace_ids:
             self.index.trace(trace_id).problems.append(
                 f"{bad.where}, which holds some of its spans, cannot be read: {bad.problem.split(';')[0]}; "
-                "fix or remove that line")
+                f"fix or remove {'that line' if bad.where.startswith('line ') else 'it'}")
 
     def finish(self) -> TraceIndex:
         traces = self.index.traces

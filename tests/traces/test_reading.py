@@ -175,3 +175,22 @@ def test_a_trace_rows_messages_feed_the_efficiency_metrics():
         assert got["outputs.calls.inference_call_count_v1"] == pytest.approx(usage["llm_calls"] / turns)
         assert got["outputs.tok.token_usage_v1"] == pytest.approx(usage["total_tokens"] / turns)
     assert checked["single"] and checked["multi"]
+
+
+def test_log_records_without_a_trace_id_join_the_span_they_name(tmp_path):
+    """Some exporters write a log record's spanId only (or in base64): it still reaches its span's trace."""
+    folder = folder_of(tmp_path, "openai_v2_legacy.spans.jsonl", "openai_v2_legacy.logs.jsonl")
+    expected = list(iter_input(folder))
+    logs = folder / "openai_v2_legacy.logs.jsonl"
+    lines = []
+    for n, line in enumerate(logs.read_text().splitlines()):
+        request = json.loads(line)
+        for resource in request["resourceLogs"]:
+            for scope in resource["scopeLogs"]:
+                for record in scope["logRecords"]:
+                    record.pop("traceId", None)
+                    if n % 2:
+                        record["spanId"] = base64.b64encode(bytes.fromhex(record["spanId"])).decode()
+        lines.append(json.dumps(request))
+    logs.write_text("\n".join(lines) + "\n")
+    assert list(iter_input(folder)) == expected
