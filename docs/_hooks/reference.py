@@ -1,0 +1,245 @@
+"""MkDocs hook: the reference pages, generated from the code at build time, never written twice.
+
+* one page per evaluator of the registry (``agent_evaluators.registry``), titled with its class name:
+  registry name and aliases, judge or deterministic, inputs with their types, options, result keys,
+  scale, default threshold, ADK metric, the azure-ai-evaluation 1.18 counterpart, a minimal call;
+* one page per run option of the option table (``agent_evaluators.runner.option_table``): Python
+  keyword, CLI flag, YAML key, default, meaning;
+* the CLI, each command's ``--help`` as its parser prints it (``agent_evaluators.cli.commands``);
+
+and adds them to the navigation. The pages are not files in ``docs/``: they exist only in the built
+site, so the registry or the option table cannot gain an entry the site lacks
+(``tests/docs/test_site.py`` checks the built site against both).
+"""
+
+import inspect
+import io
+import textwrap
+from contextlib import redirect_stdout
+from typing import Any, Dict, Iterator, List, Tuple
+
+from mkdocs.structure.files import File, Files
+
+EVALUATORS = "reference/evaluators"
+OPTIONS = "reference/run-options"
+
+
+# ------------------------------------------------------------------------------ evaluators
+def _type_text(annotation: Any) -> str:
+    if annotation is inspect.Parameter.empty:
+        return "any"
+    text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+    return text.replace("typing.", "").replace("NoneType", "None")
+
+
+def _inputs_table(cls: type) -> List[str]:
+    signature = getattr(cls, "_public_signature", None) or inspect.signature(cls.__call__)
+    rows = ["| input | type | required |", "|---|---|---|"]
+    for name, p in signature.parameters.items():
+        if name == "self" or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+            continue
+        required = "yes" if p.default is p.empty else f"no (default `{p.default!r}`)"
+        rows.append(f"| `{name}` | `{_type_text(p.annotation)}` | {required} |")
+    return rows
+
+
+def _required_inputs(cls: type) -> List[str]:
+    signature = getattr(cls, "_public_signature", None) or inspect.signature(cls.__call__)
+    return [n for n, p in signature.parameters.items()
+            if n != "self" and p.default is p.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+
+
+def _example(entry: Any, cls: type) -> str:
+    args = ", ".join(f"{name}=..." for name in _required_inputs(cls)) or "..."
+    construct = "model_config=judge" if entry.judge else ""
+    lines = [f"from agent_evaluators import {cls.__name__}", ""]
+    if entry.judge:
+        lines += ['judge = {"model": "gpt-4o-mini"}  # or an AzureOpenAIModelConfiguration, or a local server', ""]
+    lines += [f"evaluator = {cls.__name__}({construct})", f"result = evaluator({args})",
+              f"print(result[\"{entry.result_key}\"], result[\"{entry.result_key}_result\"])"]
+    return "\n".join(lines)
+
+
+def _azure_line(name: str) -> str:
+    from agent_evaluators import registry
+
+    try:
+        azure = registry.compat_entry(name)
+    except Exception:
+        return "none: azure-ai-evaluation 1.18 has no evaluator of this name."
+    if azure.target == registry.get(name).target:
+        return f"`agent_evaluators.azure.{azure.class_name}` is this class (the same meaning in both)."
+    cls = azure.load()
+    scale = getattr(cls, "score_scale", None)
+    scale_text = f", scale {scale[0]:g}–{scale[1]:g}" if isinstance(scale, (tuple, list)) else ""
+    return (f"`agent_evaluators.azure.{azure.class_name}` keeps 1.18's meaning{scale_text}; "
+            f"`agent-eval run --azure-compat` uses it for `{name}`. The differences from 1.18 are listed in the "
+            "guide [Moving from azure-ai-evaluation](../../guides/azure-migration.md).")
+
+
+def evaluator_page(entry: Any) -> str:
+    from agent_evaluators.cli.listing import describe_class
+
+    cls = entry.load()
+    d = describe_class(cls)
+    key = entry.result_key
+    scale = getattr(cls, "score_scale", None)
+    scale_text = f"{scale[0]:g} to {scale[1]:g}" if isinstance(scale, (tuple, list)) else "set by its options"
+    better = "higher is better" if getattr(cls, "higher_is_better", True) else "lower is better"
+    threshold = d["threshold"]
+    threshold_text = ("none: informational, a value and never a pass or fail" if threshold is None
+                      else f"`{threshold}`")
+    doc = inspect.getdoc(cls) or ""
+    lines = [
+        f"# {cls.__name__}", "",
+        d["summary"], "",
+        "| fact | |", "|---|---|",
+        f"| registry name | `{entry.name}` (`agent-eval run -e {entry.name}`, YAML `type: {entry.name}`) |",
+    ]
+    if entry.aliases:
+        lines.append(f"| also answers to | {', '.join(f'`{a}`' for a in entry.aliases)} |")
+    lines += [
+        f"| class | `{cls.__module__}.{cls.__name__}`, importable as `agent_evaluators.{cls.__name__}` |",
+        f"| calls a judge | {'yes: construct it with `model_config`' if entry.judge else 'no: deterministic'} |",
+        f"| score | {scale_text}, {better} |",
+        f"| default threshold | {threshold_text} |",
+    ]
+    if entry.adk_metric:
+        lines.append(f"| Google ADK criterion | `{entry.adk_metric}` (`test_config.json`) |")
+    lines += [f"| azure-ai-evaluation 1.18 | {_azure_line(entry.name)} |", "", "## Inputs", ""]
+    lines += _inputs_table(cls)
+    if d["options"]:
+        lines += ["", "## Options", "", "Constructor keywords beside `model_config`, `threshold` and `cache`:", ""]
+        lines += [f"- `{o}`" for o in d["options"]]
+    lines += ["", "## Result keys", "",
+              f"- `{key}`: the score;",
+              f"- `{key}_result`: `\"pass\"`, `\"fail\"` or `\"not_applicable\"` (`\"error\"` in a batch run's cell);",
+              f"- `{key}_threshold`, `{key}_reason`.", "",
+              "## Example", "", "```python", _example(entry, cls), "```"]
+    rest = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
+    if rest.strip():
+        lines += ["", "## Details", "", "```text", rest.strip(), "```"]
+    return "\n".join(lines) + "\n"
+
+
+def evaluators_index(entries: List[Any]) -> str:
+    lines = ["# Evaluators", "",
+             "Every evaluator the registry holds, one page each (generated from the code: "
+             "`agent-eval list` prints the same facts).", "",
+             "| class | registry name | judge | result key |", "|---|---|---|---|"]
+    for entry in entries:
+        lines.append(f"| [{entry.class_name}]({entry.name}.md) | `{entry.name}` | "
+                     f"{'yes' if entry.judge else 'no'} | `{entry.result_key}` |")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ run options
+def _yaml_key(option: Any) -> str:
+    from agent_evaluators.runner.option_table import OWN_FORM_ARGUMENTS
+
+    return "(own form)" if option.name in OWN_FORM_ARGUMENTS else option.name
+
+
+def option_page(option: Any) -> str:
+    flags = ", ".join(f"`{f}`" for f in (option.flag, *option.flag_aliases, *(c for c, _ in option.const_flags)))
+    lines = [f"# {option.name}", "", option.help, "", "| fact | |", "|---|---|",
+             f"| Python | `evaluate(..., {option.name}=...)`"
+             f"{'' if option.async_too else ' (not `evaluate_async`)'} |",
+             f"| CLI | {flags} |",
+             f"| run config (YAML) | `{_yaml_key(option)}:`"
+             + (f" (older spellings: {', '.join(f'`{a}`' for a in option.aliases)})" if option.aliases else "") + " |",
+             f"| default | `{option.default!r}` |",
+             f"| value | {option.kind}" + (f": one of {', '.join(f'`{c}`' for c in option.choices)}" if option.choices else "")
+             + " |",
+             f"| recorded in `summary.json` | {'yes' if option.in_summary else 'no'} |"]
+    return "\n".join(lines) + "\n"
+
+
+def options_index(options: Tuple[Any, ...]) -> str:
+    lines = ["# Run options", "",
+             "The keywords of `evaluate()`, the flags of `agent-eval run` and the keys of a run config are one "
+             "table in the code (`agent_evaluators.runner.option_table`); these pages are generated from it.", "",
+             "A run config is code: it chooses judges, endpoints and where keys go, so read one before you run it.",
+             "", "| option | CLI flag | default | meaning |", "|---|---|---|---|"]
+    for option in options:
+        lines.append(f"| [`{option.name}`]({option.name}.md) | `{option.flag}` | `{option.default!r}` | "
+                     f"{option.help.replace('|', '/')} |")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ CLI
+def _help_texts() -> Iterator[Tuple[str, str]]:
+    import importlib
+
+    from agent_evaluators.cli.commands import command_table
+    from agent_evaluators.cli.main import build_parser
+
+    parser = build_parser()
+    yield "agent-eval", parser.format_help()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for command in command_table():
+        words = " ".join(command.words)
+        if command.kind == "parser":
+            yield f"agent-eval {words}", sub.choices[command.words[0]].format_help()  # type: ignore[attr-defined]
+        else:
+            module, _, function = command.target.partition(":")
+            out = io.StringIO()
+            with redirect_stdout(out):
+                try:
+                    getattr(importlib.import_module(module), function)(["--help"])
+                except SystemExit:
+                    pass
+                except ImportError as e:  # an extra that is not installed: say so instead of a help text
+                    out.write(f"(its help needs an optional extra: {e})\n")
+            yield f"agent-eval {words}", out.getvalue()
+
+
+def cli_page() -> str:
+    lines = ["# The agent-eval command", "",
+             "Every command's `--help`, as its parser prints it (generated from the parsers).", ""]
+    for title, text in _help_texts():
+        lines += [f"## {title}", "", "```text", textwrap.dedent(text).rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ the hook
+def pages() -> Dict[str, str]:
+    """Path under ``docs/`` -> Markdown, for every generated page."""
+    from agent_evaluators import registry
+    from agent_evaluators.runner.option_table import RUN_OPTIONS
+
+    entries = list(registry.entries())
+    out = {f"{EVALUATORS}/index.md": evaluators_index(entries)}
+    out.update({f"{EVALUATORS}/{e.name}.md": evaluator_page(e) for e in entries})
+    out[f"{OPTIONS}/index.md"] = options_index(RUN_OPTIONS)
+    out.update({f"{OPTIONS}/{o.name}.md": option_page(o) for o in RUN_OPTIONS})
+    out["reference/cli.md"] = cli_page()
+    return out
+
+
+def on_files(files: Files, config: Any) -> Files:
+    generated = pages()
+    for path, content in generated.items():
+        files.append(File.generated(config, path, content=content))
+    _add_to_nav(config, generated)
+    return files
+
+
+def _add_to_nav(config: Any, generated: Dict[str, str]) -> None:
+    """Fill the ``Reference`` section's generated parts (``nav`` in mkdocs.yml names them by folder)."""
+    def section(folder: str) -> List[Any]:
+        index = f"{folder}/index.md"
+        titled = sorted(((text.split("\n", 1)[0].lstrip("# ").strip(), path) for path, text in generated.items()
+                         if path.startswith(folder + "/") and path != index), key=lambda t: t[0].lower())
+        return [index, *({title: path} for title, path in titled)]
+
+    for item in config["nav"]:
+        if isinstance(item, dict) and "Reference" in item:
+            filled = []
+            for sub in item["Reference"]:
+                if isinstance(sub, dict):
+                    (title, value), = sub.items()
+                    if value in (EVALUATORS + "/", OPTIONS + "/"):
+                        sub = {title: section(value.rstrip("/"))}
+                filled.append(sub)
+            item["Reference"] = filled

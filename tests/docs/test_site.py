@@ -1,0 +1,86 @@
+"""The documentation site builds strictly and has a page for everything the code declares.
+
+``mkdocs build --strict`` (a broken link, an orphan page or a page mkdocstrings cannot read fails it)
+into a temporary folder, then: a page per registry evaluator, titled with its class name and naming its
+registry name and result key; a page per run option of the option table, giving its CLI flag; the CLI
+page holds every command of the command table. A new evaluator or option therefore cannot be missing
+from the site, and a page cannot outlive what it documents.
+"""
+
+import html
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_evaluators import registry
+from agent_evaluators.cli.commands import command_table
+from agent_evaluators.runner.option_table import RUN_OPTIONS
+from tests.conftest import REPO_ROOT, optional_import
+
+optional_import("mkdocs")
+optional_import("material")
+optional_import("mkdocstrings")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("docs") / "site"
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
+def _text(page: Path) -> str:
+    return html.unescape(page.read_text(encoding="utf-8"))
+
+
+def test_every_registry_evaluator_has_its_page(site):
+    missing = []
+    for entry in registry.entries():
+        page = site / "reference" / "evaluators" / f"{entry.name}.html"
+        if not page.exists():
+            missing.append(entry.name)
+            continue
+        text = _text(page)
+        assert f'<h1 id="{entry.class_name.lower()}">{entry.class_name}<' in text, entry.name
+        assert f"<title>{entry.class_name} - agent-evaluators</title>" in text, entry.name
+        assert entry.name in text and entry.result_key in text, entry.name
+    assert not missing, f"no page for {missing}"
+    index = _text(site / "reference" / "evaluators" / "index.html")
+    assert all(f"{e.name}.html" in index for e in registry.entries())
+
+
+def test_every_run_option_has_its_page(site):
+    for option in RUN_OPTIONS:
+        page = site / "reference" / "run-options" / f"{option.name}.html"
+        assert page.exists(), f"no page for the run option {option.name}"
+        assert option.flag in _text(page), option.name
+
+
+def test_the_cli_page_has_every_command(site):
+    text = _text(site / "reference" / "cli.html")
+    for command in command_table():
+        assert f"agent-eval {' '.join(command.words)}" in text, command.words
+    assert "--max-concurrency" in text  # a flag of `agent-eval run`, printed by its own parser
+
+
+def test_the_python_api_page_documents_evaluate(site):
+    text = _text(site / "reference" / "python-api.html")
+    assert "max_concurrency" in text and "evaluate_async" in text
+
+
+def test_a_page_the_code_no_longer_declares_is_not_built(tmp_path):
+    """The pages are generated from the registry at build time (not files in docs/): nothing to go stale."""
+    sys.path.insert(0, str(REPO_ROOT / "docs" / "_hooks"))
+    try:
+        import reference
+    finally:
+        sys.path.pop(0)
+    pages = reference.pages()
+    assert {p for p in pages if p.startswith("reference/evaluators/") and p != "reference/evaluators/index.md"} == \
+        {f"reference/evaluators/{e.name}.md" for e in registry.entries()}
+    assert not list((REPO_ROOT / "docs" / "reference").glob("evaluators/*.md"))
