@@ -1,6 +1,6 @@
 """The documentation site builds strictly and has a page for everything the code declares.
 
-``mkdocs build --strict`` (a broken link, an orphan page or a page mkdocstrings cannot read fails it)
+``mkdocs build --strict`` (``conftest.site``: a broken link, an orphan page or a page mkdocstrings cannot read fails it)
 into a temporary folder, then: a page per registry evaluator, titled with its class name and naming its
 registry name and result key; a page per run option of the option table, giving its CLI flag; the CLI
 page holds every command of the command table. A new evaluator or option therefore cannot be missing
@@ -8,30 +8,13 @@ from the site, and a page cannot outlive what it documents.
 """
 
 import html
-import os
-import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from agent_evaluators import registry
 from agent_evaluators.cli.commands import command_table
 from agent_evaluators.runner.option_table import RUN_OPTIONS
 from tests.conftest import REPO_ROOT, optional_import
-
-optional_import("mkdocs")
-optional_import("material")
-optional_import("mkdocstrings")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("docs") / "site"
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=600, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return out
 
 
 def _text(page: Path) -> str:
@@ -75,6 +58,7 @@ def test_the_python_api_page_documents_evaluate(site):
 
 def test_a_page_the_code_no_longer_declares_is_not_built(tmp_path):
     """The pages are generated from the registry at build time (not files in docs/): nothing to go stale."""
+    optional_import("mkdocs")
     sys.path.insert(0, str(REPO_ROOT / "docs" / "_hooks"))
     try:
         import reference
