@@ -4,7 +4,7 @@ Everything that names evaluators reads this list: the lazy exports of
 ``agent_evaluators``, the ``agent-eval run`` / YAML config (``type: NAME``),
 ``agent-eval list``, the calibration kit, and the ADK criteria (``adk_metric``).
 Adding a metric is its class, its ``.prompty`` (for a judge), one :class:`EvaluatorEntry`
-below and its tests (README, "Adding an evaluator"). A package of your own adds evaluators
+below and its tests (CONTRIBUTING.md, "Adding an evaluator"). A package of your own adds evaluators
 without touching this list: it names each class under the ``agent_evaluators.evaluators``
 entry-point group, and :func:`plugin_entries` reads the entry from the class itself
 (:func:`entry_for`) the first time a name is not found here or the whole list is asked for.

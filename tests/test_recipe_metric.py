@@ -1,4 +1,4 @@
-"""README's "Adding an evaluator", followed to the letter in a throw-away package.
+"""CONTRIBUTING.md's "Adding an evaluator", followed to the letter in a throw-away package.
 
 The package holds what the recipe says a judge metric is: a ``.prompty`` template and a
 class of class attributes on :class:`DeclaredJudgeEvaluator`, named under the
@@ -25,7 +25,7 @@ from .cli.helpers import agent_eval, clean_env
 from .conftest import REPO_ROOT
 
 METRIC = '''
-"""A throw-away judge metric, written as README's "Adding an evaluator" says."""
+"""A throw-away judge metric, written as CONTRIBUTING.md's "Adding an evaluator" says."""
 
 from typing import List
 

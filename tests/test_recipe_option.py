@@ -1,7 +1,7 @@
-"""README's "Adding a run option", followed step by step on a copy of the package (issue 22, point 5).
+"""CONTRIBUTING.md's "Adding a run option", followed step by step on a copy of the package (issue 22, point 5).
 
 The test copies ``agent_evaluators/`` (and ``prompty/``) into a temporary folder, makes exactly
-the edits the README lists for a throw-away option ``run_label`` (one table entry in
+the edits CONTRIBUTING.md lists for a throw-away option ``run_label`` (one table entry in
 ``runner/option_table.py``, its field in ``RunSettings`` in ``runner/run_settings.py``, its keyword
 in the two signatures of ``runner/api.py``, passed by name in each) and nothing else, then checks in fresh processes that the option reaches ``evaluate()``, the
 ``agent-eval run`` flag, a run config's key, ``summary.json`` and the resume fingerprint, and
@@ -25,12 +25,12 @@ PASSED = "        run_label=run_label,\n"
 
 
 def _recipe_section() -> str:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (REPO_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     return readme.split("## Adding a run option", 1)[1].split("\n## ", 1)[0]
 
 
 def _copy_with_option(root: Path) -> Path:
-    """The package with the README's edits for ``run_label`` made, and no other."""
+    """The package with CONTRIBUTING.md's edits for ``run_label`` made, and no other."""
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(REPO_ROOT / "agent_evaluators", root / "agent_evaluators", ignore=ignore)
     shutil.copytree(REPO_ROOT / "prompty", root / "prompty", ignore=ignore)

@@ -119,7 +119,7 @@ def missing_set_message(cls: type) -> str:
         f"calibration_cases = CalibrationCases(good={{INPUT: SCENARIO_FIELD, ...}}, bad={{...}}, why_bad='...') "
         f"(from agent_evaluators.evaluators.declared), or write 10-20 good and 10-20 bad labelled cases as JSONL "
         f"({{\"id\", \"label\": \"good\"|\"bad\", \"why\", \"inputs\"}} per line) and set "
-        f"calibration_file = '{key}.jsonl' (beside the class's module); see README 'Adding an evaluator'"
+        f"calibration_file = '{key}.jsonl' (beside the class's module); see CONTRIBUTING.md, 'Adding an evaluator'"
     )
 
 

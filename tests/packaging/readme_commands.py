@@ -1,4 +1,5 @@
-"""The shell commands and ``samples/`` paths README.md names, read the way a user reads them.
+"""The shell commands and ``samples/`` paths the user documents name (README.md, ``docs/``,
+CONTRIBUTING.md), read the way a user reads them.
 
 Commands come from README's shell code blocks (```` ```bash ```` and unlabelled blocks; Python, YAML
 and JSON blocks are code, not commands) and from inline code spans that start with a command word.
@@ -78,3 +79,14 @@ def sample_paths(readme: str) -> List[str]:
 
 def read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
+
+
+def user_documents(root: Path) -> List[Path]:
+    """What a user reads: README.md, the docs site's pages (``docs/``, in path order) and CONTRIBUTING.md."""
+    pages = sorted(p for p in (root / "docs").rglob("*.md") if "_hooks" not in p.parts)
+    return [root / "README.md", *pages, root / "CONTRIBUTING.md"]
+
+
+def user_docs_text(root: Path) -> str:
+    """Every user document, one after the other (for the command and path checks)."""
+    return "\n\n".join(read(p) for p in user_documents(root))

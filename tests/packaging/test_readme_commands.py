@@ -1,6 +1,6 @@
-"""README's commands and ``samples/`` paths, checked (issue 20, item 3).
+"""The commands and ``samples/`` paths of README.md, the docs site (``docs/``) and CONTRIBUTING.md, checked.
 
-Every ``samples/...`` path README names exists. Every command README shows is listed here: either in
+Every ``samples/...`` path they name exists. Every command they show is listed here: either in
 ``RUNS`` with the exit code it must end with, or in ``NOT_RUN`` with the reason (it installs into a
 fresh environment, needs a real judge key, a GGUF model, a Ray cluster or the user's own file, or it
 is a benchmark or CI itself). Each command in ``RUNS`` runs as a user types it, in README's order, in
@@ -27,13 +27,18 @@ import pytest
 from tests.cli.helpers import clean_env
 from tests.conftest import REPO_ROOT, optional_import
 
-from .readme_commands import as_typed, inline_commands, read, sample_paths, shell_block_commands
+from .readme_commands import as_typed, inline_commands, sample_paths, shell_block_commands, user_docs_text
 
-README = read(REPO_ROOT / "README.md")
+# README.md, the docs site's pages and CONTRIBUTING.md: every command a user is shown
+README = user_docs_text(REPO_ROOT)
 
 # README's command (as written there) -> the exit code it must end with, run against the fake judge
 RUNS: Dict[str, int] = {
-    "agent-eval run --config samples/eval.yaml": 0,
+    # README's first command: the sample run with the fake judge in its environment for its length
+    "python -m agent_evaluators.testing -- agent-eval run --config samples/eval.yaml": 0,
+    # docs/guides/getting-started.md
+    "agent-eval run --config samples/eval.yaml --judge-model fake --judge-base-url http://127.0.0.1:8765/v1 "
+    "--output agent-eval-results/first-run": 0,
     "agent-eval run --config samples/eval.yaml [--html] [--junit results.xml] [--resume]": 0,
     "agent-eval report agent-eval-results/agents [--compare previous-run/]": 0,
     "agent-eval list": 0,
@@ -82,6 +87,9 @@ ADK_RUNS: Dict[str, int] = {
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"
 NOT_RUN: Dict[str, str] = {
+    "pip install -e '.[docs]'": "installs the docs extra; .ci/run installs it and builds the site (tests/docs)",
+    "python -m agent_evaluators.testing --": "the fake judge's command prefix, named in prose",
+    "agent-eval report": "names the subcommand in prose",
     "pip install -e '.[otel,mlflow]'": "installs extras; CI installs them (.ci/run) for tests/export",
     "agent-eval run --config samples/eval.yaml --mlflow": "needs the mlflow extra; tests/export/test_mlflow_export.py "
     "runs agent-eval run --mlflow against a local MLflow store and reads the run back",
