@@ -2,7 +2,7 @@
 
 Exit codes: 0 (compared; with ``--fail-on-regression``, no selected metric regressed), 1 (with
 ``--fail-on-regression``: a selected metric regressed), 2 (bad input: a folder with no run, a metric
-neither run has, rows that cannot be paired). The numbers come from
+neither run has, rows that cannot be paired, no metric in common: nothing compared). The numbers come from
 :func:`agent_evaluators.report.compare_runs`, the engine the HTML report's compare view uses too.
 """
 
@@ -57,6 +57,9 @@ def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                            min_effect=args.min_effect, key=args.key)
     except AgentEvalError as exc:
         return print_error(err, exc)
+    if not cmp.metrics:  # nothing compared is no verdict: a gate must not read it as "no regression"
+        return print_error(err, f"nothing to compare: {cmp.a} and {cmp.b} have no evaluator metric in common "
+                                "(compare runs of the same evaluators, or name one both have with --metric)")
     if args.json:
         for m in cmp.metrics:
             print(json.dumps(m.as_json(), allow_nan=False), file=out)
