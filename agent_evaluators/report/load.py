@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
+from ..runner.summary_file import read_summary
 from ..wording import Text
 
 logger = logging.getLogger(__name__)
@@ -148,10 +149,7 @@ def load_run(path: Any) -> RunData:
         raise ConfigError(Text("{path} holds no {file}; point at the output folder of a run ({how})", path=path,
                                file=SUMMARY_FILE,
                                how=Text.keyed("run-folder-how", "evaluate(output_path=...) or agent-eval run --output")))
-    try:
-        summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ConfigError(f"{summary_path}: not valid JSON ({exc})") from None
+    summary = read_summary(summary_path) or {}
     latest: Dict[int, Dict[str, Any]] = {}
     if rows_path.is_file():
         with open(rows_path, "rb") as f:

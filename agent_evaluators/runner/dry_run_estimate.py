@@ -89,8 +89,11 @@ def earlier_estimate(out: Optional[Path]) -> Optional[Dict[str, Any]]:
     if out is None:
         return None
     for name in (ESTIMATE_FILE, SUMMARY_FILE):
-        found = read_json(out / name) if (out / name).is_file() else None
-        if found and isinstance(found.get("estimate"), dict):
+        try:
+            found = read_json(out / name) if (out / name).is_file() else None
+        except ValueError:  # a damaged file holds no estimate (the run's own checks name it)
+            found = None
+        if isinstance(found, dict) and isinstance(found.get("estimate"), dict):
             return dict(found["estimate"])
     return None
 

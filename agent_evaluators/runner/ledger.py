@@ -40,7 +40,8 @@ from .result import EvaluationResult
 from .row_evaluator import Cells, Record, RowEvaluator
 from .row_hash import row_digest
 from .safe_record import encode_row
-from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_json, read_record, scan_rows, write_json_atomic
+from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_record, scan_rows, write_json_atomic
+from .summary_file import read_summary
 from .tally import RowTally
 
 #: the files a run writes in its folder (besides temporary ``*.tmp`` siblings); the CLI's report files too
@@ -182,7 +183,10 @@ class RunLedger:
         """A complete earlier run moves to ``history/`` (it was paid for); one that did not finish, replaced
         with ``force``, is overwritten as it always was."""
         assert self.out_dir is not None and self.summary_path is not None
-        old = read_json(self.summary_path) or {}
+        try:
+            old = read_summary(self.summary_path) or {}
+        except ConfigError:  # replaced with force: an unreadable summary is no finished run to keep
+            old = {}
         kept = keep_finished_run(self.out_dir, old) if old.get("status") == "complete" else None
         if kept is not None:
             logger.warning(Text("{folder} held a finished run: kept in {kept}; this run's results replace it at "
@@ -197,7 +201,12 @@ class RunLedger:
 
         This run holds the folder's lock, so an earlier ``running`` status is a crashed run."""
         assert self.summary_path is not None and self.rows_path is not None
-        old = read_json(self.summary_path)
+        try:
+            old = read_summary(self.summary_path)
+        except ConfigError:
+            if self.options.settings.force:
+                return
+            raise
         if old is None:
             raise ConfigError(Text(
                 "{rows} has no {summary} beside it, so it was not written by a run of agent-evaluators and is left as "
@@ -219,7 +228,13 @@ class RunLedger:
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
         force = self.options.settings.force
         arg = "rerun_failed" if self.options.settings.rerun_failed and not self.options.settings.resume else "resume"
-        old = read_json(self.summary_path)
+        try:
+            old = read_summary(self.summary_path)
+        except ConfigError as exc:
+            if not force:
+                raise
+            logger.warning("%s; %s reuses the rows as they are", exc, arg)
+            old = None
         if old is None:
             if self.rows_path.exists() and self.rows_path.stat().st_size:
                 if not force:
