@@ -8,8 +8,10 @@ This module is the one format and the one matcher behind both ways of running an
 the ADK plugin (:mod:`.adk_tool_plugin`, ``agent-eval adk --record-tools/--replay-tools``)
 and the wrapper for a Python agent's tool functions (:mod:`.tool_recorder`).
 
-One file per case, ``DIR/<eval_set_id>/<case_id>.json`` (``DIR/<case_id>.json`` without an
-eval set), readable and editable::
+One file per case, ``DIR/<eval set>/<case>.json`` (``DIR/<case>.json`` without an eval set), where
+each name is the id's file-safe characters and a hash of the whole id (``weather_paris-1f2e...json``),
+so ids that differ only in characters a file name cannot hold get files of their own. The file names
+the case it belongs to, and a replay refuses a recording of another case. It is readable and editable::
 
     {"format": "agent-evaluators/tool-recording", "version": 1,
      "eval_set_id": "weather", "case_id": "weather_paris",
@@ -25,6 +27,7 @@ arguments, and the session remembers it (:attr:`ToolSession.misses`), so a case 
 swallowed that error is still an error case.
 """
 
+import hashlib
 import json
 import re
 import threading
@@ -55,15 +58,33 @@ def plain_json(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
-def recording_path(directory: Union[str, Path], case_id: str, eval_set_id: Optional[str] = None) -> Path:
-    """Where one case's recording lives: a file name made of the id's safe characters."""
-    def safe(name: str) -> str:
-        return _UNSAFE.sub("_", name).strip(".") or "_"
+def _safe(name: str) -> str:
+    return _UNSAFE.sub("_", name).strip(".") or "_"
 
+
+def _file_name(name: str) -> str:
+    """A file name unique to ``name``: its safe characters (readable, cut short) and a hash of the whole
+    id, so ids that differ only in characters a file name cannot hold (``Zürich`` and ``Zérich``) differ."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{_safe(name)[:60].rstrip('.')}-{digest}"
+
+
+def recording_path(directory: Union[str, Path], case_id: str, eval_set_id: Optional[str] = None) -> Path:
+    """Where one case's recording lives: ``<readable prefix>-<hash of the id>.json`` (a folder named so
+    per eval set), one file per case id."""
     folder = Path(directory)
     if eval_set_id:
-        folder = folder / safe(eval_set_id)
-    return folder / f"{safe(case_id)}.json"
+        folder = folder / _file_name(eval_set_id)
+    return folder / f"{_file_name(case_id)}.json"
+
+
+def _legacy_path(directory: Union[str, Path], case_id: str, eval_set_id: Optional[str] = None) -> Path:
+    """Where recordings made before file names held a hash live (``<safe id>.json``): still read in
+    replay, the case id inside checked."""
+    folder = Path(directory)
+    if eval_set_id:
+        folder = folder / _safe(eval_set_id)
+    return folder / f"{_safe(case_id)}.json"
 
 
 # ----------------------------------------------------------------------------- matching
@@ -196,6 +217,9 @@ class ToolSession:
         if mode not in (RECORD, REPLAY):
             raise ConfigError(f"tool recording mode must be {RECORD!r} or {REPLAY!r}, got {mode!r}")
         path = recording_path(directory, case_id, eval_set_id)
+        if mode == REPLAY and not path.exists():
+            legacy = _legacy_path(directory, case_id, eval_set_id)
+            path = legacy if legacy.is_file() else path
         session = cls(mode, path, case_id, eval_set_id, match or MatchRules())
         if mode == REPLAY:
             session._load()
@@ -221,9 +245,18 @@ class ToolSession:
         except (OSError, ValueError) as exc:
             raise InputError(f"{self.path}: the tool recording of {self.label} is not readable JSON: {exc}",
                              input_name="replay-tools") from None
-        calls = data.get("calls") if isinstance(data, Mapping) else None
+        if not isinstance(data, Mapping):
+            raise InputError(f"{self.path}: a tool recording is a JSON object, this file holds {type(data).__name__}",
+                             input_name="replay-tools")
+        owner = (data.get("case_id"), data.get("eval_set_id") or None)
+        if owner != (self.case_id, self.eval_set_id or None):
+            named = f"case {owner[0]!r}" + (f" of eval set {owner[1]!r}" if owner[1] else "")
+            raise InputError(f"{self.path}: this tool recording belongs to {named}, not to {self.label}; a replay "
+                             "never serves one case another's results. Re-record the case (--record-tools)",
+                             input_name="replay-tools")
+        calls = data.get("calls")
         if not isinstance(calls, list) or not all(isinstance(c, Mapping) and isinstance(c.get("tool"), str)
-                                                  for c in calls):
+                                                  and isinstance(c.get("state_delta") or {}, Mapping) for c in calls):
             raise InputError(f"{self.path}: a tool recording needs \"calls\": a list of "
                              "{\"tool\": ..., \"args\": ..., \"result\": ...}", input_name="replay-tools")
         self.calls = [dict(c) for c in calls]

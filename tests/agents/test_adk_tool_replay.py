@@ -23,6 +23,7 @@ from agent_evaluators import ConfigError  # noqa: E402
 from agent_evaluators.adk import AgentEvaluator  # noqa: E402
 from agent_evaluators.adk.results import EvalSetResult  # noqa: E402
 from agent_evaluators.agents import ToolRecorder  # noqa: E402
+from agent_evaluators.agents.recordings import recording_path  # noqa: E402
 from agent_evaluators.testing import JudgeServer  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -117,7 +118,8 @@ def test_replay_gives_the_same_statuses_and_scores_with_no_tool_executed(recorde
     assert proc.returncode in (0, 1), proc.stderr
     assert executed, "the recording run executed the tools"
     case_ids = [c["eval_id"] for c in json.loads(EVALSET.read_text())["eval_cases"]]
-    files = {f.stem: json.loads(f.read_text()) for f in (rec / "weather").glob("*.json")}
+    files = {doc["case_id"]: doc for doc in (json.loads(f.read_text()) for f in rec.rglob("*.json"))}
+    assert all(recording_path(rec, case, "weather").is_file() for case in files)
     assert sorted(files) == sorted(case_ids)  # a file per case, under its eval set
     recorded_calls = sum(len(doc["calls"]) for doc in files.values())
     assert recorded_calls == len(executed)  # every execution was recorded
@@ -140,7 +142,7 @@ def test_replay_gives_the_same_statuses_and_scores_with_no_tool_executed(recorde
 
 def test_a_call_with_other_arguments_is_an_error_naming_the_case_and_the_call(recorded, fake_judge, tmp_path):
     rec = copy_recordings(recorded[1], tmp_path / "rec")
-    path = rec / "weather" / "convert_then_weather.json"
+    path = recording_path(rec, "convert_then_weather", "weather")
     doc = json.loads(path.read_text())
     doc["calls"][1]["args"] = {"city": "Berlin"}  # the user edits the recording
     path.write_text(json.dumps(doc))
@@ -158,11 +160,11 @@ def test_a_call_with_other_arguments_is_an_error_naming_the_case_and_the_call(re
 
 def test_a_tool_not_in_the_recording_and_a_case_without_one_are_errors(recorded, fake_judge, tmp_path):
     rec = copy_recordings(recorded[1], tmp_path / "rec")
-    paris = rec / "weather" / "weather_paris.json"
+    paris = recording_path(rec, "weather_paris", "weather")
     doc = json.loads(paris.read_text())
     doc["calls"][0]["tool"] = "get_forecast"
     paris.write_text(json.dumps(doc))
-    (rec / "weather" / "convert_then_weather.json").unlink()
+    (recording_path(rec, "convert_then_weather", "weather")).unlink()
     proc, executed = adk(tmp_path, fake_judge, f"{EVALSET}:convert_then_weather,weather_paris",
                          "--replay-tools", str(rec), "--output", str(tmp_path / "out"))
     assert proc.returncode == 2 and executed == []
@@ -176,7 +178,7 @@ def test_a_tool_not_in_the_recording_and_a_case_without_one_are_errors(recorded,
 
 def test_ignore_args_from_the_command_line_or_the_recording(recorded, fake_judge, tmp_path):
     rec = copy_recordings(recorded[1], tmp_path / "rec")
-    path = rec / "weather" / "convert_then_weather.json"
+    path = recording_path(rec, "convert_then_weather", "weather")
     doc = json.loads(path.read_text())
     doc["calls"][0]["args"]["amount"] = 250.0
     doc["calls"][1]["args"]["city"] = "Somewhere"
@@ -224,8 +226,8 @@ def test_agent_evaluator_replays_from_a_recording(fake_judge, tmp_path, capsys):
     evaluate = AgentEvaluator.evaluate
     asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=1, judge_model_config=judge,
                          tool_recorder=ToolRecorder(tmp_path / "rec", "record")))
-    assert sorted(f.name for f in (tmp_path / "rec" / "weather").iterdir()) == [
-        "convert_then_weather.json", "weather_paris.json"]
+    assert sorted(f.name for f in recording_path(tmp_path / "rec", "x", "weather").parent.iterdir()) == sorted(
+        recording_path(tmp_path / "rec", case, "weather").name for case in ("convert_then_weather", "weather_paris"))
     asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=2, judge_model_config=judge,
                          tool_recorder=ToolRecorder(tmp_path / "rec", "replay")))
     assert "Tests passed: 4" in capsys.readouterr().out

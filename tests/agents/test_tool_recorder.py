@@ -14,7 +14,7 @@ import pytest
 from agent_evaluators import ConfigError, InputError, IntentResolutionEvaluator, ToolTrajectoryEvaluator, evaluate
 from agent_evaluators.agents import MatchRules, ToolRecorder
 from agent_evaluators.agents.dialogue import simulated_conversation_target
-from agent_evaluators.agents.recordings import load_match_rules
+from agent_evaluators.agents.recordings import load_match_rules, recording_path
 from agent_evaluators.testing import JudgeServer
 
 from .conftest import aio
@@ -86,11 +86,12 @@ def test_record_then_replay_gives_the_same_rows_with_no_tool_executed(fake_judge
     recorded = run(make_agent(executed, ToolRecorder(tmp_path, "record")), ToolRecorder(tmp_path, "record"),
                    fake_judge)
     assert executed == ["Paris", "Tokyo", "Tokyo"]
-    doc = json.loads((tmp_path / "paris.json").read_text())
+    doc = json.loads(recording_path(tmp_path, "paris").read_text())
     assert [(c["index"], c["turn"], c["tool"], c["args"]["city"]) for c in doc["calls"]] == [
         (0, 0, "get_weather", "Paris"), (1, 1, "get_weather", "Tokyo")]
     assert doc["calls"][1]["result"] == {"city": "Tokyo", "condition": "rainy", "units": "metric"}
-    assert (tmp_path / "tokyo_again.json").is_file()  # a case id made into a safe file name
+    assert recording_path(tmp_path, "tokyo/again").is_file()  # a case id made into a safe file name
+    assert recording_path(tmp_path, "tokyo/again").name.startswith("tokyo_again-")
 
     executed.clear()
     replayer = ToolRecorder(tmp_path, "replay", match={"*": {"ignore_args": ["request_id"]}})
@@ -146,7 +147,8 @@ async def test_async_tools_and_calls_outside_a_case(tmp_path):
         await wrapped("x")
     with recorder.case("c1", eval_set_id="set one"):
         assert await wrapped("x", depth=2) == {"key": "x", "depth": 2, "items": (1, 2)}
-    path = tmp_path / "set_one" / "c1.json"
+    path = recording_path(tmp_path, "c1", "set one")
+    assert path.parent.name.startswith("set_one-")
     assert json.loads(path.read_text())["calls"][0]["args"] == {"key": "x", "depth": 2}
     replayer = ToolRecorder(tmp_path, "replay")
     with replayer.case("c1", eval_set_id="set one"):
@@ -159,11 +161,11 @@ def test_a_failed_recording_run_leaves_no_stale_file(tmp_path):
     tool = recorder.tool(lambda q: q.upper(), name="shout")
     with recorder.case("c"):
         tool("a")
-    assert (tmp_path / "c.json").is_file()
+    assert recording_path(tmp_path, "c").is_file()
     with pytest.raises(RuntimeError), recorder.case("c"):
         tool("b")
         raise RuntimeError("the agent crashed")
-    assert not (tmp_path / "c.json").exists()
+    assert not recording_path(tmp_path, "c").exists()
 
 
 def test_match_rules():
