@@ -31,10 +31,11 @@ import hashlib
 import json
 import re
 import threading
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
+from typing import Any, Deque, Dict, Iterator, List, Mapping, Optional, Union
 
 from ..errors import ConfigError, InputError
 from ..trajectory.args import values_equal
@@ -148,8 +149,11 @@ class MatchRules:
         out._rules = {**self._rules, **other._rules}
         return out
 
+    def _rule(self, tool: str) -> _Rule:
+        return self._rules.get(tool) or self._rules.get(ANY_TOOL) or _Rule()
+
     def matches(self, tool: str, recorded: Any, actual: Any) -> bool:
-        rule = self._rules.get(tool) or self._rules.get(ANY_TOOL) or _Rule()
+        rule = self._rule(tool)
         if rule.ignore_all:
             return True
         for path in rule.ignored:
@@ -158,6 +162,65 @@ class MatchRules:
         if recorded is None or actual is None:
             return recorded is None and actual is None
         return values_equal(recorded, actual)
+
+    def key(self, tool: str, args: Any) -> Any:
+        """A hashable stand-in for ``args`` under this tool's rule: two argument values have the same key
+        exactly when :meth:`matches` holds between them (JSON data: numbers by value, a bool no number)."""
+        rule = self._rule(tool)
+        if rule.ignore_all:
+            return None
+        for path in rule.ignored:
+            args = _drop_path(args, path.split("."))
+        return _value_key(args)
+
+
+def _value_key(value: Any) -> Any:
+    """:func:`~agent_evaluators.trajectory.args.values_equal` as a hashable key (``1`` and ``1.0`` are one
+    key, ``True`` is not; NaN matches nothing, here as there, since it equals nothing)."""
+    if isinstance(value, bool) or value is None:
+        return ("const", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)  # Python's own int/float equality and hash agree: 1 == 1.0
+    if isinstance(value, Mapping):
+        return ("object", frozenset((k, _value_key(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return ("list", tuple(_value_key(v) for v in value))
+    if isinstance(value, str):
+        return ("text", value)
+    return ("other", repr(value))
+
+
+class _Bucket:
+    """The unserved recorded calls with one tool and one argument key: in recorded order, and per turn.
+    Served ones are dropped from the front as they are met, so each is passed over at most twice."""
+
+    __slots__ = ("order", "by_turn")
+
+    def __init__(self) -> None:
+        self.order: Deque[int] = deque()
+        self.by_turn: Dict[Any, Deque[int]] = {}
+
+    def add(self, index: int, turn: Any) -> None:
+        self.order.append(index)
+        self.by_turn.setdefault(_turn_key(turn), deque()).append(index)
+
+    def take(self, turn: int, used: set) -> Optional[int]:
+        """The first unserved call of this turn, else the first unserved call (``None``: all served)."""
+        for queue in (self.by_turn.get(_turn_key(turn)), self.order):
+            while queue and queue[0] in used:
+                queue.popleft()
+            if queue:
+                return queue[0]
+        return None
+
+
+def _turn_key(turn: Any) -> Any:
+    """``turn`` as a dict key that is equal where the turns are (an edited file may hold anything)."""
+    try:
+        hash(turn)
+    except TypeError:
+        return ("unhashable", repr(turn))
+    return turn
 
 
 def load_match_rules(text_or_path: Optional[str]) -> MatchRules:
@@ -207,6 +270,7 @@ class ToolSession:
     misses: List[str] = field(default_factory=list)
     served: int = 0
     _used: set = field(default_factory=set, repr=False)
+    _index: Optional[Dict[Any, "_Bucket"]] = field(default=None, repr=False)
     #: a Python agent may call its tools from several threads at once
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -287,17 +351,26 @@ class ToolSession:
         """The recorded call (result, and the ``state_delta`` it made) matching this one; as :meth:`serve`."""
         wanted = plain_json(args)
         with self._lock:
-            found = [i for i, c in enumerate(self.calls)
-                     if i not in self._used and c["tool"] == tool and self.match.matches(tool, c.get("args"), wanted)]
-            if not found:
+            if self._index is None:
+                self._index = self._build_index()
+            bucket = self._index.get((tool, self.match.key(tool, wanted)))
+            at = None if bucket is None else bucket.take(self.turn, self._used)
+            if at is None:
                 message = self._miss_message(tool, wanted)
                 self.misses.append(message)
                 raise InputError(message, input_name="replay-tools")
-            same_turn = [i for i in found if self.calls[i].get("turn") == self.turn]
-            at = (same_turn or found)[0]
             self._used.add(at)
             self.served += 1
             return self.calls[at]
+
+    def _build_index(self) -> Dict[Any, "_Bucket"]:
+        """The recorded calls grouped by tool and matching arguments, each group in recorded order: a
+        served call is found in one look-up, so a replay is linear in the calls, not quadratic."""
+        index: Dict[Any, _Bucket] = {}
+        for i, call in enumerate(self.calls):
+            tool = call["tool"]
+            index.setdefault((tool, self.match.key(tool, call.get("args"))), _Bucket()).add(i, call.get("turn"))
+        return index
 
     def _miss_message(self, tool: str, args: Any) -> str:
         shown = json.dumps(args, sort_keys=True)

@@ -1,14 +1,14 @@
 """Tool recordings: one file per case id (ids that differ only in characters a file name cannot hold
 included), a recording names its case and a replay refuses another case's, an edited recording is an
-error naming the file (exit 2 in the CLI),."""
+error naming the file (exit 2 in the CLI), and replay is linear in the recorded calls."""
 
 import json
 
 import pytest
 
 from agent_evaluators import InputError
-from agent_evaluators.agents import ToolRecorder
-from agent_evaluators.agents.recordings import recording_path
+from agent_evaluators.agents import ToolRecorder, recordings
+from agent_evaluators.agents.recordings import ToolSession, recording_path
 
 #: ids a file name cannot tell apart by their safe characters alone
 LOOKALIKES = ["Zürich", "Zérich", "東京", "大阪", "a/b", "a_b", "a b", "..", ".", "x" * 300, "x" * 300 + "y"]
@@ -78,3 +78,55 @@ def test_an_edited_recording_is_an_input_error_naming_the_file(tmp_path, doc):
     with pytest.raises(InputError) as caught:
         _replay(tmp_path, "c")
     assert str(path) in str(caught.value)
+
+
+def _session(n, tools=("search", "fetch")):
+    calls = [{"index": i, "turn": i % 7, "tool": tools[i % len(tools)], "args": {"q": i % 50, "page": i},
+              "result": i} for i in range(n)]
+    session = ToolSession("replay", recording_path("unused", "c"), "c")
+    session.calls = calls
+    return session, calls
+
+
+def _serve_all(session, calls):
+    for call in reversed(calls):
+        session.turn = call["turn"]
+        assert session.serve(call["tool"], call["args"]) == call["result"]
+
+
+def test_replay_serves_each_call_after_a_bounded_number_of_argument_comparisons(monkeypatch):
+    """Replay is linear: the work per served call does not grow with the recording (at 5,000 calls it was
+    quadratic: 88 s). Counted, not timed: how often arguments are turned into keys or compared."""
+    work = {"n": 0}
+    key, matches = getattr(recordings.MatchRules, "key", None), recordings.MatchRules.matches
+
+    def counted_key(self, *args):
+        work["n"] += 1
+        return key(self, *args)
+
+    def counted_matches(self, *args):
+        work["n"] += 1
+        return matches(self, *args)
+
+    monkeypatch.setattr(recordings.MatchRules, "key", counted_key, raising=False)
+    monkeypatch.setattr(recordings.MatchRules, "matches", counted_matches)
+    per_call = []
+    for n in (500, 5000):
+        work["n"] = 0
+        _serve_all(*_session(n))
+        per_call.append(work["n"] / n)
+    assert per_call[1] <= per_call[0] * 1.1 and per_call[1] <= 3, per_call
+
+
+def test_replay_prefers_the_same_turn_then_recorded_order():
+    session = ToolSession("replay", recording_path("unused", "c"), "c")
+    session.calls = [{"tool": "t", "args": {"a": 1}, "result": r, "turn": turn}
+                     for r, turn in (("first-turn0", 0), ("turn1", 1), ("second-turn0", 0))]
+    session.turn = 1
+    assert session.serve("t", {"a": 1.0}) == "turn1"  # 1 == 1.0, as the trajectory matchers compare
+    assert session.serve("t", {"a": 1}) == "first-turn0"
+    assert session.serve("t", {"a": 1}) == "second-turn0"
+    with pytest.raises(InputError, match="already served"):
+        session.serve("t", {"a": 1})
+    with pytest.raises(InputError, match="other arguments"):
+        session.serve("t", {"a": True})  # a bool is not a number
