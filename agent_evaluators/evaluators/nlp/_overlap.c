@@ -44,7 +44,22 @@ is_article(const unsigned char *s, Py_ssize_t len)
            (len == 3 && s[0] == 't' && s[1] == 'h' && s[2] == 'e');
 }
 
-/* The tokens of buf, each with its hash; out has room for len / 2 + 1 tokens. */
+/* How many tokens buf holds (before articles are dropped): what the token arrays are sized by, so
+ * memory follows the token count, not the byte length (one 200 MB token is one token). */
+static Py_ssize_t
+count_tokens(const unsigned char *buf, Py_ssize_t len)
+{
+    Py_ssize_t count = 0;
+    int in_token = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int space = is_space(buf[i]);
+        count += !space && !in_token;
+        in_token = !space;
+    }
+    return count;
+}
+
+/* The tokens of buf, each with its hash; out has room for count_tokens(buf, len) tokens. */
 static Py_ssize_t
 split_tokens(const unsigned char *buf, Py_ssize_t len, int drop_articles, Token *out)
 {
@@ -211,15 +226,16 @@ shared_grams(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "shared_grams: n must be at least 1");
         return NULL;
     }
-    Py_ssize_t room = len_a / 2 + len_b / 2 + 2;
+    Py_ssize_t na = 0, nb = 0, shared = -1;
+    /* the buffers belong to bytes objects that args holds, so long texts are counted without the GIL */
+    PyThreadState *released = len_a + len_b > 8192 ? PyEval_SaveThread() : NULL;
+    /* sized by the tokens there are (at least one slot each, so an empty text allocates something) */
+    Py_ssize_t room = count_tokens((const unsigned char *)a, len_a) + count_tokens((const unsigned char *)b, len_b) + 1;
     Token *tokens = PyMem_RawMalloc((size_t)room * sizeof(Token));
     Py_ssize_t *ids = PyMem_RawMalloc((size_t)room * sizeof(Py_ssize_t));
     const Token **distinct = PyMem_RawMalloc((size_t)room * sizeof(Token *));
     size_t size = table_size(room), mask = size - 1;
     Py_ssize_t *slots = PyMem_RawMalloc(size * sizeof(Py_ssize_t));
-    Py_ssize_t na = 0, nb = 0, shared = -1;
-    /* the buffers belong to bytes objects that args holds, so long texts are counted without the GIL */
-    PyThreadState *released = len_a + len_b > 8192 ? PyEval_SaveThread() : NULL;
     if (tokens != NULL && ids != NULL && distinct != NULL && slots != NULL) {
         na = split_tokens((const unsigned char *)a, len_a, drop_articles, tokens);
         nb = split_tokens((const unsigned char *)b, len_b, drop_articles, tokens + na);

@@ -13,6 +13,12 @@ from ..base import Evaluator, Outcome
 
 TextInput = Union[str, List[Any], Dict[str, Any]]
 
+#: the longest text a pair metric counts, in characters: the judge metrics' default prompt limit
+#: (``max_input_chars``, 400,000), since a text this long is almost always a mistake (a log file, an
+#: image pasted as base64) and counting it costs memory in proportion; raise it per evaluator with
+#: its ``max_input_chars`` attribute
+DEFAULT_MAX_INPUT_CHARS = 400_000
+
 
 def answer_text(evaluator: Any, value: Any, name: str) -> str:
     """``value`` as text: a string as given (empty included: azure scores it), or the final
@@ -37,6 +43,8 @@ class _PairMetric(Evaluator):
     default_threshold = 0.5
     #: how the reason names the score (``"token F1"``, ``"BLEU"`` ...)
     metric_label: ClassVar[str] = ""
+    #: a longer ``response`` or ``ground_truth`` is refused before any counting (an error cell)
+    max_input_chars: int = DEFAULT_MAX_INPUT_CHARS
 
     def __init__(self, *, threshold: float = 0.5) -> None:
         super().__init__(threshold=threshold)
@@ -50,6 +58,13 @@ class _PairMetric(Evaluator):
             response = answer_text(self, response, "response")
         if type(ground_truth) is not str:
             ground_truth = answer_text(self, ground_truth, "ground_truth")
+        for name, text in (("response", response), ("ground_truth", ground_truth)):
+            if len(text) > self.max_input_chars:  # type: ignore[arg-type]
+                raise InputError(
+                    f"{self.name}: input {name!r} is {len(text):,} characters, over the limit of "  # type: ignore[arg-type]
+                    f"{self.max_input_chars:,} (max_input_chars); it is refused before counting. Shorten it, map "
+                    f"a smaller column, or raise the evaluator's max_input_chars attribute",
+                    evaluator=self.name, input_name=name)
         score, details = self.score_texts(response, ground_truth)  # type: ignore[arg-type]
         if not self.writes_reason:
             return Outcome(score, "", details)
