@@ -6,8 +6,9 @@ Everything that names evaluators reads this list: the lazy exports of
 Adding a metric is its class, its ``.prompty`` (for a judge), one :class:`EvaluatorEntry`
 below and its tests (CONTRIBUTING.md, "Adding an evaluator"). A package of your own adds evaluators
 without touching this list: it names each class under the ``agent_evaluators.evaluators``
-entry-point group, and :func:`plugin_entries` reads the entry from the class itself
-(:func:`entry_for`) the first time a name is not found here or the whole list is asked for.
+entry-point group, and its entry is read from the class itself (:func:`entry_for`) the first time
+its name is used, importing that package alone (or when the whole list is asked for: ``agent-eval
+list``). A package that cannot be imported is a warning naming it, and an error only where it is named.
 
 A plain-data module: cheap to import (``import agent_evaluators`` reads it) and it
 imports no evaluator module; classes are loaded from their ``"module:Class"``
@@ -15,10 +16,13 @@ string on first use (:meth:`EvaluatorEntry.load`).
 """
 
 import importlib
+import logging
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from .errors import ConfigError
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "CalibrationSet",
@@ -329,7 +333,12 @@ _BY_NAME = _index()
 #: the entry-point group under which a package names its evaluator classes (``name = "module:Class"``)
 ENTRY_POINT_GROUP = "agent_evaluators.evaluators"
 
-_plugins: Optional[Tuple[EvaluatorEntry, ...]] = None
+#: the installed packages' entry points, read once without importing them
+_points: Optional[Tuple[Any, ...]] = None
+#: a plugin's entry by entry-point name once imported; ``None``: it could not be (said once)
+_loaded_plugins: Dict[str, Optional[EvaluatorEntry]] = {}
+#: why a plugin could not be imported, by entry-point name
+_broken: Dict[str, str] = {}
 
 
 def entry_for(cls: Any, name: Optional[str] = None, aliases: Tuple[str, ...] = ()) -> EvaluatorEntry:
@@ -348,25 +357,55 @@ def entry_for(cls: Any, name: Optional[str] = None, aliases: Tuple[str, ...] = (
                           calibration=calibration, lower_is_better=not getattr(cls, "higher_is_better", True))
 
 
-def plugin_entries() -> Tuple[EvaluatorEntry, ...]:
-    """The evaluators installed packages name under :data:`ENTRY_POINT_GROUP` (read once, then kept).
-    A name this list already has stays this list's; a plugin that cannot be imported is a
-    :class:`ConfigError` naming it (never a silently shorter list)."""
-    global _plugins
-    if _plugins is None:
+def _plugin_points() -> Tuple[Any, ...]:
+    """The entry points under :data:`ENTRY_POINT_GROUP` whose name this list does not already have,
+    read from the installed packages' metadata (nothing is imported)."""
+    global _points
+    if _points is None:
         from importlib.metadata import entry_points
 
-        found: List[EvaluatorEntry] = []
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            try:
-                cls = point.load()
-            except Exception as exc:
-                raise ConfigError(f"evaluator plugin {point.name!r} ({point.value}) cannot be imported: "
-                                  f"{type(exc).__name__}: {exc}") from exc
-            if normalize(point.name) not in _BY_NAME:
-                found.append(entry_for(cls, name=point.name))
-        _plugins = tuple(found)
-    return _plugins
+        _points = tuple(p for p in entry_points(group=ENTRY_POINT_GROUP) if normalize(p.name) not in _BY_NAME)
+    return _points
+
+
+def _package(point: Any) -> str:
+    dist = getattr(point, "dist", None)
+    return str(getattr(dist, "name", None) or point.value.partition(":")[0].split(".")[0])
+
+
+def _load_plugin(point: Any, strict: bool) -> Optional[EvaluatorEntry]:
+    """The entry of one plugin, its module imported now (once). One that cannot be imported is a
+    :class:`ConfigError` naming its package where it is used (``strict``), else a warning, once, and
+    ``None``: one broken package leaves the others, and the commands that do not use it, working."""
+    if point.name not in _loaded_plugins:
+        try:
+            _loaded_plugins[point.name] = entry_for(point.load(), name=point.name)
+        except Exception as exc:
+            _loaded_plugins[point.name] = None
+            _broken[point.name] = (f"evaluator plugin {point.name!r} of package {_package(point)!r} ({point.value}) "
+                                   f"cannot be imported: {type(exc).__name__}: {exc}")
+            if not strict:
+                logger.warning("%s; its evaluators are left out (reinstall or uninstall %s)", _broken[point.name],
+                               _package(point))
+    entry = _loaded_plugins[point.name]
+    if entry is None and strict:
+        raise ConfigError(_broken[point.name])
+    return entry
+
+
+def plugin_entries() -> Tuple[EvaluatorEntry, ...]:
+    """The evaluators installed packages name under :data:`ENTRY_POINT_GROUP`, every one imported now
+    (what ``agent-eval list`` and calibration show). A name this list already has stays this list's; a
+    plugin that cannot be imported is a warning naming its package, and left out."""
+    loaded = (_load_plugin(point, strict=False) for point in _plugin_points())
+    return tuple(entry for entry in loaded if entry is not None)
+
+
+def _plugin_named(name: Any, strict: bool = True) -> Optional[EvaluatorEntry]:
+    """The plugin evaluator registered as ``name``, only its package imported (``None``: none is)."""
+    wanted = normalize(name)
+    point = next((p for p in _plugin_points() if normalize(p.name) == wanted), None)
+    return None if point is None else _load_plugin(point, strict)
 
 
 def entries() -> List[EvaluatorEntry]:
@@ -375,17 +414,15 @@ def entries() -> List[EvaluatorEntry]:
 
 
 def names() -> List[str]:
-    """The registry names (what ``agent-eval list`` shows)."""
-    return [e.name for e in entries()]
+    """The registry names (what ``agent-eval list`` shows); installed plugins' are read without importing them."""
+    return [e.name for e in ENTRIES] + [p.name for p in _plugin_points()]
 
 
 def find(name: Any) -> Optional[EvaluatorEntry]:
-    """The entry a name, alias or ADK metric name refers to, or ``None``."""
-    wanted = normalize(name)
-    entry = _BY_NAME.get(wanted)
-    if entry is None:
-        entry = next((e for e in plugin_entries() if wanted in e.spellings()), None)
-    return entry
+    """The entry a name, alias or ADK metric name refers to, or ``None``. A plugin's name imports that
+    plugin alone, and one that cannot be imported is a :class:`ConfigError` naming its package."""
+    entry = _BY_NAME.get(normalize(name))
+    return entry if entry is not None else _plugin_named(name)
 
 
 def closest(name: Any, choices: Optional[List[str]] = None) -> Optional[str]:
@@ -394,9 +431,10 @@ def closest(name: Any, choices: Optional[List[str]] = None) -> Optional[str]:
     import difflib
 
     pool: Dict[str, str] = {}
-    for entry in entries():
+    for entry in ENTRIES:
         if choices is None or entry.name in choices:
             pool.update({spelling: entry.name for spelling in entry.spellings()})
+    pool.update({normalize(p.name): p.name for p in _plugin_points() if choices is None or p.name in choices})
     found = difflib.get_close_matches(normalize(name), list(pool), n=1, cutoff=0.75)
     return pool[found[0]] if found else None
 
@@ -420,7 +458,21 @@ def by_adk_metric(metric: str) -> Optional[EvaluatorEntry]:
 def by_class_name(class_name: str) -> Optional[EvaluatorEntry]:
     """The entry of a class by its name (``"SafetyEvaluator"``), or ``None``."""
     builtin = next((e for e in ENTRIES if e.class_name == class_name), None)
-    return builtin or next((e for e in plugin_entries() if e.class_name == class_name), None)
+    if builtin is not None:
+        return builtin
+    points = (p for p in _plugin_points() if p.value.rpartition(":")[2].rpartition(".")[2] == class_name)
+    return next((e for e in (_load_plugin(p, strict=False) for p in points) if e is not None), None)
+
+
+def lower_is_better(result_key: str) -> bool:
+    """Whether a lower score of the metric with ``result_key`` is the better one; an installed plugin is
+    imported only when its name is that key."""
+    if any(e.result_key == result_key and e.lower_is_better for e in ENTRIES):
+        return True
+    if normalize(result_key) in _BY_NAME:
+        return False
+    entry = _plugin_named(result_key, strict=False)
+    return entry is not None and entry.result_key == result_key and entry.lower_is_better
 
 
 def judge_entries() -> List[EvaluatorEntry]:

@@ -13,7 +13,7 @@ green when positive gets one of them wrong. Metric names are the ones ``summary.
 * higher is better: everything else, i.e. scores and pass rates.
 """
 
-from typing import FrozenSet, Optional
+from typing import Optional
 
 HIGHER = "higher"
 LOWER = "lower"
@@ -22,18 +22,18 @@ _LOWER_SUFFIXES = ("error_count", "not_applicable_count", "_std")
 _COST_WORDS = ("latency", "tokens", "judge_calls", "attempts", "duration")
 
 
-def _lower_keys() -> FrozenSet[str]:
-    """The result keys of metrics where a lower score is better (read from the registry)."""
+def _lower_is_better(key: str) -> bool:
+    """Whether the registry marks the metric of result key ``key`` lower-is-better (an installed plugin's
+    package is imported only when the key is its name)."""
     from .. import registry
 
-    return frozenset(e.result_key for e in registry.entries() if e.lower_is_better)
+    return registry.lower_is_better(key) or (key.endswith("_score") and registry.lower_is_better(key[:-6]))
 
 
 def metric_direction(name: str) -> Optional[str]:
     """``"higher"`` or ``"lower"`` (which way is better) for a metric name, ``None`` when neither is."""
     key = name.rsplit(".", 1)[-1]
-    lower = _lower_keys()
-    if key in lower or key.removesuffix("_score") in lower or key.endswith("_defect_rate"):
+    if key.endswith("_defect_rate") or _lower_is_better(key):
         return LOWER
     if key.endswith(_LOWER_SUFFIXES) or any(word in key for word in _COST_WORDS):
         return LOWER
