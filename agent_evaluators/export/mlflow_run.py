@@ -19,12 +19,18 @@ The tracking URI and experiment are MLflow's own (``MLFLOW_TRACKING_URI``, ``MLF
 MLflow 3's default URI is ``sqlite:///mlflow.db`` in the working directory). Inside an active MLflow
 run (``with mlflow.start_run():`` around ``evaluate``) the results go into that run. A resume logs
 a new MLflow run with every row, but feedback only for the rows it evaluated (no feedback twice).
+
+The export has a deadline (60 s, ``AGENT_EVAL_MLFLOW_TIMEOUT=SECONDS`` to change it): a tracking
+server that hangs costs a warning after that long, never a process held for minutes; the run folder
+is written before the export starts and holds every result either way.
 """
 
 import json
 import logging
+import os
 import re
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
@@ -34,6 +40,9 @@ from .records import Cell, run_cells
 
 logger = logging.getLogger("agent_evaluators.export")
 
+#: how long the export may take before the run goes on without it, in seconds (``AGENT_EVAL_MLFLOW_TIMEOUT``)
+EXPORT_TIMEOUT_S = 60.0
+TIMEOUT_ENV = "AGENT_EVAL_MLFLOW_TIMEOUT"
 #: MLflow's longest parameter value
 _PARAM_MAX = 6000
 #: characters MLflow accepts in a metric or parameter name (others become "_")
@@ -105,20 +114,87 @@ def rows_table(rows: Iterable[Mapping[str, Any]]) -> Dict[str, List[Any]]:
     return {column: [record.get(column) for record in records] for column in columns}
 
 
+def export_timeout_s() -> float:
+    """How long the export may take: ``AGENT_EVAL_MLFLOW_TIMEOUT`` seconds, else :data:`EXPORT_TIMEOUT_S`."""
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return EXPORT_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        logger.warning("%s=%r is not a number of seconds above 0; the export waits %g s", TIMEOUT_ENV, raw,
+                       EXPORT_TIMEOUT_S)
+        return EXPORT_TIMEOUT_S
+    return value
+
+
 def log_run(result: Any) -> None:
-    """Log ``result`` to MLflow (see the module docstring); the active run if there is one."""
+    """Log ``result`` to MLflow (see the module docstring); the active run if there is one.
+
+    The export runs in a thread of its own and is given :func:`export_timeout_s` (60 s by default):
+    a tracking server that accepts connections and never answers (MLflow's own client retries for
+    minutes) cannot hold the process after the run. Past the deadline this raises ``TimeoutError``
+    (a warning of the run's; the run folder holds every result) and the export is abandoned."""
     import mlflow
 
+    active = mlflow.active_run()  # MLflow keeps the active run per thread: handed over below
+    timeout = export_timeout_s()
+    outcome: Dict[str, Any] = {}
+    done = threading.Event()
+
+    def export() -> None:
+        try:
+            outcome["run_id"] = _log_run(mlflow, result, active)
+        except BaseException as exc:  # handed back to the caller's thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=export, name="agent-eval-mlflow-export", daemon=True).start()
+    if not done.wait(timeout):
+        raise TimeoutError(f"MLflow at {mlflow.get_tracking_uri()} did not take the run within {timeout:g} s "
+                           f"(a tracking server that does not answer?); the export was abandoned. Wait longer "
+                           f"with {TIMEOUT_ENV}=SECONDS")
+    if "error" in outcome:
+        raise outcome["error"]
+    logger.info("MLflow: logged run %s to %s", outcome["run_id"], mlflow.get_tracking_uri())
+
+
+def _log_run(mlflow: Any, result: Any, active: Any) -> str:
+    """The export itself, in its own thread: into ``active`` (the caller's active run), else a new run."""
     summary = result.summary
-    active = mlflow.active_run()
+    if active is not None:
+        _enter(active)
     run = active or mlflow.start_run(run_name=(summary.get("config") or {}).get("evaluation_name"))
-    run_id = run.info.run_id
+    run_id: str = run.info.run_id
     try:
         _log_into(mlflow, result, run_id)
     finally:
         if active is None:
             mlflow.end_run()
-    logger.info("MLflow: logged run %s to %s", run_id, mlflow.get_tracking_uri())
+        else:
+            _leave(active)
+    return run_id
+
+
+def _stack() -> Any:
+    """This thread's stack of active MLflow runs (MLflow's own, kept per thread)."""
+    from mlflow.tracking import fluent
+
+    return fluent._active_run_stack.get()
+
+
+def _enter(run: Any) -> None:
+    """Make the caller's active ``run`` this thread's too, as MLflow has no call to share one."""
+    _stack().append(run)
+
+
+def _leave(run: Any) -> None:
+    stack = _stack()
+    if stack and stack[-1] is run:
+        stack.pop()
 
 
 def _log_into(mlflow: Any, result: Any, run_id: str) -> None:
