@@ -3,6 +3,7 @@ text has, not by its bytes (one 200 MB token needed 4.3 GB), and a text over ``m
 is refused before anything is counted, as the judge metrics refuse an oversized prompt."""
 
 import json
+import random
 import subprocess
 import sys
 
@@ -54,6 +55,17 @@ def test_many_tokens_cost_memory_in_proportion_to_the_tokens():
     small, large = _peak(3 * 1024 * 1024, "many"), _peak(30 * 1024 * 1024, "many")
     grow_small, grow_large = small["after"] - small["before"], large["after"] - large["before"]
     assert grow_large < 12 * max(grow_small, 8), (small, large)  # linear, with room for page rounding
+
+
+@pytest.mark.skipif(compiled is None, reason="the C extension is not built here (no compiler, or not installed)")
+def test_long_texts_sized_by_their_counted_tokens_give_the_python_numbers():
+    rng = random.Random(7)
+    words = [b"the", b"a", b"an", b"x", b"yy", b"zzz" * 50, b"\xc3\xa9t\xc3\xa9"]
+    for _ in range(3):
+        a, b = (b"".join(rng.choice(words) + rng.choice([b" ", b"\t", b"\n  "]) for _ in range(40_000)) for _ in "ab")
+        for n in (1, 2, 3):
+            for drop in (True, False):
+                assert compiled(a, b, n, drop) == grams.shared_grams_python(a, b, n, drop)
 
 
 def test_a_huge_token_is_counted_right():

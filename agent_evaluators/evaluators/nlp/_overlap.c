@@ -44,6 +44,10 @@ is_article(const unsigned char *s, Py_ssize_t len)
            (len == 3 && s[0] == 't' && s[1] == 'h' && s[2] == 'e');
 }
 
+/* Below this many token slots (texts of up to about 64 KB) the tables are sized by the byte length
+ * bound, saving a pass; above it, by the tokens counted (at most 2 MB of tables either way here). */
+#define SMALL_TEXT_ROOM 32768
+
 /* How many tokens buf holds (before articles are dropped): what the token arrays are sized by, so
  * memory follows the token count, not the byte length (one 200 MB token is one token). */
 static Py_ssize_t
@@ -229,8 +233,13 @@ shared_grams(PyObject *module, PyObject *args)
     Py_ssize_t na = 0, nb = 0, shared = -1;
     /* the buffers belong to bytes objects that args holds, so long texts are counted without the GIL */
     PyThreadState *released = len_a + len_b > 8192 ? PyEval_SaveThread() : NULL;
-    /* sized by the tokens there are (at least one slot each, so an empty text allocates something) */
-    Py_ssize_t room = count_tokens((const unsigned char *)a, len_a) + count_tokens((const unsigned char *)b, len_b) + 1;
+    /* Room for every token: a text of len bytes has at most len / 2 + 1. On long texts the tokens are
+     * counted first, so the tables follow the tokens there are and not the bytes (one 200 MB token is
+     * one token, not room for 100 million); short texts skip that pass, their bound being small. */
+    Py_ssize_t room = len_a / 2 + len_b / 2 + 2;
+    if (room > SMALL_TEXT_ROOM) {
+        room = count_tokens((const unsigned char *)a, len_a) + count_tokens((const unsigned char *)b, len_b) + 1;
+    }
     Token *tokens = PyMem_RawMalloc((size_t)room * sizeof(Token));
     Py_ssize_t *ids = PyMem_RawMalloc((size_t)room * sizeof(Py_ssize_t));
     const Token **distinct = PyMem_RawMalloc((size_t)room * sizeof(Token *));
