@@ -238,3 +238,22 @@ def test_agent_evaluator_replays_from_a_recording(fake_judge, tmp_path, capsys):
     with pytest.raises(ConfigError, match="num_runs=1"):
         asyncio.run(evaluate(str(SAMPLE), tmp_path, num_runs=2, judge_model_config=judge,
                              tool_recorder=ToolRecorder(tmp_path / "rec", "record")))
+
+
+@pytest.mark.parametrize("edit", ["not json {", "[1, 2]", "other case", "state_delta"])
+def test_an_edited_recording_is_an_error_naming_the_file_with_exit_2(recorded, fake_judge, tmp_path, edit):
+    rec = copy_recordings(recorded[1], tmp_path / "rec")
+    path = recording_path(rec, "weather_paris", "weather")
+    if edit in ("other case", "state_delta"):
+        doc = json.loads(path.read_text())
+        if edit == "other case":  # another case's recording whose calls would match: never served
+            doc["case_id"] = "weather_Paris"
+        else:
+            doc["calls"][0]["state_delta"] = ["last_city", "Paris"]
+        path.write_text(json.dumps(doc))
+    else:
+        path.write_text(edit)
+    proc, executed = adk(tmp_path, fake_judge, f"{EVALSET}:weather_paris", "--replay-tools", str(rec),
+                         "--output", str(tmp_path / "out"))
+    assert proc.returncode == 2 and executed == [], proc.stderr
+    assert str(path) in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
