@@ -271,6 +271,8 @@ class ToolSession:
     served: int = 0
     _used: set = field(default_factory=set, repr=False)
     _index: Optional[Dict[Any, "_Bucket"]] = field(default=None, repr=False)
+    #: where this case's recording was written before file names held a hash
+    _legacy: Optional[Path] = field(default=None, repr=False)
     #: a Python agent may call its tools from several threads at once
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -281,10 +283,11 @@ class ToolSession:
         if mode not in (RECORD, REPLAY):
             raise ConfigError(f"tool recording mode must be {RECORD!r} or {REPLAY!r}, got {mode!r}")
         path = recording_path(directory, case_id, eval_set_id)
-        if mode == REPLAY and not path.exists():
-            legacy = _legacy_path(directory, case_id, eval_set_id)
-            path = legacy if legacy.is_file() else path
+        legacy = _legacy_path(directory, case_id, eval_set_id)
+        if mode == REPLAY and not path.exists() and legacy.is_file():
+            path = legacy
         session = cls(mode, path, case_id, eval_set_id, match or MatchRules())
+        session._legacy = legacy
         if mode == REPLAY:
             session._load()
         return session
@@ -412,6 +415,15 @@ class ToolSession:
         """A recording run that failed: remove the case's old file, so no replay serves stale results."""
         if not self.replaying:
             self.path.unlink(missing_ok=True)
+            if self._legacy is not None and self._legacy.is_file() and self._legacy_case() == self.case_id:
+                self._legacy.unlink(missing_ok=True)  # the same case under its old name would be served next
+
+    def _legacy_case(self) -> Any:
+        try:
+            data = json.loads(self._legacy.read_text(encoding="utf-8")) if self._legacy else None
+        except (OSError, ValueError):
+            return None
+        return data.get("case_id") if isinstance(data, Mapping) else None
 
     @contextmanager
     def guard(self) -> Iterator["ToolSession"]:

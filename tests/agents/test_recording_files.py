@@ -65,6 +65,16 @@ def test_a_recording_under_the_old_file_name_is_still_read_and_checked(tmp_path)
         _replay(tmp_path, "paris")
 
 
+def test_a_failed_recording_run_removes_the_case_s_file_under_its_old_name_too(tmp_path):
+    _record(tmp_path, "paris", "sunny")
+    old = tmp_path / "paris.json"
+    recording_path(tmp_path, "paris").rename(old)
+    recorder = ToolRecorder(tmp_path, "record")
+    with pytest.raises(RuntimeError), recorder.case("paris"):
+        raise RuntimeError("the agent crashed")
+    assert not old.exists() and not recording_path(tmp_path, "paris").exists()
+
+
 @pytest.mark.parametrize("doc", [
     [1, 2], "text", {"case_id": "c", "calls": "many"}, {"case_id": "c", "calls": [1]},
     {"case_id": "c", "calls": [{"tool": 5}]},
