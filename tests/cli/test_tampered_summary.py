@@ -1,5 +1,5 @@
 """A ``summary.json`` that was edited or damaged is a clear error naming the file, exit 2, in every
-command that reads it back (report, compare, run --resume, a new run over the folder), never a
+command that reads it back (report, plan, compare, run --resume, a new run over the folder), never a
 traceback; ``--force`` still lets a run replace it."""
 
 import json
@@ -15,7 +15,7 @@ ROWS = [{"id": f"r{i}", "response": f"the answer is {i}", "ground_truth": f"the 
 #: (where, value): what an edit puts in place of a part of a good summary
 TAMPERED = [
     ((), "{\"metrics\": "), ((), [1, 2]), ((), "just text"), ((), 7),
-    *[((key,), bad) for key in ("status", "config", "metrics", "usage", "intervals", "errors", "fingerprint")
+    *[((key,), bad) for key in ("status", "config", "metrics", "usage", "intervals", "errors", "fingerprint", "noise")
       for bad in ([1], 5, "x") if not (key == "status" and bad == "x")],
     (("config", "evaluators"), [1]), (("config", "evaluators", "f1"), 3), (("usage", "f1"), "many"),
     (("intervals", "f1.f1_score"), 9), (("errors", 0), "boom"), (("fingerprint", "evaluators"), "sha"),
@@ -57,7 +57,8 @@ def _tamper(good, tmp_path, where, value):
 def test_a_tampered_summary_is_an_error_naming_the_file_with_exit_2(good, tmp_path, where, value, capsys):
     out = _tamper(good, tmp_path, where, value)
     data = str(good / "data.jsonl")
-    for argv in (["report", str(out)], ["compare", str(out), str(good / "good")],
+    for argv in (["report", str(out)], ["plan", "--from", str(out), "--effect", "0.1"],
+                 ["compare", str(out), str(good / "good")],
                  ["compare", str(good / "good"), str(out)],
                  ["run", "--data", data, "-e", "f1_score=f1", "-o", str(out), "--resume"],
                  ["run", "--data", data, "-e", "f1_score=f1", "-o", str(out)]):
