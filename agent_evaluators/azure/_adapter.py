@@ -13,6 +13,15 @@ only writes the result the way azure-ai-evaluation 1.18 writes it (through :mod:
   bool ``_passed`` included, anything else the last turn's value, every value per turn under
   ``evaluation_per_turn``); a one-turn conversation is that turn's row, as in azure.
 
+* ``<k>_properties`` under 1.18's names and types where our verdict's fields differ
+  (:meth:`AzureShaped.azure_properties`), and the row's keys in 1.18's order (``row_order``);
+* ``is_reasoning_model=True``: 1.18's output budget for a reasoning judge (``max_completion_tokens``
+  60,000 in place of the template's ``max_tokens``), so a long hidden reasoning is not cut off;
+* a conversation with no user turn answered is ``{}``, as 1.18 returns it.
+
+Every class here is also an :class:`~._calls.AzureCall`: unknown inputs and constructor keywords
+are ignored and errors are 1.18's ``EvaluationException`` too, as 1.18's calls behave.
+
 The engine keeps working on these cells: ``<k>_result`` is ``pass``/``fail``/``not_applicable``
 (what the runner counts), and the runner reads the token counts out of ``<k>_properties``
 for its usage totals (:func:`agent_evaluators.runner.aggregate.properties_usage`).
@@ -20,12 +29,17 @@ for its usage totals (:func:`agent_evaluators.runner.aggregate.properties_usage`
 
 import asyncio
 import math
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
 from pydantic import BaseModel
 
 from ..evaluators.base import Outcome
-from ._shape import azure_result, not_applicable_result
+from ._calls import AzureCall
+from ._shape import ROW_ORDER, azure_result, not_applicable_result
+
+#: the output budget 1.18 gives a reasoning judge (``DEFAULT_MAX_COMPLETION_TOKENS_REASONING_MODELS``): it
+#: replaces a template's ``max_tokens`` when ``is_reasoning_model=True``
+REASONING_OUTPUT_TOKENS = 60_000
 
 #: azure's reason for a response that ends in a pending call (its words, so dashboards match)
 INTERMEDIATE_REASON = "Intermediate response. Please provide the agent's final response for evaluation."
@@ -87,6 +101,8 @@ def aggregate_turns(rows: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
     """1.18's aggregation of per-turn rows (``EvaluatorBase._aggregate_results``): a key whose
     values are all numbers (bools count) is averaged; any other key takes the last turn's value
     (token and sample keys excepted); every value is kept per turn under ``evaluation_per_turn``."""
+    if not rows:
+        return {}  # 1.18: a conversation with no turn to judge
     if len(rows) == 1:
         return dict(rows[0])
     per_turn: Dict[str, List[Any]] = {}
@@ -111,11 +127,17 @@ class _Turns(Outcome):
         self.outcomes = list(outcomes)
 
 
-class AzureShaped:
+class AzureShaped(AzureCall):
     """Mixin (listed first) that writes 1.18's row from our evaluator's outcome."""
 
+    takes_any_keyword = True  # 1.18's judge evaluators take **kwargs
     #: the deprecated ``gpt_<k>`` key azure still writes for this metric
     legacy_alias: ClassVar[Optional[str]] = None
+    #: the keys after ``<k>`` in 1.18's order for this metric (ToolCallAccuracy writes ``_result`` first)
+    row_order: ClassVar[Tuple[str, ...]] = ROW_ORDER
+    #: ``is_reasoning_model=True``: the output budget 1.18 sends (``None``: the template's, floored by our client;
+    #: 1.18 keeps a template's own ``max_completion_tokens``, as TaskAdherence's)
+    reasoning_output_tokens: ClassVar[Optional[int]] = REASONING_OUTPUT_TOKENS
     #: the threshold azure reports, where it is not the one the user gave (azure's behaviour)
     reported_threshold: ClassVar[Optional[float]] = None
     #: the fixed score azure passes at, where it ignores the threshold (azure's behaviour)
@@ -126,6 +148,7 @@ class AzureShaped:
 
     result_key: ClassVar[str]
     threshold: Any
+    _is_reasoning_model: bool
 
     def _row_threshold(self) -> Any:
         return self.reported_threshold if self.reported_threshold is not None else self.threshold
@@ -148,9 +171,21 @@ class AzureShaped:
         details = _plain(outcome.details)
         # a composite's summary has no judge call of its own: its members' rows carry the tokens
         tokens = token_properties(outcome.usage) if outcome.usage is not None or self.uses_judge_call else {}
-        properties = {**(details if isinstance(details, Mapping) else {}), **tokens}
+        judged = self.azure_properties(details) if isinstance(details, Mapping) else {}
         return azure_result(key, score=score, passed=passed, reason=outcome.reason, threshold=self._row_threshold(),
-                            properties=properties, legacy_alias=self.legacy_alias)
+                            properties={**judged, **tokens}, legacy_alias=self.legacy_alias, order=self.row_order)
+
+    def azure_properties(self, details: Mapping[str, Any]) -> Dict[str, Any]:
+        """The verdict's details as 1.18's ``<k>_properties`` name them (before the token keys): as they
+        are, unless the metric's verdict fields differ from 1.18's (a subclass maps them)."""
+        return dict(details)
+
+    async def _ask(self, verdict_model: Type[Any], inputs: Mapping[str, Any], *,
+                   params: Optional[Mapping[str, Any]] = None, sample_index: int = 0) -> Any:
+        if self._is_reasoning_model and self.reasoning_output_tokens is not None:
+            params = {**(params or {}), "max_completion_tokens": self.reasoning_output_tokens}
+        return await super()._ask(verdict_model, inputs, params=params,  # type: ignore[misc]
+                                  sample_index=sample_index)
 
     def combine_runs(self, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
         """``num_runs > 1``: the runs' rows as one 1.18 row (the engine calls this, :mod:`._runs`)."""

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Dict, Union
 from ..evaluators import task_navigation as _ours
 from ..evaluators.base import Outcome
 from ..trajectory.navigation import NavigationResult, TaskNavigationEfficiencyMatchingMode, parse_matching_mode
+from ._calls import AzureCall
 from ._shape import azure_result
 
 _KEY = "task_navigation_efficiency"
@@ -21,7 +22,7 @@ _ORDER = tuple(f"{_KEY}{suffix}" for suffix in
                ("", "_score", "_result", "_passed", "_reason", "_status", "_threshold", "_properties"))
 
 
-class TaskNavigationEfficiencyEvaluator(_ours.TaskNavigationEfficiencyEvaluator):
+class TaskNavigationEfficiencyEvaluator(AzureCall, _ours.TaskNavigationEfficiencyEvaluator):
     """Whether the agent's tool calls follow the expected steps (azure-ai-evaluation 1.18's shape).
 
     Key ``task_navigation_efficiency``; inputs ``response`` (alias ``actions``) and

@@ -16,10 +16,11 @@ from ..errors import ConfigError
 from ..evaluators.base import Outcome
 from ..evaluators.nlp import document_retrieval, f1, meteor, ngram, rouge
 from ..evaluators.nlp.rouge import RougeType
+from ._calls import AzureCall
 from ._shape import azure_result
 
 
-class _PairShape:
+class _PairShape(AzureCall):
     """Writes a text-pair metric's outcome as 1.18 writes it: pass at ``score >= threshold``, no reason or properties."""
 
     result_key: ClassVar[str]
@@ -59,7 +60,7 @@ class MeteorScoreEvaluator(_PairShape, meteor.MeteorScoreEvaluator):
     result_key = "meteor"
 
 
-class RougeScoreEvaluator(rouge.RougeScoreEvaluator):
+class RougeScoreEvaluator(AzureCall, rouge.RougeScoreEvaluator):
     """azure 1.18's ``RougeScoreEvaluator(rouge_type)``: key ``rouge`` (the F1), precision and recall in properties."""
 
     id: ClassVar[str] = "azureai://built-in/evaluators/rouge_score"
@@ -99,7 +100,7 @@ class RougeScoreEvaluator(rouge.RougeScoreEvaluator):
                             properties=properties)
 
 
-class DocumentRetrievalEvaluator(document_retrieval.DocumentRetrievalEvaluator):
+class DocumentRetrievalEvaluator(AzureCall, document_retrieval.DocumentRetrievalEvaluator):
     """azure 1.18's ``DocumentRetrievalEvaluator``: key ``document_retrieval`` (= ``ndcg@3``), every metric in properties."""
 
     id: ClassVar[str] = "azureai://built-in/evaluators/document_retrieval"

@@ -10,18 +10,20 @@ from typing import Any, Dict, Mapping, Optional
 
 from ..errors import ConfigError, InputError
 from ..evaluators.composite import CompositeEvaluator
+from ._calls import AzureCall
 from ._nlp import F1ScoreEvaluator
 from ._quality import CoherenceEvaluator, FluencyEvaluator, GroundednessEvaluator, RelevanceEvaluator, SimilarityEvaluator
 
 _INPUTS = ("query", "response", "context", "ground_truth")
 
 
-class QAEvaluator(CompositeEvaluator):
+class QAEvaluator(AzureCall, CompositeEvaluator):
     """1.18's ``QAEvaluator``: ``groundedness``, ``relevance``, ``coherence``, ``fluency``,
     ``similarity`` (1–5, threshold 3 each) and ``f1_score`` (threshold 0.5), each in 1.18's
     row keys; inputs ``query``, ``response``, ``context``, ``ground_truth``."""
 
     result_key = "qa"
+    takes_any_keyword = True  # 1.18's QAEvaluator takes **kwargs
     member_classes = (GroundednessEvaluator, RelevanceEvaluator, CoherenceEvaluator, FluencyEvaluator,
                       SimilarityEvaluator, F1ScoreEvaluator)
 

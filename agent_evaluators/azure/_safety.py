@@ -26,11 +26,14 @@ from ..evaluators import content_safety as _harm
 from ..evaluators import safety_labels as _labels
 from ..evaluators.base import Evaluator, Outcome
 from ._adapter import _Turns, aggregate_turns
+from ._calls import AzureCall
 from ._shape import service_label_result, service_severity_result
 
 
-class _ServiceShaped:
+class _ServiceShaped(AzureCall):
     """Mixin (listed first): 1.18's constructor of a service evaluator and its row."""
+
+    takes_any_keyword = True  # 1.18's service evaluators take **kwargs
 
     #: whether the judge sees the query by default (1.18's ``evaluate_query`` default for the metric)
     shows_query: ClassVar[bool] = True
@@ -161,7 +164,7 @@ class GroundednessProEvaluator(_ServiceShaped, _labels.GroundednessProEvaluator)
                 f"{key}_threshold": self.threshold, f"{key}_result": "pass" if grounded else "fail"}
 
 
-class ContentSafetyEvaluator(_harm.ContentSafetyEvaluator):
+class ContentSafetyEvaluator(AzureCall, _harm.ContentSafetyEvaluator):
     """1.18's ``ContentSafetyEvaluator`` on any judge: the rows of violence, sexual, self_harm and
     hate_unfairness merged into one (no key of its own, as 1.18), each member's
     ``evaluation_per_turn`` merged into one for a conversation, where a severity's score is the
@@ -171,6 +174,7 @@ class ContentSafetyEvaluator(_harm.ContentSafetyEvaluator):
 
     member_classes = (ViolenceEvaluator, SexualEvaluator, SelfHarmEvaluator,  # type: ignore[assignment]  # 1.18's
                       HateUnfairnessEvaluator)
+    takes_any_keyword = True
 
     def __init__(self, credential: Any = None, azure_ai_project: Any = None, *, violence_threshold: int = 3,
                  sexual_threshold: int = 3, self_harm_threshold: int = 3, hate_unfairness_threshold: int = 3,

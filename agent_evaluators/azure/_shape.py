@@ -27,6 +27,12 @@ def verdict_word(score: Optional[float], passed: Optional[bool]) -> str:
     return "pass" if passed else "fail"
 
 
+#: a completed row's keys after ``<k>`` (and a legacy alias), in 1.18's order for most metrics
+ROW_ORDER = ("score", "passed", "result", "reason", "status", "threshold", "properties")
+#: ToolCallAccuracy's order: ``_result`` before ``_passed`` (its own ``_do_eval`` writes them so)
+RESULT_FIRST_ORDER = ("score", "result", "passed", "reason", "status", "threshold", "properties")
+
+
 def azure_result(
     key: str,
     *,
@@ -36,29 +42,26 @@ def azure_result(
     threshold: Any,
     properties: Optional[Mapping[str, Any]],
     legacy_alias: Optional[str] = None,
+    order: Tuple[str, ...] = ROW_ORDER,
 ) -> Dict[str, Any]:
     """A completed 1.18 result for ``key``. ``legacy_alias`` (e.g. ``"gpt_tool_call_accuracy"``)
-    repeats the score under the old name, placed second as azure places it."""
+    repeats the score under the old name, placed second as azure places it; ``order``: the other
+    keys' order (:data:`ROW_ORDER`, or :data:`RESULT_FIRST_ORDER`)."""
     word = verdict_word(score, passed)
     out: Dict[str, Any] = {key: score}
     if legacy_alias:
         out[legacy_alias] = score
-    score_key, passed_key, result_key, reason_key, status_key, threshold_key, properties_key = _row_keys(key)
-    out[score_key] = score
-    out[passed_key] = word == "pass"
-    out[result_key] = word
-    out[reason_key] = reason
-    out[status_key] = "completed"
-    out[threshold_key] = threshold
-    out[properties_key] = dict(properties) if properties is not None else None
+    values = {"score": score, "passed": word == "pass", "result": word, "reason": reason, "status": "completed",
+              "threshold": threshold, "properties": dict(properties) if properties is not None else None}
+    for part, name in zip(order, _row_keys(key, order)):
+        out[name] = values[part]
     return out
 
 
 @functools.lru_cache(maxsize=256)
-def _row_keys(key: str) -> Tuple[str, ...]:
-    """A completed row's keys after ``<k>``, in azure's order (made once per key, not per row)."""
-    return tuple(f"{key}_{part}" for part in ("score", "passed", "result", "reason", "status", "threshold",
-                                              "properties"))
+def _row_keys(key: str, order: Tuple[str, ...] = ROW_ORDER) -> Tuple[str, ...]:
+    """A completed row's keys after ``<k>``, in ``order`` (made once per key, not per row)."""
+    return tuple(f"{key}_{part}" for part in order)
 
 
 def not_applicable_result(key: str, reason: str, threshold: Any) -> Dict[str, Any]:

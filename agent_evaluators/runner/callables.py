@@ -59,7 +59,9 @@ class Invoker:
 
     ``params``: the input names its signature names; ``var_kw``: it also takes ``**kwargs``;
     ``required``: alternatives of required-name sets (one per overload; any one
-    satisfied is enough); ``turn_inputs``: inputs that ``conversation`` may replace.
+    satisfied is enough); ``turn_inputs``: inputs that ``conversation`` may replace;
+    ``absent_is_nan``: a required input whose column a row lacks is passed as NaN, as a
+    pandas-read table passes it (the evaluator's ``absent_column_is_nan``, or its library's).
     """
 
     fn: Any
@@ -75,6 +77,7 @@ class Invoker:
     class_name: str = ""
     extra: Dict[str, Any] = field(default_factory=dict)
     library: Optional[ForeignLibrary] = None  # the other library whose evaluator this is
+    absent_is_nan: bool = False
 
     @property
     def calls_own_judge(self) -> bool:
@@ -164,6 +167,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
             result_key=obj.result_key,
             turn_inputs=tuple(obj.conversation_turn_inputs),
             class_name=type(obj).__name__,
+            absent_is_nan=getattr(obj, "absent_column_is_nan", False) is True,
         )
 
     library = foreign_library(obj)
@@ -202,4 +206,5 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
         foreign_kind=library.kind if library is not None else "callable",
         class_name=_callable_name(obj),
         library=library,
+        absent_is_nan=library is not None and library.absent_column_is_nan,
     )

@@ -11,7 +11,9 @@ no such library. What the engine asks of a declaration:
 * the inputs of an evaluator whose ``__call__`` takes ``*args, **kwargs``;
 * whether its evaluators call their own judge: then they run in a worker thread, count as judge
   evaluators, a dry run cannot estimate them and a judge budget cannot count their calls (the
-  declaration's messages say what to use instead).
+  declaration's messages say what to use instead);
+* whether its evaluators, run by the library's own ``evaluate()``, get pandas' NaN for a required
+  input whose column a row lacks (``absent_column_is_nan``, :mod:`.mapping`).
 """
 
 from dataclasses import dataclass
@@ -37,6 +39,9 @@ class ForeignLibrary:
     #: why a dry run leaves such an evaluator out
     not_estimated: str
     calls_own_judge: bool = True
+    #: a required input whose column a row lacks is passed as NaN (what a pandas-read table gives the
+    #: library's evaluators in its own ``evaluate()``), not made an error cell
+    absent_column_is_nan: bool = False
 
 
 def foreign_library(obj: Any) -> Optional[ForeignLibrary]:

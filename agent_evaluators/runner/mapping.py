@@ -5,6 +5,11 @@
 Rules (azure-ai-evaluation's, plus the fixes users asked for):
 
 * an alias's own mapping replaces ``"default"`` entirely (it is not merged);
+* ``"default"`` is shared: each evaluator takes the inputs of it that it has, and leaves the
+  rest (one mapping for evaluators that take different inputs, as azure-ai-evaluation users
+  write it); an input no evaluator of the run takes is a ``ConfigError`` naming
+  ``evaluator_config['default']`` (a misspelt name), and an input an alias's own mapping names
+  that its evaluator lacks is a ``ConfigError`` naming that alias's entry;
 * paths may be nested (``${data.item.response}``, ``${data.turns.0.text}``); a
   top-level column whose name contains a dot is matched first;
 * inputs that are not mapped are taken by name, from the target's outputs first,
@@ -18,7 +23,11 @@ Rules (azure-ai-evaluation's, plus the fixes users asked for):
 
 Mappings are checked against every evaluator's signature and the first row
 before anything is evaluated (:func:`validate_first_row`); a later row that lacks
-a column gets an error cell naming it (:meth:`ArgPlan.build`).
+a column gets an error cell naming it (:meth:`ArgPlan.build`), unless the evaluator
+declares ``absent_column_is_nan`` (azure-ai-evaluation's evaluators, ours of its meaning
+included): it then gets NaN for that required input, as a pandas-read table gives it in that
+library's ``evaluate()`` (the first row must still have every required column, so the column
+is one the table has).
 """
 
 import re
@@ -93,10 +102,24 @@ def resolve(ref: Ref, row: Mapping[str, Any], target_out: Optional[Mapping[str, 
     return value
 
 
+#: the value a required input whose column a row lacks is given, for an evaluator that takes it (pandas' NaN)
+ABSENT = float("nan")
+#: the ``evaluator_config`` key that maps inputs for every evaluator without a mapping of its own
+DEFAULT_KEY = "default"
+
+
 def parse_evaluator_config(
     evaluator_config: Optional[Mapping[str, Any]], aliases: Sequence[str]
 ) -> Dict[str, Dict[str, Ref]]:
     """Per alias, its explicit mapping ``{input: Ref}`` (the alias's own, else ``"default"``)."""
+    return {alias: refs for alias, (_, refs) in parse_column_mappings(evaluator_config, aliases).items()}
+
+
+def parse_column_mappings(
+    evaluator_config: Optional[Mapping[str, Any]], aliases: Sequence[str]
+) -> Dict[str, Tuple[str, Dict[str, Ref]]]:
+    """Per alias, (the ``evaluator_config`` key its mapping is under, ``{input: Ref}``): the alias's
+    own entry, else ``"default"`` (the key is then ``"default"``, so a message names what the user wrote)."""
     config = dict(evaluator_config or {})
     unknown = [k for k in config if k != "default" and k not in aliases]
     if unknown:
@@ -119,8 +142,30 @@ def parse_evaluator_config(
         if not isinstance(mapping, Mapping):
             raise ConfigError(f"evaluator_config[{key!r}]['column_mapping'] must be a dict of input -> '${{data.col}}'")
         parsed[key] = {name: Ref.parse(text, alias=key, input_name=name) for name, text in mapping.items()}
-    default = parsed.get("default", {})
-    return {alias: parsed.get(alias, default) for alias in aliases}
+    default = parsed.get(DEFAULT_KEY, {})
+    return {alias: (alias, parsed[alias]) if alias in parsed else (DEFAULT_KEY, default) for alias in aliases}
+
+
+def plan_arguments(evaluator_config: Optional[Mapping[str, Any]], invokers: Mapping[str, Invoker]) -> List["ArgPlan"]:
+    """Every evaluator's :class:`ArgPlan`, in ``invokers``' order. The ``"default"`` mapping is shared:
+    each evaluator keeps the inputs of it that it takes, and an input that no evaluator takes is a
+    ``ConfigError`` naming ``evaluator_config['default']`` (a misspelt input name)."""
+    mappings = parse_column_mappings(evaluator_config, list(invokers))
+    plans = [ArgPlan(alias, invoker, refs, mapped_under=key) for alias, invoker in invokers.items()
+             for key, refs in [mappings[alias]]]
+    shared = [(key, refs) for key, refs in mappings.values() if key == DEFAULT_KEY]
+    if shared:
+        takers = [inv for alias, inv in invokers.items() if mappings[alias][0] == DEFAULT_KEY]
+        for name in shared[0][1]:
+            if not any(inv.accepts(name) for inv in takers):
+                raise ConfigError(Text.keyed(
+                    "default-maps-unknown-input",
+                    "evaluator_config['default'] maps input {input!r}, which no evaluator that uses it takes "
+                    "({evaluators}); check the input's name",
+                    input=name, evaluators=", ".join(f"{alias!r} ({inv.class_name})" for alias, inv in invokers.items()
+                                                     if mappings[alias][0] == DEFAULT_KEY)),
+                    evaluator=DEFAULT_KEY, input_name=name)
+    return plans
 
 
 def _describe_columns(row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]) -> str:
@@ -136,9 +181,14 @@ class ArgPlan:
     __slots__ = ("alias", "invoker", "explicit", "auto", "all_columns", "turn_inputs", "required_names",
                  "_required_sorted")
 
-    def __init__(self, alias: str, invoker: Invoker, explicit: Dict[str, Ref]) -> None:
+    def __init__(self, alias: str, invoker: Invoker, explicit: Dict[str, Ref], *, mapped_under: Optional[str] = None) -> None:
+        """``mapped_under``: the ``evaluator_config`` key ``explicit`` came from (the alias when not given);
+        from ``"default"``, the inputs this evaluator does not take are left to the evaluators that do."""
         self.alias = alias
         self.invoker = invoker
+        key = alias if mapped_under is None else mapped_under
+        if key == DEFAULT_KEY and key != alias:
+            explicit = {name: ref for name, ref in explicit.items() if invoker.accepts(name)}
         self.explicit = tuple(explicit.items())
         names = set(invoker.params)
         turn_all = tuple(invoker.turn_inputs) if invoker.ours and "conversation" in names else ()
@@ -160,15 +210,18 @@ class ArgPlan:
                 accepted = ", ".join(sorted(invoker.params)) or "(none)"
                 raise ConfigError(Text.keyed(
                     "maps-unknown-input",
-                    "evaluator_config[{alias!r}] maps input {input!r}, but evaluator {alias!r} ({class_name}) has no "
+                    "evaluator_config[{key!r}] maps input {input!r}, but evaluator {alias!r} ({class_name}) has no "
                     "such input; its inputs are: {accepted}",
-                    alias=alias, input=name, class_name=invoker.class_name, accepted=accepted),
+                    key=key, alias=alias, input=name, class_name=invoker.class_name, accepted=accepted),
                     evaluator=alias, input_name=name)
 
     def build(
-        self, row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]]
+        self, row: Mapping[str, Any], target_out: Optional[Mapping[str, Any]], *, fill_absent: bool = True
     ) -> Tuple[Dict[str, Any], Optional[Union[str, Text]]]:
-        """(kwargs, problem) for one row; ``problem`` names a missing column, else ``None``."""
+        """(kwargs, problem) for one row; ``problem`` names a missing column, else ``None``.
+        An evaluator that takes NaN for an absent column (``invoker.absent_is_nan``) gets it for each
+        missing required input instead, unless ``fill_absent=False`` (the first-row check)."""
+        absent = fill_absent and self.invoker.absent_is_nan
         kwargs: Dict[str, Any] = {}
         if self.all_columns:
             kwargs.update(row)
@@ -177,7 +230,7 @@ class ArgPlan:
         for name, ref in self.explicit:
             value = resolve(ref, row, target_out)
             if value is MISSING:
-                if name in self.required_names:
+                if name in self.required_names and not absent:
                     return kwargs, (
                         f"input {name!r} is mapped to {ref.text}, which this row does not have "
                         f"(available columns: {_describe_columns(row, target_out)})"
@@ -196,6 +249,9 @@ class ArgPlan:
                 for t in self.turn_inputs:
                     kwargs.pop(t, None)
         missing = self._missing(kwargs)
+        if missing is not None and absent:
+            kwargs.update((name, ABSENT) for name in self.missing_inputs(kwargs))
+            return kwargs, None
         if missing is not None:
             return kwargs, Text(
                 "input {missing!r} is missing: this row has no column {missing!r} (available columns: {columns}); "
@@ -236,7 +292,7 @@ def validate_first_row(
                     f"{ref.text}, which does not exist in the first row"
                 )
                 first_alias, first_input = first_alias or plan.alias, first_input or name
-        kwargs, problem = plan.build(row, target_out)
+        kwargs, problem = plan.build(row, target_out, fill_absent=False)
         if problem is not None and "is missing:" in str(problem):
             missing = plan.missing_inputs(kwargs)
             names = ", ".join(repr(m) for m in missing)

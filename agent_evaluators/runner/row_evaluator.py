@@ -46,7 +46,7 @@ from .cells import (
     target_failed,
     timeout_message,
 )
-from .mapping import ArgPlan, parse_evaluator_config, validate_first_row
+from .mapping import ArgPlan, plan_arguments, validate_first_row
 from .options import RowSpec
 from .readers import RowError
 from .row_hash import row_hash
@@ -106,8 +106,7 @@ class RowEvaluator:
                     raise ConfigError(Text("evaluator {alias!r}: {problem}", alias=alias, problem=exc.text),
                                       evaluator=alias) from None
         target = make_invoker(spec.target, role="target", default_mode=THREAD) if spec.target is not None else None
-        explicit = parse_evaluator_config(spec.evaluator_config, list(invokers))
-        plans = [ArgPlan(alias, inv, explicit[alias]) for alias, inv in invokers.items()]
+        plans = plan_arguments(spec.evaluator_config, invokers)
         return cls(spec, invokers, plans, target)
 
     # --------------------------------------------------------------- records
