@@ -90,6 +90,10 @@ class AzureCall:
             unused = [k for k in inputs if k not in accepted]
             logger.debug("%s: inputs %s are not used (azure-ai-evaluation 1.18 ignores them too)", self.name, unused)
             inputs = {k: v for k, v in inputs.items() if k in accepted}
+        if isinstance(inputs.get("tool_definitions"), str):  # 1.18 takes them as JSON text too (a CSV column)
+            from ._tools import definitions_from_text
+
+            inputs = {**inputs, "tool_definitions": definitions_from_text(inputs["tool_definitions"])}
         return super()._bind(inputs)  # type: ignore[misc, no-any-return]
 
     def _run_sync(self, inputs: Dict[str, Any]) -> Dict[str, Any]:

@@ -6,8 +6,19 @@ win over ``tool_calls``; with no calls a plain-text response goes to the judge a
 text; with none at all the row is not applicable; a called tool needs a definition unless it is
 a known built-in tool. Empty ``tool_definitions`` is refused before that (1.18's validator).
 The messages are azure's, word for word, so dashboards that match on them keep working.
+
+Two of 1.18's readings are easy to miss, and change the numbers:
+
+* in a response, only azure-agent ``tool_call`` content items are calls (``_parse_tools_from_response``):
+  a ``function_call`` or ``openapi_call`` item (the Responses API's names) passes 1.18's validator
+  and is then not read, so a response whose calls are all such items is "No tool calls found";
+* ``tool_definitions`` may be JSON text (a CSV column): 1.18 takes it, and so does this layer,
+  reading the list it holds (:func:`definitions_from_text`). Then, unlike 1.18, the rule that every
+  called tool needs a definition still applies: the same definitions mean the same row, as text or
+  as a list (a deliberate difference; 1.18 skips that check for text).
 """
 
+import json
 from typing import Any, List, Mapping, Optional
 
 from ..errors import InputError
@@ -17,6 +28,42 @@ from ..evaluators.inputs import require_messages
 NO_TOOL_CALLS = "No tool calls found in response or provided tool_calls."
 NO_TOOL_DEFINITIONS = "Tool definitions input is required but not provided"
 TOOL_DEFINITIONS_MISSING = "Tool definitions for all tool calls must be provided."
+EMPTY_RESPONSE = "Response string cannot be empty."
+
+#: content items 1.18's validator accepts as calls but its tool metrics do not read as calls
+_UNREAD_CALL_ITEMS = ("function_call", "openapi_call")
+
+
+def definitions_from_text(value: Any) -> Any:
+    """``tool_definitions`` as 1.18 takes it: JSON text of a list (or of one definition) is that list;
+    blank text is none given (1.18: "not provided"); anything else is returned as it is (text that is
+    not JSON then fails as our readers fail on it, where 1.18 would send the text to its judge)."""
+    if not isinstance(value, str):
+        return value
+    if not value.strip():
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    if isinstance(parsed, dict):
+        parsed = [parsed]
+    return parsed if isinstance(parsed, list) else value
+
+
+def _calls_as_read(response: List[Any]) -> List[Any]:
+    """``response`` without the call items 1.18's tool metrics do not read (see the module docstring)."""
+    out = []
+    for message in response:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        if isinstance(content, list) and any(isinstance(i, Mapping) and i.get("type") in _UNREAD_CALL_ITEMS
+                                              for i in content):
+            kept = [i for i in content if not (isinstance(i, Mapping) and i.get("type") in _UNREAD_CALL_ITEMS)]
+            if not kept:
+                continue
+            message = {**message, "content": kept}
+        out.append(message)
+    return out
 
 
 def require_definitions(evaluator: Any, given: Mapping[str, Any]) -> List[Any]:
@@ -41,8 +88,15 @@ def judged_calls(evaluator: Any, given: Mapping[str, Any], definitions: List[Any
 
     response = given.get("response")
     calls: List[Any] = []
+    if response == "" and not (tool_calls and given.get("tool_calls")):  # 1.18's validator refuses it
+        message = NO_TOOL_CALLS if tool_calls else EMPTY_RESPONSE
+        raise InputError(f"{evaluator.name}: {message}", evaluator=evaluator.name, input_name="response")
     if response is not None and not isinstance(response, str):
-        calls = to_tool_calls(require_messages(evaluator, response, "response", "assistant"), input_name="response")
+        messages = require_messages(evaluator, response, "response", "assistant")
+        if isinstance(response, list):
+            read = _calls_as_read(response)
+            messages = require_messages(evaluator, read, "response", "assistant") if read else []
+        calls = to_tool_calls(messages, input_name="response") if messages else []
     if not calls and tool_calls and given.get("tool_calls"):
         calls = to_tool_calls(given["tool_calls"], input_name="tool_calls")
     if not calls:
