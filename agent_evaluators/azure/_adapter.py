@@ -71,6 +71,20 @@ def is_intermediate_response(value: Any) -> bool:
     return isinstance(item, Mapping) and item.get("type") in _PENDING_TYPES
 
 
+def unanswered(conversation: Any) -> bool:
+    """Whether ``conversation`` holds messages but no user message answered by the assistant (1.18 then
+    returns ``{}``); an empty or unreadable one is left to the usual checks (1.18 refuses those)."""
+    from ..conversation import split_turns
+
+    messages = conversation.get("messages") if isinstance(conversation, Mapping) else conversation
+    if not isinstance(messages, list) or not messages:
+        return False
+    try:
+        return not split_turns(conversation)
+    except Exception:  # noqa: BLE001  # unreadable: the base's reader raises the InputError
+        return False
+
+
 def token_properties(usage: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
     """azure's token metadata from our usage record. A finished verdict always ended with
     ``stop`` (a ``length`` finish is a ``JudgeError`` in our client, never a row)."""
@@ -192,6 +206,13 @@ class AzureShaped(AzureCall):
         from ._runs import combine_azure_runs
 
         return combine_azure_runs(self, runs)
+
+    def _turn_inputs(self, bound: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """The base's turns; none (no user message answered, in a non-empty conversation) is no row: 1.18's ``{}``."""
+        if not unanswered(bound.get("conversation")):
+            return super()._turn_inputs(bound)  # type: ignore[misc, no-any-return]
+        bound.pop("conversation", None)
+        return []
 
     async def _per_turn_async(self, bound: Dict[str, Any]) -> Outcome:
         turns = self._turn_inputs(dict(bound))  # type: ignore[attr-defined]

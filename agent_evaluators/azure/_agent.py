@@ -13,7 +13,7 @@ Each class is our evaluator with 1.18's meaning and row (:class:`._adapter.Azure
 The tool metrics are in :mod:`._tool_metrics`.
 """
 
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Tuple
 
 from ..errors import InputError
 from ..evaluators import agent as _top
@@ -22,11 +22,13 @@ from ..evaluators.declared import (
     CalibrationCases,
     DeclaredJudgeEvaluator,
     FinalText,
+    InputSpec,
     Messages,
     NotApplicable,
     Text,
     ToolDefinitionsInput,
 )
+from . import _properties
 from ._adapter import INTERMEDIATE_REASON, AzureShaped, is_intermediate_response
 
 #: query, response and optional definitions, the response judged even when it ends in a tool call
@@ -38,6 +40,26 @@ def check_answered(given: Mapping[str, Any]) -> None:
     """1.18's not-applicable rule for a response whose agent has not answered yet."""
     if is_intermediate_response(given.get("response")):
         raise NotApplicable(INTERMEDIATE_REASON)
+
+
+class TableText(InputSpec):
+    """An input 1.18 renders into its prompt as it comes (``str(value)`` in its template), so a number, a
+    list, or the NaN a pandas-read table gives for an absent column (the text ``nan``) is judged, and
+    ``""`` too; text and messages are read as ``inner`` reads them. ``None`` stays a missing input."""
+
+    def __init__(self, inner: InputSpec) -> None:
+        super().__init__(inner.name, optional=inner.optional)
+        self.inner = inner
+        self.annotation = Any
+
+    def prepare(self, evaluator: Any, value: Any) -> Any:
+        if isinstance(value, bool) or value is None:
+            return self.inner.prepare(evaluator, value)
+        if isinstance(value, (int, float)):
+            return str(value)
+        if isinstance(self.inner, Text):
+            return value if isinstance(value, str) else str(value)
+        return self.inner.prepare(evaluator, value)
 
 
 class Answered(AzureShaped):
@@ -66,20 +88,19 @@ class ResponseCompletenessEvaluator(Answered, _top.ResponseCompletenessEvaluator
     message with the n-th assistant message, each assistant message carrying its ``ground_truth``;
     one row per turn, then 1.18's ``evaluation_per_turn`` aggregation)."""
 
-    inputs = (FinalText("response"), Text("ground_truth"))
+    inputs = (TableText(FinalText("response")), TableText(Text("ground_truth")))  # type: ignore[assignment]
     conversation_turn_inputs = ("response", "ground_truth")
 
     def _turn_inputs(self, bound: Dict[str, Any]) -> List[Dict[str, Any]]:
-        return completeness_turns(self.name, bound.pop("conversation"))
+        return ground_truth_turns(self.name, bound.pop("conversation"), self.conversation_turn_inputs)
 
 
-def completeness_turns(evaluator: str, conversation: Any) -> List[Dict[str, Any]]:
-    """A conversation's turns as 1.18 reads them for ResponseCompleteness
+def ground_truth_turns(evaluator: str, conversation: Any, names: Tuple[str, ...]) -> List[Dict[str, Any]]:
+    """A conversation's turns as 1.18 reads them for ResponseCompleteness and Similarity
     (``EvaluatorBase._derive_conversation_converter``): user and assistant messages paired in
-    order, the response the assistant's ``content``, the ground truth its ``ground_truth``.
-
-    Where azure judges a turn against an empty ground truth (an assistant message without one),
-    this is an :class:`InputError` naming the turn: a score against nothing means nothing."""
+    order, the query the user's ``content``, the response the assistant's, the ground truth the
+    assistant message's ``ground_truth`` (``""`` where it has none, as 1.18 judges it); ``names``:
+    the inputs the metric takes of these. No pair is no turn (1.18 then returns ``{}``)."""
     messages = conversation.get("messages") if isinstance(conversation, Mapping) else conversation
     if not isinstance(messages, list):
         raise InputError(f"{evaluator}: conversation must be {{'messages': [...]}} (or the list of messages)",
@@ -88,16 +109,10 @@ def completeness_turns(evaluator: str, conversation: Any) -> List[Dict[str, Any]
     users = [m for m in roles if m.get("role") == "user"]
     replies = [m for m in roles if m.get("role") == "assistant"]
     turns = []
-    for n, (_, reply) in enumerate(zip(users, replies), 1):
-        truth = reply.get("ground_truth")
-        if not isinstance(truth, str) or not truth.strip():
-            raise InputError(f"{evaluator}: conversation turn {n}: the assistant message has no 'ground_truth'; "
-                             "add the expected answer as 'ground_truth' on each assistant message",
-                             evaluator=evaluator, input_name="conversation")
-        turns.append({"response": reply.get("content") or "", "ground_truth": truth})
-    if not turns:
-        raise InputError(f"{evaluator}: conversation has no user message followed by an assistant reply",
-                         evaluator=evaluator, input_name="conversation")
+    for asked, reply in zip(users, replies):
+        parts = {"query": asked.get("content") or "", "response": reply.get("content") or "",
+                 "ground_truth": reply.get("ground_truth", "")}
+        turns.append({name: parts[name] for name in names})
     return turns
 
 
@@ -137,3 +152,11 @@ class TaskCompletionEvaluator(Answered, _completion.TaskCompletionEvaluator):
     default_threshold = 3
     pass_mark = 1.0
     inputs = ANSWER_INPUTS
+
+    def azure_properties(self, details: Mapping[str, Any]) -> Dict[str, Any]:
+        return _properties.task_completion(details)
+
+
+def completeness_turns(evaluator: str, conversation: Any) -> List[Dict[str, Any]]:
+    """ResponseCompleteness's turns (:func:`ground_truth_turns` with its inputs)."""
+    return ground_truth_turns(evaluator, conversation, ("response", "ground_truth"))

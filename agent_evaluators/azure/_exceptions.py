@@ -20,6 +20,7 @@ from typing import Any, Dict, Iterator, Optional, Type
 
 from ..errors import AgentEvalError, ConfigError, EvaluatorErrors, InputError, JudgeError
 
+
 class ErrorCategory(Enum):
     """1.18's error categories (its values)."""
 

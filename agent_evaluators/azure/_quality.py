@@ -19,8 +19,16 @@ from typing import Any, Dict, List, Mapping
 from ..errors import InputError
 from ..evaluators import groundedness as _grounded
 from ..evaluators import quality as _quality
-from ..evaluators.declared import ContextInput, Messages, NotApplicable, ToolDefinitionsInput
-from ._agent import Answered, check_answered
+from ..evaluators.declared import (
+    ContextInput,
+    FinalText,
+    Messages,
+    NotApplicable,
+    SaidText,
+    Text,
+    ToolDefinitionsInput,
+)
+from ._agent import Answered, TableText, check_answered, ground_truth_turns
 
 #: 1.18's context for a conversation turn that carries none (``str({})``) and for an agent run
 #: whose retrieval calls returned nothing (its ``NO_CONTEXT`` marker)
@@ -57,7 +65,16 @@ class FluencyEvaluator(Answered, _quality.FluencyEvaluator):
 
 
 class SimilarityEvaluator(Answered, _quality.SimilarityEvaluator):
-    """1.18's ``SimilarityEvaluator``: 1–5, threshold 3; ``query``, ``response``, ``ground_truth``."""
+    """1.18's ``SimilarityEvaluator``: 1–5, threshold 3; ``query``, ``response``, ``ground_truth``, or
+    ``conversation=`` (1.18's pairing: each assistant message carries its ``ground_truth``).
+    A number, ``""`` or the NaN of an absent column is judged as the text 1.18 renders."""
+
+    inputs = (TableText(SaidText("query", "user")), TableText(FinalText("response")),  # type: ignore[assignment]
+              TableText(Text("ground_truth")))
+    conversation_turn_inputs = ("query", "response", "ground_truth")
+
+    def _turn_inputs(self, bound: Dict[str, Any]) -> List[Dict[str, Any]]:
+        return ground_truth_turns(self.name, bound.pop("conversation"), self.conversation_turn_inputs)
 
 
 class RetrievalEvaluator(_TurnContext, Answered, _quality.RetrievalEvaluator):

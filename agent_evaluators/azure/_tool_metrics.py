@@ -27,6 +27,7 @@ from ..evaluators.declared import (
 )
 from ..evaluators.inputs import judge_messages, require_messages, tool_definitions_json
 from ..evaluators.tool_steps import steps_in, tool_results
+from . import _properties
 from ._adapter import AzureShaped
 from ._agent import Answered, check_answered
 from ._tools import judged_calls, require_definitions
@@ -145,6 +146,9 @@ class ToolSelectionEvaluator(AzureShaped, _tool_use.ToolSelectionEvaluator):
 
     pass_mark = 1.0
 
+    def azure_properties(self, details: Mapping[str, Any]) -> Dict[str, Any]:
+        return _properties.tool_selection(details)
+
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         calls = judged_calls(self, given, require_definitions(self, given))
         if calls is not None:  # the calls 1.18 judges: the response's, when it has any
@@ -158,6 +162,9 @@ class ToolInputAccuracyEvaluator(_FixedThreshold, _tool_use.ToolInputAccuracyEva
     Key ``tool_input_accuracy``; inputs ``query``, ``response`` (the calls are read from it only)
     and ``tool_definitions`` (required). Threshold 1, not configurable (as in 1.18).
     """
+
+    def azure_properties(self, details: Mapping[str, Any]) -> Dict[str, Any]:
+        return _properties.tool_input_accuracy(details)
 
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         judged_calls(self, given, require_definitions(self, given), tool_calls=False)
@@ -173,6 +180,9 @@ class ToolOutputUtilizationEvaluator(_FixedThreshold, Answered, _tool_use.ToolOu
     """
 
     inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput(optional=False))
+
+    def azure_properties(self, details: Mapping[str, Any]) -> Dict[str, Any]:
+        return _properties.tool_output_utilization(details)
 
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         require_definitions(self, given)
@@ -198,6 +208,9 @@ class ToolCallSuccessEvaluator(_FixedThreshold, _tool_use.ToolCallSuccessEvaluat
 
     inputs = (Messages("response", "assistant"), ToolDefinitionsInput(),  # type: ignore[assignment]  # one more
               _Ignored("query", optional=True))
+
+    def azure_properties(self, details: Mapping[str, Any]) -> Dict[str, Any]:
+        return _properties.tool_call_success(details)
 
     def judge_inputs(self, given: Mapping[str, Any]) -> Dict[str, Any]:
         # ours, not the top-level hook: 1.18 judges a response that ends in a call awaiting its result

@@ -11,7 +11,10 @@ Two of 1.18's readings are easy to miss, and change the numbers:
 
 * in a response, only azure-agent ``tool_call`` content items are calls (``_parse_tools_from_response``):
   a ``function_call`` or ``openapi_call`` item (the Responses API's names) passes 1.18's validator
+  (a text ``name`` and ``tool_call_id``, dict ``arguments``: else 1.18's words as an ``InputError``)
   and is then not read, so a response whose calls are all such items is "No tool calls found";
+  in ``tool_calls=``, such an item fails 1.18's definitions check, so the row is not applicable
+  ("Tool definitions for all tool calls must be provided.");
 * ``tool_definitions`` may be JSON text (a CSV column): 1.18 takes it, and so does this layer,
   reading the list it holds (:func:`definitions_from_text`). Then, unlike 1.18, the rule that every
   called tool needs a definition still applies: the same definitions mean the same row, as text or
@@ -51,13 +54,33 @@ def definitions_from_text(value: Any) -> Any:
     return parsed if isinstance(parsed, list) else value
 
 
-def _calls_as_read(response: List[Any]) -> List[Any]:
-    """``response`` without the call items 1.18's tool metrics do not read (see the module docstring)."""
+def _check_call_item(evaluator: Any, item: Mapping[str, Any]) -> None:
+    """1.18's validator on a ``function_call`` / ``openapi_call`` content item (its words): a text
+    ``name``, a dict ``arguments`` (JSON text is refused), a text ``tool_call_id`` (``call_id``,
+    the Responses API's own name, is not read)."""
+    for field, kind, word in (("name", str, "a string"), ("arguments", dict, "a dictionary"),
+                              ("tool_call_id", str, "a string")):
+        if field not in item:
+            problem = f"Each tool_call content items must contain a '{field}' field."
+        elif not isinstance(item[field], kind):
+            problem = f"The '{field}' field must be {word} in tool_call content items."
+        else:
+            continue
+        raise InputError(f"{evaluator.name}: {problem} (in 'response')", evaluator=evaluator.name, input_name="response")
+
+
+def _calls_as_read(evaluator: Any, response: List[Any]) -> List[Any]:
+    """``response`` without the call items 1.18's tool metrics do not read (see the module docstring),
+    after 1.18's validator has checked them."""
     out = []
     for message in response:
         content = message.get("content") if isinstance(message, Mapping) else None
         if isinstance(content, list) and any(isinstance(i, Mapping) and i.get("type") in _UNREAD_CALL_ITEMS
                                               for i in content):
+            if message.get("role") == "assistant":
+                for item in content:
+                    if isinstance(item, Mapping) and item.get("type") in _UNREAD_CALL_ITEMS:
+                        _check_call_item(evaluator, item)
             kept = [i for i in content if not (isinstance(i, Mapping) and i.get("type") in _UNREAD_CALL_ITEMS)]
             if not kept:
                 continue
@@ -94,10 +117,15 @@ def judged_calls(evaluator: Any, given: Mapping[str, Any], definitions: List[Any
     if response is not None and not isinstance(response, str):
         messages = require_messages(evaluator, response, "response", "assistant")
         if isinstance(response, list):
-            read = _calls_as_read(response)
+            read = _calls_as_read(evaluator, response)
             messages = require_messages(evaluator, read, "response", "assistant") if read else []
         calls = to_tool_calls(messages, input_name="response") if messages else []
     if not calls and tool_calls and given.get("tool_calls"):
+        listed = given["tool_calls"] if isinstance(given["tool_calls"], list) else [given["tool_calls"]]
+        if any(isinstance(c, Mapping) and c.get("type") in _UNREAD_CALL_ITEMS for c in listed):
+            # 1.18 reads only azure-agent ``tool_call`` items here: another format fails its definitions
+            # check ("Unsupported tool call format"), which it reports as this reason
+            raise NotApplicable(TOOL_DEFINITIONS_MISSING)
         calls = to_tool_calls(given["tool_calls"], input_name="tool_calls")
     if not calls:
         if isinstance(response, str) and response:

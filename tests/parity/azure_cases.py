@@ -7,6 +7,7 @@ its own marker, though our judge also sees the earlier turns), and answers each 
 format that side asks for. ``verdict=None``: the row must be not applicable with no judge call.
 """
 
+import json
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 
@@ -234,6 +235,41 @@ CASES: List[Case] = [
 
 
 
+def fc_item(call_id: str, name: str = "get_weather", **extra: Any) -> Dict[str, Any]:
+    """A Responses-API ``function_call`` content item (1.18 validates it, then does not read it as a call)."""
+    return {"type": "function_call", "tool_call_id": call_id, "name": name, "arguments": {"city": "Paris"}, **extra}
+
+
+#: a run whose only call is a Responses-API ``function_call`` item (issue 35 item 1)
+FUNCTION_CALL_RUN = [{"role": "assistant", "content": [fc_item("f1")]}, result("f1", {"temp_c": 18}),
+                     said("18 C and sunny.")]
+
+CASES += [
+    # ------------------------------------------------------------------ Responses-API items, JSON-text definitions
+    _single("tca_function_call_items", "ToolCallAccuracyEvaluator",
+            {"query": query("tca_function_call_items"), "tool_definitions": [WEATHER_DEF],
+             "response": FUNCTION_CALL_RUN}, None),
+    _single("tca_function_call_in_tool_calls", "ToolCallAccuracyEvaluator",
+            {"query": query("tca_function_call_in_tool_calls"), "tool_definitions": [WEATHER_DEF],
+             "response": "Sunny.", "tool_calls": [fc_item("f1")]}, None),
+    _single("tca_definitions_json_text", "ToolCallAccuracyEvaluator",
+            {"query": query("tca_definitions_json_text"), "tool_definitions": json.dumps([WEATHER_DEF]),
+             "response": WEATHER_RUN}, v(5, properties=tca_properties(1, 1))),
+    _single("ts_function_call_items", "ToolSelectionEvaluator",
+            {"query": query("ts_function_call_items"), "tool_definitions": [WEATHER_DEF],
+             "response": FUNCTION_CALL_RUN}, None),
+    _single("ts_function_call_in_tool_calls", "ToolSelectionEvaluator",
+            {"query": query("ts_function_call_in_tool_calls"), "tool_definitions": [WEATHER_DEF],
+             "response": "Sunny.", "tool_calls": [fc_item("f1")]}, None),
+    _single("ts_definitions_json_text", "ToolSelectionEvaluator",
+            {"query": query("ts_definitions_json_text"), "tool_definitions": json.dumps([WEATHER_DEF, EMAIL_DEF]),
+             "response": WEATHER_RUN}, v(1)),
+    _single("tia_function_call_items", "ToolInputAccuracyEvaluator",
+            {"query": query("tia_function_call_items"), "tool_definitions": [WEATHER_DEF],
+             "response": FUNCTION_CALL_RUN}, None),
+]
+
+
 def marked_run(case_id: str, value: Any = None) -> List[Dict[str, Any]]:
     """A weather run whose tool result carries the marker (ToolCallSuccess's judge sees only the calls)."""
     value = {"temp_c": 18} if value is None else value
@@ -388,11 +424,20 @@ UNSUPPORTED_TOOL: List[Case] = [
 
 
 #: a conversation turn without its ground truth: azure 1.18 judges it against "" ; ours refuses it
-NO_GROUND_TRUTH: List[Case] = [
+CASES += [
+    # ------------------------------------------------------------------ ground truth as 1.18 renders it
+    # an assistant message without 'ground_truth' is judged against "" (1.18's converter), and so is ""
     Case("rc_conversation_no_truth", "ResponseCompletenessEvaluator",
          {"conversation": {"messages": [{"role": "user", "content": "Weather?"},
                                         {"role": "assistant", "content": "Sunny [case:rc_no_truth]"}]}},
          {"rc_no_truth": v(1)}),
+    _single("rc_ground_truth_empty", "ResponseCompletenessEvaluator",
+            {"response": "Sunny [case:rc_ground_truth_empty]", "ground_truth": ""}, v(2)),
+    _single("rc_ground_truth_number", "ResponseCompletenessEvaluator",
+            {"response": "It is 18 C [case:rc_ground_truth_number]", "ground_truth": 18}, v(5)),
+    # the NaN a pandas-read table gives for an absent column: 1.18 judges the text "nan"
+    _single("rc_ground_truth_nan", "ResponseCompletenessEvaluator",
+            {"response": "Sunny [case:rc_ground_truth_nan]", "ground_truth": float("nan")}, v(1)),
 ]
 
 
@@ -440,6 +485,16 @@ BOTH_REFUSE: List[Tuple[Case, str]] = [
              {"query": "Weather in Paris?", "tool_calls": [{**CALL_ITEM, "arguments": "city=Paris"}],
               "tool_definitions": [WEATHER_DEF]}, None),
      "The 'arguments' field must be a dictionary"),
+    (_single("tca_function_call_arguments_text", "ToolCallAccuracyEvaluator",
+             {"query": "Weather in Paris?", "tool_definitions": [WEATHER_DEF],
+              "response": [{"role": "assistant", "content": [fc_item("f1", arguments='{"city": "Paris"}')]}]}, None),
+     "The 'arguments' field must be a dictionary in tool_call content items"),
+    (_single("ts_function_call_without_tool_call_id", "ToolSelectionEvaluator",
+             {"query": "Weather in Paris?", "tool_definitions": [WEATHER_DEF],
+              "response": [{"role": "assistant", "content": [
+                  {"type": "function_call", "call_id": "f1", "name": "get_weather", "arguments": {"city": "Paris"}}]}]},
+             None),
+     "must contain a 'tool_call_id' field"),
 ]
 
 #: rows azure 1.18 refuses and ours judges on purpose (``DIFFERENCES["definition_without_parameters"]``)
