@@ -70,6 +70,11 @@ _WHERE: Dict[str, str] = {
     "SimilarityEvaluator": "_quality",
     "RetrievalEvaluator": "_quality",
     "QAEvaluator": "_qa",
+    # issue 35: 1.18's exception (``azure.ai.evaluation._exceptions``): every error raised through this layer is one
+    "EvaluationException": "_exceptions",
+    "ErrorCategory": "_exceptions",
+    "ErrorBlame": "_exceptions",
+    "ErrorTarget": "_exceptions",
 }
 
 #: azure's underscore spellings -> our public names
