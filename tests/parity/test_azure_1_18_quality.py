@@ -137,6 +137,28 @@ CASES: List[Case] = [
     _single("sim_low_threshold", "SimilarityEvaluator",
             {"query": "Q [case:sim_low_threshold]", "response": "A", "ground_truth": "B"}, v(2),
             ctor={"threshold": 1}),
+    # issue 35: ground truth as 1.18 renders it ("", a number, the NaN of an absent column: the text "nan")
+    _single("sim_ground_truth_empty", "SimilarityEvaluator",
+            {"query": "Capital of France? [case:sim_ground_truth_empty]", "response": "Paris.", "ground_truth": ""},
+            v(1)),
+    _single("sim_ground_truth_number", "SimilarityEvaluator",
+            {"query": "Days of leave? [case:sim_ground_truth_number]", "response": "25.", "ground_truth": 25}, v(5)),
+    _single("sim_ground_truth_nan", "SimilarityEvaluator",
+            {"query": "Capital? [case:sim_ground_truth_nan]", "response": "Paris.", "ground_truth": float("nan")},
+            v(1)),
+    _single("sim_response_nan", "SimilarityEvaluator",
+            {"query": "Capital? [case:sim_response_nan]", "response": float("nan"), "ground_truth": "Paris"}, v(1)),
+    # conversation=: 1.18 pairs user and assistant messages, each assistant message carrying its ground_truth
+    # (one without is judged against "")
+    Case("sim_conversation", "SimilarityEvaluator", {"conversation": {"messages": [
+        {"role": "user", "content": "Capital of France? [case:sim_c1]"},
+        {"role": "assistant", "content": "Paris.", "ground_truth": "Paris"},
+        {"role": "user", "content": "And of Italy? [case:sim_c2]"},
+        {"role": "assistant", "content": "Milan."}]}},
+         {"sim_c1": v(5), "sim_c2": v(2)}),
+    Case("sim_conversation_one_turn", "SimilarityEvaluator", {"conversation": {"messages": [
+        {"role": "user", "content": "Capital of France? [case:sim_one]"},
+        {"role": "assistant", "content": "Paris.", "ground_truth": "Paris"}]}}, {"sim_one": v(4)}),
     # ------------------------------------------------------------------ Retrieval
     _single("ret_pass", "RetrievalEvaluator",
             {"query": "Leave days? [case:ret_pass]", "context": "Employees get 25 days of leave."},
