@@ -72,6 +72,8 @@ class AzureCall:
     1.18's judge-backed and service evaluators do (its NLP and navigation evaluators do not)."""
 
     absent_column_is_nan = True
+    #: the engine may map inputs it does not take (a shared ``"default"`` mapping): they are ignored here
+    ignores_unknown_inputs = True
     takes_any_keyword: ClassVar[bool] = False
 
     _accepted_inputs: Any

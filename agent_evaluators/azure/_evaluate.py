@@ -73,6 +73,19 @@ def _output_paths(output_path: Optional[Union[str, "os.PathLike[str]"]]) -> Tupl
     return path, folder
 
 
+def _known_entries(evaluator_config: Optional[Mapping[str, Any]],
+                   evaluators: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """``evaluator_config`` without the entries for an alias not in ``evaluators``: 1.18 ignores them
+    (a config shared by several runs); a warning names them."""
+    if evaluator_config is None:
+        return None
+    unused = [k for k in evaluator_config if k != "default" and k not in evaluators]
+    if unused:
+        logger.warning("evaluator_config entries %s name no evaluator of this run and are ignored "
+                       "(as azure-ai-evaluation 1.18 ignores them)", ", ".join(repr(k) for k in unused))
+    return {k: v for k, v in evaluator_config.items() if k not in unused}
+
+
 def evaluate(
     *,
     data: Any,
@@ -103,6 +116,7 @@ def evaluate(
     from ..runner import evaluate as run
 
     options = _split_kwargs(kwargs)
+    evaluator_config = _known_entries(evaluator_config, evaluators)
     azure_file, folder = _output_paths(output_path)
     result = run(data=data, evaluators=evaluators, evaluator_config=evaluator_config, target=target,
                  output_path=folder, fail_on_evaluator_errors=fail_on_evaluator_errors,

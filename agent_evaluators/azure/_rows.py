@@ -11,6 +11,9 @@ columns; a dict-valued input also gets a column per leaf (``inputs.item.query``)
 * an evaluator that failed on a row leaves ``None`` in its columns, as 1.18 leaves NaN, and
   adds ``outputs.<alias>.error`` with the message, so an error never looks like a missing score.
 
+As in 1.18's frame, an output column of numbers with a float or a gap in it is all floats
+(``_threshold`` reads ``3.0`` in a run where a row failed).
+
 Our own bookkeeping (``line_number``, ``cell_status``, ``row_hash``) stays in the run folder.
 """
 
@@ -129,11 +132,28 @@ class AzureTable:
                 if error is not None:
                     row[f"outputs.{alias}.{ERROR_KEY}"] = error
             table.rows.append(row)
+        _as_pandas_numbers(table.rows, [f"inputs.{col}.{'.'.join(path)}" for col, path in nested]
+                           + [f"outputs.{a}.{c}" for a in table.aliases for c in table.columns[a]])
         return table
 
     def column(self, alias: str, key: str) -> List[Any]:
         """One output column of ``alias`` over every row (``None`` where a row has no value)."""
         return [cell.get(key) if cell is not None else None for cell in self.cells[alias]]
+
+
+def _as_pandas_numbers(rows: Sequence[Dict[str, Any]], columns: Sequence[str]) -> None:
+    """1.18's frame types: an output column (or a nested input's leaf column) of numbers holding a
+    float or a gap (an errored or missing value) is a float column, so its ints read as floats there
+    (``_threshold`` 3 -> 3.0); bools and mixed columns are left as they are (pandas keeps objects)."""
+    for column in columns:
+        values = [row.get(column) for row in rows]
+        present = [v for v in values if v is not None]
+        if not present or len(present) == len(values) and all(type(v) is int for v in present):
+            continue
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+            for row in rows:
+                if type(row.get(column)) is int:
+                    row[column] = float(row[column])
 
 
 def _nested_input_columns(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> List[Tuple[str, Tuple[str, ...]]]:

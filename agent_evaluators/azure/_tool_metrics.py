@@ -30,6 +30,7 @@ from ..evaluators.tool_steps import steps_in, tool_results
 from . import _properties
 from ._adapter import AzureShaped
 from ._agent import Answered, check_answered
+from ._shape import RESULT_FIRST_ORDER
 from ._tools import judged_calls, require_definitions
 
 
@@ -81,6 +82,7 @@ class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
 
     result_key = "tool_call_accuracy"
     legacy_alias = "gpt_tool_call_accuracy"
+    row_order = RESULT_FIRST_ORDER  # 1.18's ToolCallAccuracy writes _result before _passed
     default_threshold = 3
     score_scale = (1.0, 5.0)
     template_name = "azure_tool_call_accuracy.prompty"

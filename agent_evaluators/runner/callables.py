@@ -61,7 +61,8 @@ class Invoker:
     ``required``: alternatives of required-name sets (one per overload; any one
     satisfied is enough); ``turn_inputs``: inputs that ``conversation`` may replace;
     ``absent_is_nan``: a required input whose column a row lacks is passed as NaN, as a
-    pandas-read table passes it (the evaluator's ``absent_column_is_nan``, or its library's).
+    pandas-read table passes it (the evaluator's ``absent_column_is_nan``, or its library's);
+    ``ignores_unknown``: a call with inputs it does not take works (they are ignored).
     """
 
     fn: Any
@@ -78,6 +79,9 @@ class Invoker:
     extra: Dict[str, Any] = field(default_factory=dict)
     library: Optional[ForeignLibrary] = None  # the other library whose evaluator this is
     absent_is_nan: bool = False
+    #: it takes any keyword and ignores the ones it does not use (its ``ignores_unknown_inputs``), so a
+    #: shared ``"default"`` mapping may name inputs it lacks
+    ignores_unknown: bool = False
 
     @property
     def calls_own_judge(self) -> bool:
@@ -168,6 +172,7 @@ def make_invoker(obj: Any, *, role: str = "evaluator", default_mode: str = INLIN
             turn_inputs=tuple(obj.conversation_turn_inputs),
             class_name=type(obj).__name__,
             absent_is_nan=getattr(obj, "absent_column_is_nan", False) is True,
+            ignores_unknown=getattr(obj, "ignores_unknown_inputs", False) is True,
         )
 
     library = foreign_library(obj)

@@ -8,7 +8,8 @@ Rules (azure-ai-evaluation's, plus the fixes users asked for):
 * ``"default"`` is shared: each evaluator takes the inputs of it that it has, and leaves the
   rest (one mapping for evaluators that take different inputs, as azure-ai-evaluation users
   write it); an input no evaluator of the run takes is a ``ConfigError`` naming
-  ``evaluator_config['default']`` (a misspelt name), and an input an alias's own mapping names
+  ``evaluator_config['default']`` (a misspelt name), unless one of them ignores the inputs it
+  does not take (``ignores_unknown_inputs``, as a ``**kwargs`` evaluator does), and an input an alias's own mapping names
   that its evaluator lacks is a ``ConfigError`` naming that alias's entry;
 * paths may be nested (``${data.item.response}``, ``${data.turns.0.text}``); a
   top-level column whose name contains a dot is matched first;
@@ -157,7 +158,7 @@ def plan_arguments(evaluator_config: Optional[Mapping[str, Any]], invokers: Mapp
     if shared:
         takers = [inv for alias, inv in invokers.items() if mappings[alias][0] == DEFAULT_KEY]
         for name in shared[0][1]:
-            if not any(inv.accepts(name) for inv in takers):
+            if not any(inv.accepts(name) or inv.ignores_unknown for inv in takers):
                 raise ConfigError(Text.keyed(
                     "default-maps-unknown-input",
                     "evaluator_config['default'] maps input {input!r}, which no evaluator that uses it takes "

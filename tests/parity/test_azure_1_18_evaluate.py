@@ -135,6 +135,7 @@ def test_rows_have_1_18s_keys_and_values_with_a_failing_row(plain_runs):
     assert "boom on purpose" in ours["rows"][1]["outputs.len.error"]
     assert ours["rows"][1]["outputs.len.length"] is None  # NAN_IS_NONE: never a score
     assert ours["rows"][2]["inputs.note"] == {"k": 1} and ours["rows"][0]["inputs.note"] is None
+    assert_same_order_and_types(theirs["rows"], ours["rows"])  # issue 35 item 5: "length" 11 -> 11.0 as in 1.18
 
 
 def test_metrics_have_1_18s_names_and_values(plain_runs):
@@ -258,6 +259,7 @@ def test_judge_evaluators_rows_and_metrics_match(judge_runs):
     assert [r["outputs.tca.tool_call_accuracy_status"] for r in ours["rows"]] == [
         "completed", "completed", "skipped", "skipped", None]
     assert "Tool definitions" in ours["rows"][4]["outputs.tca.error"]
+    assert_same_order_and_types(theirs["rows"], ours["rows"])
     assert [r["outputs.intent.intent_resolution_result"] for r in ours["rows"]] == [
         "pass", "fail", "fail", "not_applicable", "pass"]
     # BOOL_GAPS: the not-applicable rows leave None in "_passed"; 1.18 then drops both pass rates
@@ -291,6 +293,7 @@ def test_a_conversation_column_spreads_per_turn_results_as_1_18_does(tmp_path):
     assert "outputs.coh.evaluation_per_turn.coherence" in per_turn
     assert_same_rows(theirs["rows"], ours["rows"])
     assert_same_metrics(theirs["metrics"], ours["metrics"])
+    assert_same_order_and_types(theirs["rows"], ours["rows"])
 
 
 # ---------------------------------------------------------------------------- ours only
@@ -339,3 +342,99 @@ def test_a_target_adds_its_outputs_and_line_numbers_as_1_18_does(tmp_path):
     assert [r["inputs.line_number"] for r in ours["rows"]] == [0, 1, 2]
     assert [r["outputs.response"] for r in ours["rows"]] == ["aa", "bbbb", "cccccc"]
     assert_same_metrics(theirs["metrics"], ours["metrics"])
+
+
+# ---------------------------------------------------------------------------- issue 35: ours against 1.18, class for class
+#: deliberate: our verdicts' own fields stay in ``_properties`` (test_azure_1_18.PROPERTIES_DIFFERENCE)
+PROPERTIES_COLUMNS = "our _properties keep our verdict's own fields and no sample_input/sample_output"
+
+
+def both_judge(req: ChatRequest) -> Dict[str, Any]:
+    """The same verdict for both sides, in the format each asks for: 5 when the prompt says Zanzibar, else 2."""
+    from agent_evaluators.testing import schema_reply
+
+    score = 5 if "Zanzibar" in req.text else 2
+    if req.json_schema is None:
+        return {"reason": "judged", "score": score, "status": "completed"}
+    return {**schema_reply(req), "reason": "judged", "score": score}
+
+
+def _without_properties(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    return [{k: v for k, v in row.items() if not k.endswith("_properties")} for row in rows]
+
+
+def assert_same_order_and_types(theirs: List[Dict[str, Any]], ours: List[Dict[str, Any]]) -> None:
+    """Each row's columns in 1.18's order, and each value of 1.18's type (a float ``_threshold`` where 1.18's
+    frame turned the column into floats); 1.18's NaN is our None (NAN_IS_NONE)."""
+    for i, (a, o) in enumerate(zip(theirs, ours)):
+        assert [k for k in o if k in a] == list(a), (i, list(a), list(o))
+        for key, value in a.items():
+            if isinstance(value, float) and math.isnan(value):
+                continue
+            assert type(o[key]) is type(value), (i, key, value, o[key])
+
+
+ROWS_WITH_A_GAP = [
+    {"query": "Capital of Zanzibar?", "response": "Zanzibar City.", "ground_truth": "Zanzibar City"},
+    {"query": "Capital of Italy?", "response": "Rome."},  # no ground_truth: 1.18 judges the text "nan"
+    {"query": "Capital?", "response": "Lyon.", "ground_truth": "Zanzibar City"},
+    {"query": "Capital?", "response": "Lyon.", "ground_truth": ""},
+    {"query": "Capital?", "response": "Zanzibar City.", "ground_truth": 7},
+]
+
+
+def _both_runs(tmp_path, rows, make, **options):
+    """(1.18's evaluate() with 1.18's classes, ours with ours), on the same data and judge."""
+    import agent_evaluators.azure as ours_module
+    from agent_evaluators.testing import JudgeServer
+
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    with JudgeServer(both_judge) as server:
+        config = {**server.openai_config(), "type": "openai"}
+        theirs = azure_evaluation.evaluate(data=data, evaluators=make(azure_evaluation, config), **options)
+        ours = our_evaluate(data=data, evaluators=make(ours_module, config), show_progress=False, **options)
+    return theirs, ours
+
+
+def test_a_row_missing_a_mapped_column_is_judged_as_1_18_judges_it(tmp_path):
+    """Issue 35 item 1: the absent ground truth is the text "nan" to the judge, "" is judged too."""
+    theirs, ours = _both_runs(
+        tmp_path, ROWS_WITH_A_GAP,
+        lambda m, c: {"complete": m.ResponseCompletenessEvaluator(c), "similar": m.SimilarityEvaluator(c)},
+        evaluator_config={"default": {"column_mapping": {"ground_truth": "${data.ground_truth}"}}})
+    assert_same_rows(_without_properties(theirs["rows"]), _without_properties(ours["rows"]))  # PROPERTIES_COLUMNS
+    assert_same_metrics(theirs["metrics"], ours["metrics"])
+    assert [r["outputs.complete.response_completeness_result"] for r in ours["rows"]] == [
+        "pass", "fail", "pass", "fail", "pass"]
+    assert ours["metrics"]["complete.binary_aggregate"] == 0.6 and ours["agent_evaluators"]["errors"] == []
+
+
+def test_a_shared_default_mapping_and_an_entry_for_no_evaluator_work_as_in_1_18(tmp_path):
+    """Issue 35 items 2 and 3: "default" names inputs only some evaluators take; an entry for an alias
+    that is not in ``evaluators`` (a config shared by several runs) is ignored."""
+    rows = [{"q": "Weather in Zanzibar?", "a": "Sunny in Zanzibar.", "truth": "Zanzibar: sunny",
+             "tools": [WEATHER_TOOL]},
+            {"q": "Weather in Rome?", "a": "No idea.", "truth": "Rome: rain", "tools": [WEATHER_TOOL]}]
+    mapping = {"query": "${data.q}", "response": "${data.a}", "ground_truth": "${data.truth}",
+               "tool_definitions": "${data.tools}"}
+    theirs, ours = _both_runs(
+        tmp_path, rows,
+        lambda m, c: {"fluent": m.FluencyEvaluator(c), "complete": m.ResponseCompletenessEvaluator(c),
+                      "relevant": m.RelevanceEvaluator(c)},
+        evaluator_config={"default": {"column_mapping": mapping},
+                          "not_in_this_run": {"column_mapping": {"response": "${data.nothing}"}}})
+    assert_same_rows(_without_properties(theirs["rows"]), _without_properties(ours["rows"]))  # PROPERTIES_COLUMNS
+    assert_same_metrics(theirs["metrics"], ours["metrics"])
+    assert ours["metrics"]["fluent.binary_aggregate"] == 0.5 and ours["agent_evaluators"]["errors"] == []
+
+
+def test_column_order_and_threshold_types_are_1_18s(tmp_path):
+    """Issue 35 item 5: a row's columns in 1.18's order; ``_threshold`` a float where 1.18's frame has
+    floats (an errored row turns the column into floats), an int where it does not."""
+    rows = [dict(r) for r in AGENT_ROWS]
+    theirs, ours = _both_runs(
+        tmp_path, rows,
+        lambda m, c: {"intent": m.IntentResolutionEvaluator(c), "tca": m.ToolCallAccuracyEvaluator(c)})
+    assert_same_order_and_types(theirs["rows"], ours["rows"])
+    assert type(ours["rows"][0]["outputs.tca.tool_call_accuracy_threshold"]) is float  # the last row errored
+    assert type(ours["rows"][0]["outputs.intent.intent_resolution_threshold"]) is int
