@@ -169,3 +169,34 @@ def test_conversation_precedence():
         evaluator_config={"len": {"column_mapping": {"conversation": "${data.conv}"}}},
     )
     assert r3.rows[0]["outputs.len.length"] == per_turn
+
+
+# ---------------------------------------------------------------------------- issue 35 item 3: a shared "default"
+def test_a_shared_default_mapping_gives_each_evaluator_the_inputs_it_has():
+    """azure-ai-evaluation users write one "default" mapping for evaluators that take different inputs."""
+    rows = [{"q": "hi", "a": "hello", "gold": "hello", "tools": []}]
+    result = evaluate(
+        data=rows,
+        evaluators={"ex": ExactMatch(), "len": Length()},
+        evaluator_config={"default": {"column_mapping": {
+            "query": "${data.q}", "response": "${data.a}", "ground_truth": "${data.gold}"}}},
+    )
+    row = result.rows[0]
+    assert row["outputs.ex.exact"] == 1.0  # takes response, ground_truth; query left to 'len'
+    assert row["outputs.len.length"] == 5.0 and row["outputs.len.length_reason"] == "2 chars asked"
+    assert result.errors == []
+
+
+def test_a_mapped_input_no_evaluator_takes_is_an_error_naming_the_key_written():
+    with pytest.raises(ConfigError) as e:
+        evaluate(data=[{"response": "a", "ground_truth": "a"}], evaluators={"ex": ExactMatch(), "len": Length()},
+                 evaluator_config={"default": {"column_mapping": {"respnse": "${data.response}"}}})
+    assert "evaluator_config['default'] maps input 'respnse'" in str(e.value)
+    assert e.value.input_name == "respnse"
+    # an input mapped explicitly for one evaluator that lacks it stays an error, naming the key the user wrote
+    with pytest.raises(ConfigError) as e:
+        evaluate(data=[{"query": "q", "response": "a", "ground_truth": "a"}],
+                 evaluators={"ex": ExactMatch(), "len": Length()},
+                 evaluator_config={"default": {"column_mapping": {"query": "${data.query}"}},
+                                   "ex": {"column_mapping": {"query": "${data.query}"}}})
+    assert "evaluator_config['ex'] maps input 'query'" in str(e.value) and "'default'" not in str(e.value)
