@@ -45,7 +45,8 @@ def check_answered(given: Mapping[str, Any]) -> None:
 class TableText(InputSpec):
     """An input 1.18 renders into its prompt as it comes (``str(value)`` in its template), so a number, a
     list, or the NaN a pandas-read table gives for an absent column (the text ``nan``) is judged, and
-    ``""`` too; text and messages are read as ``inner`` reads them. ``None`` stays a missing input."""
+    ``""`` too (1.18 checks only for ``None``); text and messages are read as ``inner`` reads them.
+    ``None`` stays a missing input."""
 
     def __init__(self, inner: InputSpec) -> None:
         super().__init__(inner.name, optional=inner.optional)
@@ -57,6 +58,8 @@ class TableText(InputSpec):
             return self.inner.prepare(evaluator, value)
         if isinstance(value, (int, float)):
             return str(value)
+        if value == "":  # 1.18 checks only for None
+            return value
         if isinstance(self.inner, Text):
             return value if isinstance(value, str) else str(value)
         return self.inner.prepare(evaluator, value)

@@ -431,6 +431,8 @@ CASES += [
          {"conversation": {"messages": [{"role": "user", "content": "Weather?"},
                                         {"role": "assistant", "content": "Sunny [case:rc_no_truth]"}]}},
          {"rc_no_truth": v(1)}),
+    _single("rc_response_empty", "ResponseCompletenessEvaluator",
+            {"response": "", "ground_truth": "Sunny [case:rc_response_empty]"}, v(1)),
     _single("rc_ground_truth_empty", "ResponseCompletenessEvaluator",
             {"response": "Sunny [case:rc_ground_truth_empty]", "ground_truth": ""}, v(2)),
     _single("rc_ground_truth_number", "ResponseCompletenessEvaluator",

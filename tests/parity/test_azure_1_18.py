@@ -20,7 +20,7 @@ Compared cases per evaluator (``test_the_counts_table_is_current`` recounts the 
 evaluator                       identical  azure quirk reproduced  both refuse  deliberate difference
 ==============================  =========  ======================  ===========  ======================
 IntentResolutionEvaluator       11         0                       6            0
-ResponseCompletenessEvaluator   10         0                       0            1
+ResponseCompletenessEvaluator   11         0                       0            1
 TaskAdherenceEvaluator          6          3                       2            0
 ToolCallAccuracyEvaluator       13         0                       7            1
 TaskCompletionEvaluator         1          8                       1            0

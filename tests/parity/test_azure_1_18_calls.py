@@ -9,6 +9,7 @@ Deliberate differences here (``DIFFERENCES``, each asserted where it applies):
 
 * ``properties_samples``: ours has no ``sample_input``/``sample_output`` and its token counts are
   our prompt's (:data:`.test_azure_1_18.PROPERTIES_DIFFERENCE`);
+* ``openai_tool_calls``: OpenAI Chat Completions tool calls are read and judged, where 1.18 cannot read them;
 * ``error_text``: an error's ``str()`` is our message, without 1.18's ``(UserError)`` prefix; the
   class, ``blame`` and ``category`` are 1.18's.
 """
@@ -30,6 +31,9 @@ azure_evaluation = optional_import("azure.ai.evaluation")
 
 DIFFERENCES = {
     "properties_samples": PROPERTIES_DIFFERENCE,
+    "openai_tool_calls": ("ToolCallAccuracy/ToolSelection judge OpenAI Chat Completions tool calls "
+                          "({'type': 'function', 'function': {...}}) given as tool_calls= or in messages; 1.18 reads "
+                          "only azure-agent tool_call items there (not applicable, or the row refused)"),
     "error_text": ("str() of an error raised through agent_evaluators.azure is our message (naming the evaluator and "
                    "input), without 1.18's '(UserError) ' prefix; its class, blame and category are 1.18's"),
 }
@@ -276,3 +280,29 @@ def test_a_reasoning_judge_gets_1_18s_output_budget(name, call_args) -> None:
     budget = [body.get("max_completion_tokens") for body in seen]
     assert budget[0] == budget[1] == 60_000, budget
     assert "max_tokens" not in seen[1]
+
+
+# ---------------------------------------------------------------------------- item 1: a format 1.18 cannot read
+OPENAI_CALLS = [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]
+
+
+@pytest.mark.parametrize("name", ["ToolCallAccuracyEvaluator", "ToolSelectionEvaluator"])
+def test_openai_tool_calls_are_judged_where_1_18_cannot_read_them(name, server) -> None:
+    """DIFFERENCES["openai_tool_calls"]: 1.18 calls the row not applicable (tool_calls=) or refuses it
+    (messages); ours judges the calls."""
+    from azure.ai.evaluation._exceptions import EvaluationException
+
+    given = {"query": query("openai_calls"), "response": "Sunny.", "tool_calls": OPENAI_CALLS,
+             "tool_definitions": [WEATHER_DEF]}
+    theirs = azure_class(name)(_config(server))(**given)
+    key = next(k[: -len("_status")] for k in theirs if k.endswith("_status"))
+    assert theirs[f"{key}_result"] == "not_applicable"
+    assert our_class(name)(_config(server))(**given)[f"{key}_status"] == "completed"
+    messages = [{"role": "assistant", "content": None, "tool_calls": OPENAI_CALLS},
+                {"role": "tool", "tool_call_id": "c1", "content": "18 C"}, {"role": "assistant", "content": "18 C."}]
+    with pytest.raises(EvaluationException, match="'content' field must be a string"):
+        azure_class(name)(_config(server))(query=query("openai_calls"), response=messages,
+                                           tool_definitions=[WEATHER_DEF])
+    ours = our_class(name)(_config(server))(query=query("openai_calls"), response=messages,
+                                            tool_definitions=[WEATHER_DEF])
+    assert ours[f"{key}_status"] == "completed"

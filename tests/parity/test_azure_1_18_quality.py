@@ -146,6 +146,8 @@ CASES: List[Case] = [
     _single("sim_ground_truth_nan", "SimilarityEvaluator",
             {"query": "Capital? [case:sim_ground_truth_nan]", "response": "Paris.", "ground_truth": float("nan")},
             v(1)),
+    _single("sim_response_empty", "SimilarityEvaluator",
+            {"query": "Capital? [case:sim_response_empty]", "response": "", "ground_truth": "Paris"}, v(1)),
     _single("sim_response_nan", "SimilarityEvaluator",
             {"query": "Capital? [case:sim_response_nan]", "response": float("nan"), "ground_truth": "Paris"}, v(1)),
     # conversation=: 1.18 pairs user and assistant messages, each assistant message carrying its ground_truth
