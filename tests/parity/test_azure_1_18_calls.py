@@ -10,6 +10,7 @@ Deliberate differences here (``DIFFERENCES``, each asserted where it applies):
 * ``properties_samples``: ours has no ``sample_input``/``sample_output`` and its token counts are
   our prompt's (:data:`.test_azure_1_18.PROPERTIES_DIFFERENCE`);
 * ``openai_tool_calls``: OpenAI Chat Completions tool calls are read and judged, where 1.18 cannot read them;
+* ``definitions_text_checked``: JSON-text definitions are checked as a list is;
 * ``error_text``: an error's ``str()`` is our message, without 1.18's ``(UserError)`` prefix; the
   class, ``blame`` and ``category`` are 1.18's.
 """
@@ -34,6 +35,8 @@ DIFFERENCES = {
     "openai_tool_calls": ("ToolCallAccuracy/ToolSelection judge OpenAI Chat Completions tool calls "
                           "({'type': 'function', 'function': {...}}) given as tool_calls= or in messages; 1.18 reads "
                           "only azure-agent tool_call items there (not applicable, or the row refused)"),
+    "definitions_text_checked": ("tool_definitions as JSON text: every called tool still needs a definition, as "
+                                 "with a list; 1.18 skips that check for text (the same definitions, another row)"),
     "error_text": ("str() of an error raised through agent_evaluators.azure is our message (naming the evaluator and "
                    "input), without 1.18's '(UserError) ' prefix; its class, blame and category are 1.18's"),
 }
@@ -306,3 +309,19 @@ def test_openai_tool_calls_are_judged_where_1_18_cannot_read_them(name, server) 
     ours = our_class(name)(_config(server))(query=query("openai_calls"), response=messages,
                                             tool_definitions=[WEATHER_DEF])
     assert ours[f"{key}_status"] == "completed"
+
+
+def test_json_text_definitions_still_need_one_per_called_tool(server) -> None:
+    """DIFFERENCES["definitions_text_checked"]: with definitions as JSON text, 1.18 skips its check that every
+    called tool has one (and judges); ours applies it as for a list (not applicable, no judge call)."""
+    import json
+
+    given = {"query": query("definitions_text"), "response": WEATHER_RUN, "tool_definitions": json.dumps([EMAIL_DEF])}
+    theirs = azure_class("ToolCallAccuracyEvaluator")(_config(server))(**given)
+    assert theirs["tool_call_accuracy_status"] == "completed"
+    before = server.stats()["requests"]
+    ours = our_class("ToolCallAccuracyEvaluator")(_config(server))(**given)
+    as_list = our_class("ToolCallAccuracyEvaluator")(_config(server))(**{**given, "tool_definitions": [EMAIL_DEF]})
+    assert ours == as_list and ours["tool_call_accuracy_result"] == "not_applicable"
+    assert ours["tool_call_accuracy_reason"] == "Not applicable: Tool definitions for all tool calls must be provided."
+    assert server.stats()["requests"] == before
