@@ -85,6 +85,7 @@ def assert_same_columns(case_id: str, key: str, theirs: Dict[str, Any], ours: Di
     columns = list(columns)
     for column in columns:
         assert ours[column] == theirs[column], (case_id, column, ours[column], theirs[column])
+        assert type(ours[column]) is type(theirs[column]), (case_id, column, ours[column], theirs[column])  # 3 vs 3.0
     if theirs[f"{key}_status"] == "skipped":
         assert ours[f"{key}_reason"] == theirs[f"{key}_reason"], case_id
         assert ours[f"{key}_properties"] is None and theirs[f"{key}_properties"] is None

@@ -133,6 +133,7 @@ def _result_key(row: Dict[str, Any]) -> str:
 def assert_same_row(case: Case, theirs: Dict[str, Any], ours: Dict[str, Any]) -> None:
     key = _result_key(theirs)
     assert set(ours) == set(theirs), (case.id, sorted(set(ours) ^ set(theirs)))
+    assert list(ours) == list(theirs), (case.id, list(theirs), list(ours))  # 1.18's key order (issue 35 item 5)
     columns = [key + s for s in COMPARED_SUFFIXES] + [k for k in theirs if k.startswith("gpt_")]
     assert_same_columns(case.id, key, theirs, ours, columns)
     if "evaluation_per_turn" in theirs:

@@ -216,6 +216,7 @@ def test_same_row_as_azure(case: Case, server) -> None:
     assert asked_ours == asked_azure == len(case.verdicts), (case.id, asked_azure, asked_ours)
     key = next(k[: -len("_status")] for k in theirs if k.endswith("_status"))
     assert set(ours) == set(theirs), (case.id, sorted(set(ours) ^ set(theirs)))
+    assert list(ours) == list(theirs), (case.id, list(theirs), list(ours))  # 1.18's key order (issue 35 item 5)
     assert_same_columns(case.id, key, theirs, ours, [key + s for s in COMPARED_SUFFIXES])
     if "evaluation_per_turn" not in theirs:
         assert_same_properties(case, key, theirs[f"{key}_properties"], ours[f"{key}_properties"])
