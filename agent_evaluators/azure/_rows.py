@@ -104,6 +104,8 @@ class AzureTable:
             status = record.get("cell_status") or {}
             for alias in table.aliases:
                 cell = raw.get(alias)
+                if cell is None and status.get(alias) == "ok":
+                    cell = {}  # an empty result (1.18's ``{}`` for a conversation with no reply): no columns, no error
                 if status.get(alias) != "ok" or cell is None:
                     why = record.get("target_error") or record.get("row_error")
                     table.cells[alias].append(None)

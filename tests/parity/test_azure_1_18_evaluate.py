@@ -438,3 +438,16 @@ def test_column_order_and_threshold_types_are_1_18s(tmp_path):
     assert_same_order_and_types(theirs["rows"], ours["rows"])
     assert type(ours["rows"][0]["outputs.tca.tool_call_accuracy_threshold"]) is float  # the last row errored
     assert type(ours["rows"][0]["outputs.intent.intent_resolution_threshold"]) is int
+
+
+def test_a_conversation_row_with_no_reply_is_an_empty_result_not_an_error(tmp_path):
+    """Issue 35 item 2 in evaluate(): 1.18's evaluator returns {} (no columns for that row, no error)."""
+    rows = [{"conversation": {"messages": [{"role": "user", "content": "Zanzibar?"},
+                                           {"role": "assistant", "content": "Zanzibar City."}]}},
+            {"conversation": {"messages": [{"role": "user", "content": "Anyone there?"}]}}]
+    theirs, ours = _both_runs(tmp_path, rows, lambda m, c: {"fluent": m.FluencyEvaluator(c)})
+    assert_same_rows(_without_properties(theirs["rows"]), _without_properties(ours["rows"]))  # no error key either
+    assert_same_order_and_types(theirs["rows"], ours["rows"])
+    # BOOL_GAPS: the empty row leaves a gap in "_passed"
+    assert_same_metrics(theirs["metrics"], ours["metrics"], ours_only={"fluent.fluency_passed"})
+    assert ours["metrics"]["fluent.binary_aggregate"] == 0.5 and ours["agent_evaluators"]["errors"] == []
