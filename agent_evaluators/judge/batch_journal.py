@@ -2,6 +2,9 @@
 
 One JSON line per event, appended and flushed at once:
 
+* ``{"event": "intended", "input_file_id", "endpoint", "requests": {custom_id: "row 3 intent", ...}}`` when
+  the requests file is uploaded, before its batch is created: a run killed during the create looks
+  up the batch made from that file on resume (:meth:`file_of`) instead of sending the requests again;
 * ``{"event": "submitted", "batch_id", "endpoint", "input_file_id", "requests": {custom_id: "row 3 intent", ...}}``
   when the provider has accepted a batch;
 * ``{"event": "finished", "batch_id", "status", "output_file_id", "error_file_id"}`` when it reached
@@ -31,6 +34,8 @@ class BatchJournal:
         self.path = folder / JOURNAL_FILE if folder is not None else None
         self.batches: Dict[str, Dict[str, Any]] = {}
         self._batch_of: Dict[str, str] = {}
+        self._intents: Dict[str, Dict[str, str]] = {}  # input file id -> its requests (custom id -> origin)
+        self._file_of: Dict[str, str] = {}
         if self.path is not None and self.path.exists():
             if keep:
                 self._read(self.path)
@@ -48,12 +53,19 @@ class BatchJournal:
                 self._apply(event)
 
     def _apply(self, event: Dict[str, Any]) -> None:
+        kind = event.get("event")
+        if kind == "intended":
+            file_id = str(event["input_file_id"])
+            self._intents[file_id] = dict(event.get("requests") or {})
+            for custom_id in self._intents[file_id]:
+                self._file_of[custom_id] = file_id
+            return
         batch_id = str(event.get("batch_id"))
-        if event.get("event") == "submitted":
+        if kind == "submitted":
             self.batches[batch_id] = dict(event)
             for custom_id in event.get("requests") or {}:
                 self._batch_of[custom_id] = batch_id
-        elif event.get("event") == "finished" and batch_id in self.batches:
+        elif kind == "finished" and batch_id in self.batches:
             self.batches[batch_id].update({k: event.get(k) for k in ("status", "output_file_id", "error_file_id")})
 
     def _append(self, event: Dict[str, Any]) -> None:
@@ -69,6 +81,18 @@ class BatchJournal:
     def batch_of(self, custom_id: str) -> Optional[str]:
         """The recorded batch that holds ``custom_id``, if any."""
         return self._batch_of.get(custom_id)
+
+    def file_of(self, custom_id: str) -> Optional[str]:
+        """The input file an earlier run uploaded ``custom_id`` in without learning its batch, if any."""
+        return self._file_of.get(custom_id)
+
+    def intent_requests(self, file_id: str) -> Iterable[Tuple[str, str]]:
+        """The requests (custom id, origin) of the input file ``file_id``."""
+        return list(self._intents.get(file_id, {}).items())
+
+    def intended(self, input_file_id: str, endpoint: str, requests: Iterable[Tuple[str, str]]) -> None:
+        self._append({"event": "intended", "input_file_id": input_file_id, "endpoint": endpoint,
+                      "requests": dict(requests)})
 
     def submitted(self, batch_id: str, endpoint: str, input_file_id: str, requests: Iterable[Tuple[str, str]]) -> None:
         self._append({"event": "submitted", "batch_id": batch_id, "endpoint": endpoint,

@@ -10,7 +10,7 @@ advertise (``gzip``, ``deflate``) are accepted.
 """
 
 import zlib
-from typing import Any, Optional
+from typing import Any, AsyncIterator, Optional, Union
 
 #: what we ask servers for: encodings :func:`read_body` can inflate within a bound
 ACCEPT_ENCODING = "gzip, deflate"
@@ -84,3 +84,71 @@ async def read_body(response: Any, limit: int) -> bytes:
     except zlib.error as e:
         raise UnreadableBody(f"the judge's {encoding} body cannot be inflated ({e})") from None
     return bytes(out)
+
+
+class LineTooLong(Exception):
+    """One line of a streamed body passed the limit (it was skipped, not kept)."""
+
+
+async def iter_lines(response: Any, limit: int) -> AsyncIterator[Union[bytes, LineTooLong]]:
+    """The lines of an aiohttp ``response`` (opened without auto-decompression), inflated piece by piece,
+    one at a time: memory stays within about ``limit`` whatever the body's size (a batch's output file).
+
+    A line longer than ``limit`` is skipped: its bytes are dropped as they arrive, and the iterator
+    yields :class:`LineTooLong` in its place (the caller logs it); a corrupt compressed body or an
+    unknown encoding raises :class:`UnreadableBody`.
+    """
+    encoding = (response.headers.get("Content-Encoding") or "").strip().lower()
+    if encoding not in ("", "identity", "gzip", "x-gzip", "deflate"):
+        raise UnreadableBody(f"the server answered with Content-Encoding {encoding!r}, which was not asked for")
+    compressed = encoding not in ("", "identity")
+    inflate: Any = None
+    line = bytearray()
+    skipping = False
+
+    def split(piece: bytes) -> "list[Any]":
+        nonlocal skipping
+        out: "list[Any]" = []
+        start = 0
+        while True:
+            end = piece.find(b"\n", start)
+            if end < 0:
+                break
+            if skipping:
+                out.append(LineTooLong(f"a line longer than the {describe_size(limit)} reply limit"))
+                skipping = False
+            else:
+                line.extend(piece[start:end])
+                out.append(bytes(line))
+            line.clear()
+            start = end + 1
+        if not skipping:
+            line.extend(piece[start:])
+            if len(line) > limit:
+                line.clear()
+                skipping = True
+        return out
+
+    try:
+        async for piece in response.content.iter_chunked(1 << 16):
+            if compressed:
+                if inflate is None:
+                    inflate = _inflater(encoding, piece)
+                data = inflate.decompress(piece, 1 << 20)
+                for item in split(data):
+                    yield item
+                while inflate.unconsumed_tail:  # a well-compressed piece: inflate it in bounded steps
+                    for item in split(inflate.decompress(inflate.unconsumed_tail, 1 << 20)):
+                        yield item
+            else:
+                for item in split(piece):
+                    yield item
+        if inflate is not None:
+            for item in split(inflate.flush()):
+                yield item
+    except zlib.error as e:
+        raise UnreadableBody(f"the {encoding} body cannot be inflated ({e})") from None
+    if skipping:
+        yield LineTooLong(f"a line longer than the {describe_size(limit)} reply limit")
+    elif line:
+        yield bytes(line)

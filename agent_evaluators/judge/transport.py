@@ -28,13 +28,21 @@ import json
 import threading
 import time
 import weakref
-from typing import Any, AsyncIterator, Dict, Mapping, Optional
+from typing import Any, AsyncIterator, Dict, Mapping, Optional, Union
 
 from ..errors import InputError, JudgeError
 from ..run_context import current
 from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
 from .entra_tokens import remember_token
-from .reply_body import ACCEPT_ENCODING, DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, UnreadableBody, read_body
+from .reply_body import (
+    ACCEPT_ENCODING,
+    DEFAULT_MAX_REPLY_BYTES,
+    LineTooLong,
+    ReplyTooLarge,
+    UnreadableBody,
+    iter_lines,
+    read_body,
+)
 from .request_body import encode_body
 
 #: connections per (endpoint, loop): above any sane ``max_concurrency`` of one process, below fd limits
@@ -288,17 +296,8 @@ class AiohttpTransport(Transport):
         uploads files and polls batches with it."""
         import aiohttp
 
-        session = self._session
-        if session is None:
-            session = self._session = self._open()
-            self._loop = asyncio.get_running_loop()
-            _open_transports.add(self)
-            _register_at_exit()
-            self._closer = self._close_with_loop()
-            await self._closer.__anext__()  # registered with the loop: closed by its shutdown_asyncgens()
-        headers = self.headers if not headers else {**self.headers, **headers}
-        if self._token is not None:
-            headers = dict(headers, Authorization=f"Bearer {await self._token.get()}")
+        session = self._session or await self._start_session()
+        headers = await self._headers_for(headers)
         limit = self._timeouts.get(timeout)
         if limit is None:
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
@@ -326,6 +325,50 @@ class AiohttpTransport(Transport):
         except OSError as e:
             raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
         return raw
+
+    async def _start_session(self) -> Any:
+        session = self._session = self._open()
+        self._loop = asyncio.get_running_loop()
+        _open_transports.add(self)
+        _register_at_exit()
+        self._closer = self._close_with_loop()
+        await self._closer.__anext__()  # registered with the loop: closed by its shutdown_asyncgens()
+        return session
+
+    async def _headers_for(self, headers: Optional[Dict[str, str]]) -> Dict[str, str]:
+        headers = self.headers if not headers else {**self.headers, **headers}
+        if self._token is not None:
+            headers = dict(headers, Authorization=f"Bearer {await self._token.get()}")
+        return headers
+
+    async def lines(self, url: str, headers: Optional[Dict[str, str]], timeout: float,
+                    max_line_bytes: int) -> AsyncIterator[Union[bytes, LineTooLong]]:
+        """The lines of a GET of ``url`` (a batch's output file), streamed: memory stays within about
+        ``max_line_bytes`` whatever the file's size; a longer line comes as :class:`LineTooLong`.
+        ``timeout`` bounds each read, not the whole file. Raises the same errors as :meth:`fetch`."""
+        import aiohttp
+
+        session = self._session or await self._start_session()
+        sent = await self._headers_for(headers)
+        try:
+            async with session.request("GET", url, headers=sent, timeout=aiohttp.ClientTimeout(sock_read=timeout,
+                                       sock_connect=timeout), allow_redirects=False, proxy=self._proxy,
+                                       proxy_headers=self._proxy_headers) as resp:
+                if resp.status >= 300:
+                    message, param = _parse_error(await read_body(resp, DEFAULT_MAX_REPLY_BYTES))
+                    raise StatusError(resp.status, resp.headers, message, param, resp.headers.get("Location"))
+                async for line in iter_lines(resp, max_line_bytes):
+                    yield line
+        except ReplyTooLarge as e:
+            raise TooLarge(str(e), e.limit) from None
+        except UnreadableBody as e:
+            raise BadReply(str(e), "") from None
+        except asyncio.TimeoutError:
+            raise TransportTimeout(f"no data for {timeout:g} s") from None
+        except aiohttp.ClientConnectorError as e:
+            raise ConnectFailure(f"cannot connect ({type(e).__name__}: {e})") from None
+        except (aiohttp.ClientError, OSError) as e:
+            raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
 
     def retire(self) -> None:
         session, self._session = self._session, None

@@ -55,6 +55,7 @@ async def evaluate_async(
     batch_poll_s: float = 30.0,
     batch_max_requests: int = 50_000,
     batch_max_bytes: int = 200_000_000,
+    batch_timeout_s: float = 86_400.0,
     otel: bool = False,
     mlflow: bool = False,
     azure_ai_project: Any = None,
@@ -67,7 +68,8 @@ async def evaluate_async(
         show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
         min_agreement=min_agreement, prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
         azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
-        batch_max_requests=batch_max_requests, batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
+        batch_timeout_s=batch_timeout_s, batch_max_requests=batch_max_requests,
+        batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
     )
     options = RunOptions.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,
                                azure_ai_project=azure_ai_project, settings=settings)
@@ -106,6 +108,7 @@ def evaluate(
     batch_poll_s: float = 30.0,
     batch_max_requests: int = 50_000,
     batch_max_bytes: int = 200_000_000,
+    batch_timeout_s: float = 86_400.0,
     otel: bool = False,
     mlflow: bool = False,
     azure_ai_project: Any = None,
@@ -139,7 +142,8 @@ def evaluate(
         show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
         min_agreement=min_agreement, prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
         azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
-        batch_max_requests=batch_max_requests, batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
+        batch_timeout_s=batch_timeout_s, batch_max_requests=batch_max_requests,
+        batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
         engine=engine, ray_address=ray_address, num_workers=num_workers,
     )
     options = RunOptions.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,

@@ -38,7 +38,8 @@ async def judge_route(options: RunOptions, progress: Any) -> AsyncIterator[Optio
             progress.draw_if_due()
 
     journal = BatchJournal(options.output_path, keep=options.continues_earlier_run)
-    limits = BatchLimits(settings.batch_max_requests, settings.batch_max_bytes, settings.batch_poll_s)
+    limits = BatchLimits(settings.batch_max_requests, settings.batch_max_bytes, settings.batch_poll_s,
+                         settings.batch_timeout_s)
     async with batch_collector(journal, limits, max_concurrency=settings.max_concurrency, on_status=show) as collector:
         progress.note = collector.describe
         try:

@@ -152,6 +152,9 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "provider's limit)", validators.positive_int, metavar="N"),
     RunOption("batch_max_bytes", 200_000_000, "int", "--judge-mode batch: bytes per batch file (default 200000000, "
               "the provider's 200 MB)", validators.positive_int, metavar="BYTES"),
+    RunOption("batch_timeout_s", 86_400.0, "float", "--judge-mode batch: seconds a batch is waited for before its "
+              "requests become error cells (default 86400, the provider's 24 h window; --resume polls it again)",
+              validators.positive_number, metavar="SECONDS"),
     RunOption("otel", False, "flag", "send every cell as an OpenTelemetry gen_ai.evaluation.result event over "
               "OTLP/HTTP (endpoint and headers from OTEL_EXPORTER_OTLP_*; pip install agent-evaluators[otel])",
               validators.needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True,

@@ -52,6 +52,7 @@ class RunSettings:
     batch_poll_s: float = 30.0
     batch_max_requests: int = 50_000
     batch_max_bytes: int = 200_000_000
+    batch_timeout_s: float = 86_400.0
     otel: bool = False
     mlflow: bool = False
     engine: str = "local"

@@ -9,16 +9,19 @@ due (``complete_after_s`` after its creation, on the first status check after th
 through the server's chat path once, concurrently (its ``ChatRequest`` has the header
 ``x-batch-custom-id``), and its reply becomes an output line (2xx) or
 an error-file line. :class:`BatchFaults` scripts the rest: a share of lines failing with a 500
-inside the batch, a batch that expires with only part of its lines answered. ``custom_ids``
+inside the batch, a batch that expires with only part of its lines answered, scripted failures of
+each route, edited (hostile) batch objects and output files, gzip output. ``custom_ids``
 counts how often each line was answered, across batches, so a test sees that nothing ran twice.
+``GET {p}/batches`` lists the batches, newest first (``after``, ``limit``).
 """
 
 import asyncio
+import gzip
 import json
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 
 #: what the server's chat path answers: (status, headers, payload[, trickle]) or None (a reset)
@@ -33,6 +36,15 @@ class BatchFaults:
     ``line_error_rate``: the share of lines (seeded) answered with an HTTP 500 in the error file.
     ``expire``: batches end ``expired`` with only ``expire_answered`` of their lines answered; the
     rest are error lines ``batch_expired``.
+    ``fail``: scripted answers per route (``"upload"``, ``"create"``, ``"retrieve"``, ``"content"``,
+    ``"list"``): each call of that route takes the next status of its list (``0``: the connection is
+    reset) until the list is empty, then the route works.
+    ``edit``: ``edit(route, obj)`` returns the JSON object a ``"create"`` / ``"retrieve"`` / ``"upload"``
+    call answers instead of ``obj`` (a reply with no ``id``, a ``request_counts`` that is a string).
+    ``edit_output``: ``edit_output(records)`` returns the output file's records (duplicate ids ...).
+    ``gzip_output``: output and error files are sent with ``Content-Encoding: gzip``.
+    ``create_delay_s``: a created batch exists at once, but its create call is answered this late
+    (a client killed meanwhile never learns its id); ``create_reset``: ... and then the connection is reset.
     """
 
     complete_after_s: float = 0.0
@@ -40,6 +52,12 @@ class BatchFaults:
     expire: bool = False
     expire_answered: float = 0.5
     seed: int = 0
+    fail: Dict[str, List[int]] = field(default_factory=dict)
+    edit: Optional[Callable[[str, Dict[str, Any]], Any]] = None
+    edit_output: Optional[Callable[[List[Dict[str, Any]]], List[Dict[str, Any]]]] = None
+    gzip_output: bool = False
+    create_delay_s: float = 0.0
+    create_reset: bool = False
 
 
 def _json(status: int, value: Any) -> Tuple[int, Dict[str, str], bytes]:
@@ -77,6 +95,7 @@ class FakeBatches:
         self.custom_ids: "Counter[str]" = Counter()
         self._rng = random.Random(faults.seed)
         self._running: Dict[str, "asyncio.Task[None]"] = {}
+        self._outputs: set = set()  # output and error files (sent gzipped with gzip_output)
         self._next = 0
 
     def _id(self, prefix: str) -> str:
@@ -91,8 +110,36 @@ class FakeBatches:
             return segments[1:]
         return None
 
+    def _scripted(self, route: str) -> Optional[int]:
+        script = self.faults.fail.get(route)
+        return script.pop(0) if script else None
+
+    def _edited(self, route: str, answer: Tuple[Any, ...]) -> Tuple[Any, ...]:
+        if self.faults.edit is None or answer[0] != 200:
+            return answer
+        return _json(200, self.faults.edit(route, json.loads(answer[2])))
+
     async def dispatch(self, method: str, segments: List[str], query: Dict[str, str], headers: Dict[str, str],
-                       body: bytes, azure: bool) -> Tuple[Any, ...]:
+                       body: bytes, azure: bool) -> Optional[Tuple[Any, ...]]:
+        route = self._route_name(method, segments)
+        scripted = self._scripted(route)
+        if scripted == 0:
+            return None  # a reset connection
+        if scripted is not None:
+            return _error(scripted, f"scripted {route} failure (HTTP {scripted})")
+        answer = await self._dispatch(method, segments, query, headers, body, azure)
+        return self._edited(route, answer) if answer is not None else None
+
+    @staticmethod
+    def _route_name(method: str, segments: List[str]) -> str:
+        if segments[0] == "files":
+            return "upload" if method == "POST" else "content"
+        if len(segments) == 1:
+            return "create" if method == "POST" else "list"
+        return "retrieve"
+
+    async def _dispatch(self, method: str, segments: List[str], query: Dict[str, str], headers: Dict[str, str],
+                        body: bytes, azure: bool) -> Optional[Tuple[Any, ...]]:
         if segments == ["files"] and method == "POST":
             parts = _multipart(headers, body)
             if parts.get("purpose", b"").strip() != b"batch" or "file" not in parts:
@@ -103,9 +150,20 @@ class FakeBatches:
                                "created_at": int(time.time()), "filename": "batch.jsonl", "status": "processed"})
         if len(segments) == 3 and segments[0] == "files" and segments[2] == "content" and method == "GET":
             content = self.files.get(segments[1])
-            return (200, {}, content) if content is not None else _error(404, f"no file {segments[1]}")
+            if content is None:
+                return _error(404, f"no file {segments[1]}")
+            if self.faults.gzip_output and segments[1] in self._outputs:
+                return 200, {"content-encoding": "gzip"}, gzip.compress(content)
+            return 200, {}, content
+        if segments == ["batches"] and method == "GET":
+            return self._list(query)
         if segments == ["batches"] and method == "POST":
-            return self._create(json.loads(body or b"{}"), query, headers, azure)
+            answer = self._create(json.loads(body or b"{}"), query, headers, azure)
+            if answer[0] == 200 and (self.faults.create_delay_s or self.faults.create_reset):
+                await asyncio.sleep(self.faults.create_delay_s)
+                if self.faults.create_reset:
+                    return None
+            return answer
         if len(segments) == 2 and segments[0] == "batches" and method == "GET":
             batch = self.batches.get(segments[1])
             if batch is None:
@@ -133,6 +191,19 @@ class FakeBatches:
             "_lines": lines, "_headers": dict(headers), "_query": dict(query), "_azure": azure,
         }
         return _json(200, self._public(self.batches[batch_id]))
+
+    def _list(self, query: Dict[str, str]) -> Tuple[Any, ...]:
+        """OpenAI's ``GET /batches``: newest first, ``limit`` (default 20) after the id ``after``."""
+        ordered = list(reversed(list(self.batches.values())))
+        after = query.get("after")
+        if after is not None:
+            ids = [b["id"] for b in ordered]
+            ordered = ordered[ids.index(after) + 1:] if after in ids else []
+        limit = int(query.get("limit") or 20)
+        page = ordered[:limit]
+        return _json(200, {"object": "list", "data": [self._public(b) for b in page],
+                           "first_id": page[0]["id"] if page else None, "last_id": page[-1]["id"] if page else None,
+                           "has_more": len(ordered) > limit})
 
     @staticmethod
     def _public(batch: Dict[str, Any]) -> Dict[str, Any]:
@@ -164,9 +235,12 @@ class FakeBatches:
             errors.append({"id": self._id("batch_req"), "custom_id": line["custom_id"], "response": None,
                            "error": {"code": "batch_expired", "message": "This request could not be executed "
                                      "before the completion window expired."}})
+        if self.faults.edit_output is not None:
+            out = self.faults.edit_output(out)
         for key, records in (("output_file_id", out), ("error_file_id", errors)):
             if records:
                 file_id = self._id("file")
+                self._outputs.add(file_id)
                 self.files[file_id] = "".join(json.dumps(r) + "\n" for r in records).encode()
                 batch[key] = file_id
         batch["request_counts"] = {"total": len(lines), "completed": len(out), "failed": len(errors)}

@@ -75,6 +75,7 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
               "azure_compat": True, "data_format": "otlp",
               "prices": {"my-deploy": {"input": 1.0, "cached_input": 0.5, "output": 2.0}},
               "judge_mode": "batch", "batch_poll_s": 5.0, "batch_max_requests": 1000, "batch_max_bytes": 1_000_000,
+              "batch_timeout_s": 600.0,
               "dry_run": True, "max_cost": 2.5, "max_judge_calls": 100, "otel": False, "mlflow": False}
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml

@@ -67,8 +67,9 @@ def test_batch_mode_gives_the_direct_rows_and_scores_on_the_samples(tmp_path):
     summary = json.loads((tmp_path / "batch" / "summary.json").read_text())
     assert summary["config"]["judge_mode"] == "batch" and summary["status"] == "complete"
     journal = [json.loads(t) for t in (tmp_path / "batch" / "batches.jsonl").read_text().splitlines()]
-    assert [e["event"] for e in journal] == ["submitted", "finished"] and journal[1]["status"] == "completed"
-    assert sorted(journal[0]["requests"].values())[0].startswith("row 0 ")  # custom_id -> row and evaluator
+    assert [e["event"] for e in journal] == ["intended", "submitted", "finished"] and journal[2]["status"] == "completed"
+    assert journal[0]["input_file_id"] == journal[1]["input_file_id"] and journal[0]["requests"] == journal[1]["requests"]
+    assert sorted(journal[1]["requests"].values())[0].startswith("row 0 ")  # custom_id -> row and evaluator
 
 
 def test_sigkill_while_polling_then_resume_sends_no_request_twice(tmp_path):

@@ -1,0 +1,261 @@
+"""Batch mode against a hostile or failing Batch API (issue 36): it never hangs, never sends a request
+twice, and says what happened.
+
+The fake judge scripts each route's failures (``BatchFaults.fail``), edits the batch objects and
+output files it serves (``edit``, ``edit_output``), gzips its output files and answers a create late
+or not at all (``create_delay_s``, ``create_reset``), all over real HTTP. A run that would hang is
+bounded by :func:`_bounded`, so a regression fails instead of blocking the suite.
+"""
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from agent_evaluators import IntentResolutionEvaluator, evaluate, evaluate_async
+from agent_evaluators.testing import BatchFaults, JudgeServer
+from tests.cli.helpers import agent_eval, clean_env
+
+from .distributed.helpers import make_rows, rule_judge
+
+ROWS = 6
+SCORE = "outputs.intent.intent_resolution"
+
+
+def _direct_requests(server: JudgeServer) -> int:
+    return sum(1 for r in server.requests if "x-batch-custom-id" not in r.headers)
+
+
+def _scores(rows: Any) -> Dict[int, Any]:
+    return {r["line_number"]: (r.get(SCORE), r.get(f"{SCORE}_result")) for r in rows}
+
+
+def _expected() -> Dict[int, Any]:
+    return {i: (float(i % 5 + 1), "pass" if i % 5 + 1 >= 3 else "fail") for i in range(ROWS)}
+
+
+def _bounded(config: Dict[str, Any], folder: Path, limit_s: float = 40.0, rows: int = ROWS, **options: Any) -> Any:
+    """A batch-mode run of the intent metric that must end within ``limit_s`` (a hang fails the test)."""
+    async def run() -> Any:
+        return await asyncio.wait_for(evaluate_async(
+            data=make_rows(rows), evaluators={"intent": IntentResolutionEvaluator(model_config=config)},
+            output_path=folder, show_progress=False, judge_mode="batch", batch_poll_s=0.05, **options), limit_s)
+
+    return asyncio.run(run())
+
+
+def _errors(result: Any) -> List[str]:
+    return [r.get(f"{SCORE}_error") or "" for r in result.rows]
+
+
+# ------------------------------------------------------------------ item 2: replies of the wrong shape, a deadline
+def test_a_create_reply_without_an_id_finds_its_batch_instead_of_hanging(tmp_path):
+    def no_id(route: str, obj: Dict[str, Any]) -> Any:
+        return {k: v for k, v in obj.items() if k != "id"} if route == "create" else obj
+
+    with JudgeServer(rule_judge, batch=BatchFaults(edit=no_id)) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        assert len(server.batches.batches) == 1 and set(server.batches.custom_ids.values()) == {1}
+    assert _scores(result.rows) == _expected()
+
+
+def test_a_batch_reply_without_an_id_anywhere_fails_the_cells_with_the_reason(tmp_path):
+    def no_id(route: str, obj: Dict[str, Any]) -> Any:
+        if route == "create":
+            return {k: v for k, v in obj.items() if k != "id"}
+        if route == "list":
+            return {**obj, "data": [{k: v for k, v in b.items() if k != "id"} for b in obj["data"]]}
+        return obj
+
+    with JudgeServer(rule_judge, batch=BatchFaults(edit=no_id)) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        assert len(server.batches.batches) == 1  # not created again
+    assert result.metrics["intent.error_count"] == ROWS
+    assert all("no batch id" in e for e in _errors(result)), _errors(result)
+
+
+def test_request_counts_of_the_wrong_type_fail_the_cells_instead_of_hanging(tmp_path):
+    def counts_as_text(route: str, obj: Dict[str, Any]) -> Any:
+        return {**obj, "request_counts": "12 of 12"} if route == "retrieve" else obj
+
+    with JudgeServer(rule_judge, batch=BatchFaults(edit=counts_as_text)) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+    assert result.metrics["intent.error_count"] == ROWS
+    assert all("request_counts of the wrong shape" in e and "batches.jsonl" in e for e in _errors(result)), _errors(result)
+
+
+def test_a_batch_not_done_within_batch_timeout_s_fails_its_cells_and_resume_polls_it_again(tmp_path):
+    with JudgeServer(rule_judge, batch=BatchFaults(complete_after_s=3.0)) as server:
+        started = time.monotonic()
+        result = _bounded(server.openai_config(), tmp_path / "out", batch_timeout_s=0.5)
+        assert time.monotonic() - started < 3.0
+        assert result.metrics["intent.error_count"] == ROWS
+        assert all("batch_timeout_s" in e and "in_progress" in e for e in _errors(result)), _errors(result)
+        time.sleep(3.0)
+        resumed = _bounded(server.openai_config(), tmp_path / "out", resume=True)
+        assert len(server.batches.batches) == 1 and set(server.batches.custom_ids.values()) == {1}  # polled again
+    assert _scores(resumed.rows) == _expected()
+
+
+def test_batch_timeout_s_is_a_run_option_everywhere(tmp_path):
+    from agent_evaluators.errors import ConfigError
+    from agent_evaluators.runner.option_table import RUN_OPTIONS
+
+    [option] = [o for o in RUN_OPTIONS if o.name == "batch_timeout_s"]
+    assert option.default == 86_400.0 and option.flag == "--batch-timeout-s"
+    with pytest.raises(ConfigError, match="batch_timeout_s"):
+        evaluate(data=make_rows(1), evaluators={"x": len}, batch_timeout_s=0)
+
+
+# ------------------------------------------------------------------ item 8: a judge restarting during the upload
+def test_a_transient_upload_failure_is_retried_as_a_chat_call_is(tmp_path):
+    """Four failed uploads in a row (a restart: reset connections, 503s): the fifth attempt goes through."""
+    with JudgeServer(rule_judge, batch=BatchFaults(fail={"upload": [503, 0, 503, 0]})) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        assert len(server.batches.batches) == 1 and _direct_requests(server) == 0
+    assert _scores(result.rows) == _expected()
+
+
+def test_an_upload_that_keeps_failing_says_what_happened(tmp_path):
+    with JudgeServer(rule_judge, batch=BatchFaults(fail={"upload": [503] * 5})) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        assert server.batches.batches == {}
+    message = _errors(result)[0]
+    assert result.metrics["intent.error_count"] == ROWS
+    assert "tried 5 times" in message and "HTTP 503" in message and "resume=True" in message, message
+    assert "offers the batch API" not in message  # it does: it was down
+
+
+# ------------------------------------------------------------------ item 9: polling gives up as a chat call does
+@pytest.mark.parametrize("fault", ["401", "500", "no status"])
+def test_polling_follows_the_chat_retry_rules(tmp_path, fault):
+    if fault == "no status":
+        faults = BatchFaults(edit=lambda route, obj: {k: v for k, v in obj.items() if k != "status"}
+                             if route == "retrieve" else obj)
+    else:
+        faults = BatchFaults(fail={"retrieve": [int(fault)] * 1000})
+    with JudgeServer(rule_judge, batch=faults) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        polls = 1000 - len(faults.fail.get("retrieve", [0] * 1000))
+    message = _errors(result)[0]
+    assert result.metrics["intent.error_count"] == ROWS
+    if fault == "401":
+        assert polls == 1 and "HTTP 401" in message and "tried once" in message, message
+    elif fault == "500":
+        assert polls == 5 and "HTTP 500" in message and "tried 5 times" in message, message
+    else:
+        assert "no known status" in message and "tried 5 times" in message, message
+
+
+# ------------------------------------------------------------------ item 11: output files streamed
+def test_an_output_line_over_the_reply_limit_is_skipped_and_its_request_sent_directly(tmp_path):
+    def bloated(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        first = dict(records[0])
+        first["padding"] = "x" * (6 << 20)  # over the 4 MiB reply limit
+        return [first, *records[1:]]
+
+    for gzipped in (False, True):
+        with JudgeServer(rule_judge, batch=BatchFaults(edit_output=bloated, gzip_output=gzipped)) as server:
+            result = _bounded(server.openai_config(), tmp_path / f"out-{gzipped}")
+            assert _direct_requests(server) == 1, gzipped
+        assert _scores(result.rows) == _expected()
+
+
+def test_a_gzip_output_file_gives_the_same_scores(tmp_path):
+    with JudgeServer(rule_judge, batch=BatchFaults(gzip_output=True)) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        assert _direct_requests(server) == 0
+    assert _scores(result.rows) == _expected()
+
+
+_MEMORY_CHILD = """
+import json, sys
+sys.path.insert(0, {root!r})
+from agent_evaluators import IntentResolutionEvaluator, evaluate
+from tests.peak_memory import peak_mb
+from tests.runner.distributed.helpers import make_rows
+config = json.loads(sys.argv[1])
+result = evaluate(data=make_rows(6), evaluators={{"intent": IntentResolutionEvaluator(model_config=config)}},
+                  show_progress=False, judge_mode="batch", batch_poll_s=0.05)
+print(json.dumps({{"peak_mb": peak_mb(), "errors": result.metrics["intent.error_count"]}}))
+"""
+
+
+@pytest.mark.heavy
+def test_a_huge_gzip_output_file_is_read_in_bounded_memory(tmp_path):
+    """A 300 MB output line, about 300 KB gzipped: the reading process stays near its usual size."""
+    root = str(Path(__file__).resolve().parents[2])
+
+    def child(server: JudgeServer) -> Dict[str, Any]:
+        proc = subprocess.run([sys.executable, "-c", _MEMORY_CHILD.format(root=root), json.dumps(server.openai_config())],
+                              capture_output=True, text=True, env=clean_env(), timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    def bloated(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        return [{**records[0], "padding": " " * (300 << 20)}, *records[1:]]
+
+    with JudgeServer(rule_judge, batch=BatchFaults(gzip_output=True)) as server:
+        plain = child(server)
+    with JudgeServer(rule_judge, batch=BatchFaults(gzip_output=True, edit_output=bloated)) as server:
+        huge = child(server)
+    assert plain["errors"] == huge["errors"] == 0
+    assert huge["peak_mb"] < plain["peak_mb"] + 60, (plain, huge)
+
+
+# ------------------------------------------------------------------ item 12: a custom id answered twice
+def test_a_duplicate_custom_id_in_the_output_is_an_error_logged_once(tmp_path, caplog):
+    def doubled(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        copy = json.loads(json.dumps(records[0]))
+        copy["response"]["body"]["choices"][0]["message"]["content"] = json.dumps(
+            {"user_intent": "x", "reason": "the other answer", "score": 1})
+        return [*records, copy, copy]
+
+    with caplog.at_level(logging.WARNING, logger="agent_evaluators"):
+        with JudgeServer(rule_judge, batch=BatchFaults(edit_output=doubled)) as server:
+            result = _bounded(server.openai_config(), tmp_path / "out")
+    errors = [e for e in _errors(result) if e]
+    assert result.metrics["intent.error_count"] == 1 and len(errors) == 1
+    assert "more than once" in errors[0], errors
+    assert len([r for r in caplog.records if "more than once" in r.getMessage()]) == 1
+
+
+# ------------------------------------------------------------------ item 21: a create whose answer is lost
+def test_a_create_whose_answer_is_lost_is_looked_up_not_sent_again(tmp_path):
+    with JudgeServer(rule_judge, batch=BatchFaults(create_reset=True)) as server:
+        result = _bounded(server.openai_config(), tmp_path / "out")
+        assert len(server.batches.batches) == 1 and set(server.batches.custom_ids.values()) == {1}
+    assert _scores(result.rows) == _expected()
+
+
+def test_sigkill_during_the_create_then_resume_sends_nothing_twice(tmp_path):
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in make_rows(ROWS)))
+    with JudgeServer(rule_judge, batch=BatchFaults(create_delay_s=30.0)) as server:
+        cmd = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "-e", "intent_resolution=intent",
+               "--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"], "--no-show-progress",
+               "-o", str(tmp_path / "out"), "--batch", "--batch-poll-s", "0.05"]
+        proc = subprocess.Popen(cmd, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while not server.batches.batches and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.3)  # the create is waiting for its answer
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+        assert "intended" in (tmp_path / "out" / "batches.jsonl").read_text()
+        server.batches.faults.create_delay_s = 0.0
+        resumed = agent_eval(*cmd[3:], "--resume")
+        assert resumed.rc == 1 and "FAIL (threshold)" in resumed.out, resumed
+        assert len(server.batches.batches) == 1  # found, not created again
+        assert sorted(server.batches.custom_ids.values()) == [1] * ROWS and _direct_requests(server) == 0
+    rows = [json.loads(t) for t in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
+    assert {r["line_number"]: r[SCORE] for r in rows} == {i: float(i % 5 + 1) for i in range(ROWS)}
