@@ -190,8 +190,9 @@ class BatchCollector:
 
     @staticmethod
     def _where(api: BatchApi) -> str:
-        """The endpoint as batches.jsonl names it."""
-        return api.transport.config.endpoint_key
+        """The endpoint as batches.jsonl names it: no credentials, query values masked."""
+        config = api.transport.config
+        return f"{config.kind}|{config.safe_location}|{config.model}"
 
     def _fail(self, requests: List[_Request], error: BaseException) -> None:
         for r in requests:

@@ -12,8 +12,9 @@ One JSON line per event, appended and flushed at once:
 
 A ``custom_id`` is the request's content hash plus its occurrence number (see
 :mod:`.batch_collect`), so the rows that a resumed run evaluates again ask for exactly the ids
-recorded here, and are answered from those batches instead of being sent again. A run without
-an output folder keeps the record in memory only.
+recorded here, and are answered from those batches instead of being sent again. ``endpoint``
+names the judge without credentials (query values masked), and every event is masked with the
+run's secrets, as ``rows.jsonl`` is. A run without an output folder keeps the record in memory only.
 """
 
 import json
@@ -21,6 +22,8 @@ import logging
 import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Optional, Tuple
+
+from .._util.scrub import current_run
 
 JOURNAL_FILE = "batches.jsonl"
 
@@ -72,6 +75,9 @@ class BatchJournal:
         self._apply(event)
         if self.path is None:
             return
+        secrets = current_run()
+        if secrets is not None:  # the endpoint is written without its credentials already; anything else too
+            event = secrets.scrub_value(event)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(json.dumps(event, ensure_ascii=False) + "\n")

@@ -139,3 +139,22 @@ def test_common_secret_header_names_are_masked_in_summary(tmp_path):
     summary = (tmp_path / "out" / "summary.json").read_text()
     leaked = [name for name, value in headers.items() if value in summary]
     assert not leaked, f"secret header values in summary.json: {leaked}"
+
+
+def test_no_secret_in_the_batch_record(tmp_path):
+    """Batch mode with a key in the judge URL's query string: batches.jsonl (and every other file) names
+    the endpoint without it."""
+    from agent_evaluators.testing import BatchFaults
+
+    code = "code-" + secrets.token_hex(16)
+    rows = [{"query": f"question {i}", "response": "an answer"} for i in range(3)]
+    with JudgeServer(batch=BatchFaults(line_error_rate=0.5, seed=1)) as server:
+        config = {"model": "judge-model", "base_url": f"{server.url}/v1?code={code}", "api_key": KEY}
+        result = evaluate(data=rows, evaluators={"intent": IntentResolutionEvaluator(model_config=config)},
+                          output_path=tmp_path / "out", judge_mode="batch", batch_poll_s=0.05)
+        assert server.batches.batches and all(b["_query"].get("code") == code for b in server.batches.batches.values())
+    assert result.metrics["intent.error_count"] == 0
+    files = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in (tmp_path / "out").iterdir() if p.is_file()}
+    assert "batches.jsonl" in files and "submitted" in files["batches.jsonl"]
+    leaked = [name for name, text in files.items() if code in text or KEY in text]
+    assert not leaked, leaked
