@@ -12,7 +12,8 @@ One JSON line per event, appended and flushed at once:
 
 A ``custom_id`` is the request's content hash plus its occurrence number (see
 :mod:`.batch_collect`), so the rows that a resumed run evaluates again ask for exactly the ids
-recorded here, and are answered from those batches instead of being sent again. ``endpoint``
+recorded here, and are answered from those batches instead of being sent again; but a cell that
+was an error in the earlier run asks again (:meth:`forget`): its answer is what made it an error. ``endpoint``
 names the judge without credentials (query values masked), and every event is masked with the
 run's secrets, as ``rows.jsonl`` is. A run without an output folder keeps the record in memory only.
 """
@@ -21,7 +22,7 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any, Collection, Dict, Iterable, Optional, Tuple
 
 from .._util.scrub import current_run
 
@@ -70,6 +71,23 @@ class BatchJournal:
                 self._batch_of[custom_id] = batch_id
         elif kind == "finished" and batch_id in self.batches:
             self.batches[batch_id].update({k: event.get(k) for k in ("status", "output_file_id", "error_file_id")})
+
+    def forget(self, origins: Collection[str]) -> None:
+        """Requests made for these cells (``"row 3 intent"``: cells that were errors) are asked again, in
+        new batches, instead of being answered from the earlier run's finished batches. A batch that
+        never finished (a timeout, a kill) is still polled: it has not answered anyone yet."""
+        if not origins:
+            return
+        for batch_id, record in self.batches.items():
+            if record.get("status") is None:
+                continue
+            for custom_id, origin in (record.get("requests") or {}).items():
+                if origin in origins and self._batch_of.get(custom_id) == batch_id:
+                    del self._batch_of[custom_id]
+        for requests in self._intents.values():
+            for custom_id, origin in requests.items():
+                if origin in origins:
+                    self._file_of.pop(custom_id, None)
 
     def _append(self, event: Dict[str, Any]) -> None:
         self._apply(event)

@@ -18,6 +18,11 @@ batch_route: "FieldView[Optional[BatchRoute]]" = FieldView("batch_route")
 batch_origin: "FieldView[str]" = FieldView("batch_origin")
 
 
+def origin(line: int, alias: str) -> str:
+    """How the batch record names a cell: ``row 3 intent``."""
+    return f"row {line} {alias}"
+
+
 def note_origin(line: int, alias: str) -> None:
     """Set by the runner for each cell, so the batch record says whose request each line is."""
-    set_for_task(batch_origin=f"row {line} {alias}")
+    set_for_task(batch_origin=origin(line, alias))

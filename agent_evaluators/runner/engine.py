@@ -116,7 +116,7 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, dry: 
     with ledger, relaxed_gc():
         window = RowWindow(rows, rows_in_flight(options), ledger.add)
         try:
-            async with judge_route(options, ledger.progress) as route:
+            async with judge_route(options, ledger.progress, ledger.errored_cells) as route:
                 with scoped(**run_fields(options, rows, route, dry)):
                     await _feed(options, rows, ledger, window)
                     await window.finish()

@@ -356,6 +356,12 @@ class RunLedger:
             return [p for p in plans if status.get(p.alias) == "error"]
         return [p for p in plans if status.get(p.alias) != "ok"]
 
+    def errored_cells(self) -> List[Tuple[int, str]]:
+        """``(line, alias)`` of the earlier run's error cells (batch mode asks their judge again rather
+        than answering them from the earlier run's batches)."""
+        return [(line, alias) for line, cells in self._prior_status.items()
+                for alias, status in cells.items() if status == "error"]
+
     def prior(self, line: int) -> Optional[Record]:
         """The earlier run's record of ``line``, if there is one."""
         if self._prior_file is None or line not in self._prior_offsets:

@@ -155,6 +155,27 @@ def test_polling_follows_the_chat_retry_rules(tmp_path, fault):
         assert "no known status" in message and "tried 5 times" in message, message
 
 
+# ------------------------------------------------------------------ item 10: --rerun-failed asks again
+def test_rerun_failed_in_batch_mode_sends_the_failed_cells_again(tmp_path):
+    broken = {"row": 2}
+
+    def judge(req: Any) -> Any:
+        if broken["row"] is not None and f"task {broken['row']} " in req.text:
+            return "I would rather not say."  # no verdict (the repair is answered the same): an error cell
+        return rule_judge(req)
+
+    with JudgeServer(judge) as server:
+        first = _bounded(server.openai_config(), tmp_path / "out")
+        assert first.metrics["intent.error_count"] == 1
+        batches = len(server.batches.batches)
+        broken["row"] = None  # the judge is fixed
+        server.reset()
+        again = _bounded(server.openai_config(), tmp_path / "out", rerun_failed=True)
+        assert len(server.batches.batches) > batches and server.stats()["requests"] == 1  # the failed cell, asked again
+    assert again.metrics["intent.error_count"] == 0
+    assert _scores(again.rows) == _expected()
+
+
 # ------------------------------------------------------------------ item 11: output files streamed
 def test_an_output_line_over_the_reply_limit_is_skipped_and_its_request_sent_directly(tmp_path):
     def bloated(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
