@@ -15,7 +15,9 @@ A ``custom_id`` is the request's content hash plus its occurrence number (see
 recorded here, and are answered from those batches instead of being sent again; but a cell that
 was an error in the earlier run asks again (:meth:`forget`): its answer is what made it an error. ``endpoint``
 names the judge without credentials (query values masked), and every event is masked with the
-run's secrets, as ``rows.jsonl`` is. A run without an output folder keeps the record in memory only.
+run's secrets, as ``rows.jsonl`` is. A line whose shape is not one of these makes the file unreadable
+(:class:`~agent_evaluators.errors.InputError` naming it). A run without an output folder keeps the
+record in memory only.
 """
 
 import json
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any, Collection, Dict, Iterable, Optional, Tuple
 
 from .._util.scrub import current_run
+from ..errors import InputError
 
 JOURNAL_FILE = "batches.jsonl"
 
@@ -47,13 +50,20 @@ class BatchJournal:
                 self.path.unlink()  # a new run: its batches are its own
 
     def _read(self, path: Path) -> None:
-        with open(path, encoding="utf-8") as f:
-            for text in f:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, 1):
                 try:
-                    event = json.loads(text)
+                    event = json.loads(raw)
                 except ValueError:  # the last line of a killed run may be cut short
-                    log.warning("%s: skipping an unreadable line", path)
+                    log.warning("%s: skipping an unreadable line (%d)", path, number)
                     continue
+                except RecursionError:
+                    event = None
+                problem = _problem(event)
+                if problem is not None:
+                    raise InputError(f"{path} (the run's batch record) is damaged: line {number} {problem}. "
+                                     "Restore it, or start the run again in a new output folder (or without "
+                                     "--resume), which sends its batches again")
                 self._apply(event)
 
     def _apply(self, event: Dict[str, Any]) -> None:
@@ -125,3 +135,25 @@ class BatchJournal:
     def finished(self, batch_id: str, status: str, output_file_id: Optional[str], error_file_id: Optional[str]) -> None:
         self._append({"event": "finished", "batch_id": batch_id, "status": status, "output_file_id": output_file_id,
                       "error_file_id": error_file_id})
+
+
+def _problem(event: Any) -> Optional[str]:
+    """What is wrong with one event of the file (``None``: nothing)."""
+    if not isinstance(event, dict):
+        return f"is a JSON {type(event).__name__}, not an event object"
+    kind = event.get("event")
+    if kind not in ("intended", "submitted", "finished"):
+        return f"has an unknown event {kind!r}"
+    if kind in ("submitted", "finished") and not isinstance(event.get("batch_id"), str):
+        return f"has no batch_id string ({event.get('batch_id')!r})"
+    if kind in ("intended", "submitted"):
+        requests = event.get("requests")
+        if not isinstance(requests, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                     for k, v in requests.items()):
+            return "has no requests map of request ids to rows"
+        if not isinstance(event.get("input_file_id"), str):
+            return f"has no input_file_id string ({event.get('input_file_id')!r})"
+    for key in ("status", "output_file_id", "error_file_id"):
+        if event.get(key) is not None and not isinstance(event[key], str):
+            return f"has a {key} that is not a string ({event[key]!r})"
+    return None

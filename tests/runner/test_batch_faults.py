@@ -280,3 +280,22 @@ def test_sigkill_during_the_create_then_resume_sends_nothing_twice(tmp_path):
         assert sorted(server.batches.custom_ids.values()) == [1] * ROWS and _direct_requests(server) == 0
     rows = [json.loads(t) for t in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
     assert {r["line_number"]: r[SCORE] for r in rows} == {i: float(i % 5 + 1) for i in range(ROWS)}
+
+
+# ------------------------------------------------------------------ item 22: a damaged batches.jsonl
+@pytest.mark.parametrize("line", ["[1, 2]", '{"event": "submitted", "batch_id": "b1", "requests": 7}', '"text"'])
+def test_a_tampered_batch_record_is_a_clear_error_exit_2(tmp_path, line):
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in make_rows(2)))
+    with JudgeServer(rule_judge) as server:
+        args = ["run", "--data", data, "-e", "intent_resolution=intent", "--judge-model", "fake", "--judge-base-url",
+                server.openai_config()["base_url"], "--no-show-progress", "-o", tmp_path / "out", "--batch",
+                "--batch-poll-s", "0.05"]
+        first = agent_eval(*args)
+        assert first.rc == 1, first
+        with open(tmp_path / "out" / "batches.jsonl", "a") as f:
+            f.write(line + "\n")
+        (tmp_path / "out" / "rows.jsonl").write_text("")  # every row is missing: the resume reads the record
+        resumed = agent_eval(*args, "--resume")
+    assert resumed.rc == 2, resumed
+    assert "batches.jsonl" in resumed.err and "damaged" in resumed.err and "Traceback" not in resumed.err, resumed.err
