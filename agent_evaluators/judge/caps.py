@@ -21,6 +21,8 @@ The rule, so a run never knowingly passes its cap:
   its real cost (usage x price) replaces the estimate; a reply without token counts is charged
   the estimate. So with a steady cost per call a cap of N calls' worth makes N calls.
   A model whose price is unknown cannot be budgeted in money: the first call to it stops the run.
+  In batch mode a request is expected at the batch price (half), which is what a batch answer costs,
+  so a batch is filled up to the cap rather than to half of it.
 
 The first refusal stops the budget for the rest of the run: no later call is admitted,
 however cheap (a run does not skip around the cap). The caller sees :class:`BudgetExhausted`;
@@ -47,7 +49,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple
 from ..errors import BudgetExhausted
 from ..run_context import Admission, current, scoped
 from ..wording import JudgeKey, Option, Text
-from .prices import Price, cost_usd, format_usd, price_for
+from .prices import Price, batch_price, cost_usd, format_usd, price_for
 
 #: a cell's ``<key>_result`` when it was not run, and the reason recorded for a cap
 NOT_RUN = "not_run"
@@ -254,11 +256,15 @@ async def admit_call(model: str, price: Optional[Price], messages: List[Dict[str
 
     Raises :class:`BudgetExhausted` when the call would pass a cap, after noting the refusal
     for :func:`watch_refusals`."""
-    budget = current().budget
+    context = current()
+    budget = context.budget
     if budget is None:
         return None
+    price = price if price is not None else price_for(model)
+    if price is not None and context.batch_route is not None:  # reserved at what a batch answer costs, so a
+        price = batch_price(price)  # batch is filled up to the cap, not to half of it
     try:
-        return await budget.admit(model, price if price is not None else price_for(model), messages, params)
+        return await budget.admit(model, price, messages, params)
     except BudgetExhausted as exc:
         seen = current().refusals
         if seen is not None:

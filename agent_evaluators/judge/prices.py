@@ -139,6 +139,11 @@ def priced(usage: Dict[str, Any], price: Optional[Price], *models: Optional[str]
     return usage
 
 
+def batch_price(price: Price) -> Price:
+    """``price`` as the Batch API bills it (:data:`BATCH_PRICE_SHARE` of each rate)."""
+    return {key: rate * BATCH_PRICE_SHARE for key, rate in price.items()}
+
+
 def answered_by_batch(flag: bool) -> None:
     """Whether the current task's last judge exchange was answered by a batch (read by :func:`priced`).
 

@@ -299,3 +299,25 @@ def test_a_tampered_batch_record_is_a_clear_error_exit_2(tmp_path, line):
         resumed = agent_eval(*args, "--resume")
     assert resumed.rc == 2, resumed
     assert "batches.jsonl" in resumed.err and "damaged" in resumed.err and "Traceback" not in resumed.err, resumed.err
+
+
+# ------------------------------------------------------------------ item 25: max_cost fills a batch up to the cap
+def test_max_cost_in_batch_mode_fills_the_batch_up_to_the_cap(tmp_path):
+    """Each request costs what the gate expects of it before any answer (its characters / 3 in, 1,000 out),
+    at the batch price: a cap of 12 such answers sends all 12 in the first batch."""
+    from agent_evaluators.testing import Reply
+
+    def judge(req: Any) -> Reply:
+        chars = sum(len(m["content"]) for m in req.body["messages"])
+        tokens = {"prompt_tokens": -(-chars // 3), "completion_tokens": 1000}
+        return Reply(content=rule_judge(req), usage={**tokens, "total_tokens": sum(tokens.values())})
+
+    with JudgeServer(judge) as server:
+        config = server.openai_config("gpt-4o")
+        probe = _bounded(config, tmp_path / "probe", rows=12)  # what 12 batch answers cost
+        cost = json.loads((tmp_path / "probe" / "summary.json").read_text())["cost_usd"]
+        server.batches.batches.clear()
+        result = _bounded(config, tmp_path / "out", rows=12, max_cost=cost * 1.000001)
+        sizes = [b["request_counts"]["total"] for b in server.batches.batches.values()]
+    assert probe.metrics["intent.n"] == 12 and result.metrics["intent.n"] == 12
+    assert sizes == [12], sizes
