@@ -215,22 +215,24 @@ class BatchApi:
 
     async def lines(self, file_id: str, max_line_bytes: int) -> AsyncIterator[Union[bytes, LineTooLong]]:
         """A file's lines (a batch's output or error JSONL), streamed; a line over ``max_line_bytes``
-        comes as :class:`LineTooLong`. Opening the file is retried; a break mid-file raises."""
+        comes as :class:`LineTooLong`. Opening the file (up to its first line) is retried; a break
+        later raises."""
         url = self.urls.url(f"/files/{file_id}/content")
         headers = {"Accept": "application/jsonl, application/json"}
-        stream = self.transport.lines(url, headers, self.timeout, max_line_bytes)
-        first: List[Union[bytes, LineTooLong]] = []
+        opened: List[Any] = []  # [stream, its first line or None]
 
-        async def opened() -> None:
-            nonlocal stream
+        async def open_file() -> None:
             stream = self.transport.lines(url, headers, self.timeout, max_line_bytes)
             try:
-                first.append(await stream.__anext__())
+                first: Optional[Union[bytes, LineTooLong]] = await stream.__anext__()
             except StopAsyncIteration:
-                pass
+                first = None
+            opened[:] = [stream, first]
 
-        await self._retried(f"reading file {file_id}", opened)
-        for line in first:
-            yield line
+        await self._retried(f"reading file {file_id}", open_file)
+        stream, first = opened
+        if first is None:
+            return
+        yield first
         async for line in stream:
             yield line

@@ -48,7 +48,7 @@ from .prices import answered_by_batch
 from .reply_body import DEFAULT_MAX_REPLY_BYTES, LineTooLong
 from .request_body import encode_body
 from .retry import backoff_delay, is_retryable_status
-from .transport import AiohttpTransport, BadReply, Dropped, StatusError, decode_reply
+from .transport import AiohttpTransport, BadReply, Dropped, StatusError, TransportError, decode_reply
 
 log = logging.getLogger(__name__)
 
@@ -398,7 +398,7 @@ class BatchCollector:
             except BatchCallFailed as e:
                 log.warning("batch %s: cannot read %s %s (%s); its requests are sent again directly",
                             batch_id, key, file_id, e)
-            except Dropped as e:
+            except TransportError as e:  # a break, a stall or a corrupt gzip stream after the first line
                 log.warning("batch %s: reading %s %s broke off (%s); its unread requests are sent again directly",
                             batch_id, key, file_id, e)
         return answers

@@ -46,6 +46,7 @@ class BatchJournal:
         if self.path is not None and self.path.exists():
             if keep:
                 self._read(self.path)
+                self._end_cut_line(self.path)
             else:
                 self.path.unlink()  # a new run: its batches are its own
 
@@ -65,6 +66,17 @@ class BatchJournal:
                                      "Restore it, or start the run again in a new output folder (or without "
                                      "--resume), which sends its batches again")
                 self._apply(event)
+
+    @staticmethod
+    def _end_cut_line(path: Path) -> None:
+        """A run killed mid-write leaves a line without its newline: end it, or the next event would be
+        appended to it and lost with it."""
+        with open(path, "rb+") as f:
+            if not f.seek(0, os.SEEK_END):
+                return
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
 
     def _apply(self, event: Dict[str, Any]) -> None:
         kind = event.get("event")

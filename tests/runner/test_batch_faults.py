@@ -321,3 +321,51 @@ def test_max_cost_in_batch_mode_fills_the_batch_up_to_the_cap(tmp_path):
         sizes = [b["request_counts"]["total"] for b in server.batches.batches.values()]
     assert probe.metrics["intent.n"] == 12 and result.metrics["intent.n"] == 12
     assert sizes == [12], sizes
+
+
+# ------------------------------------------------------------------ items 2 and 21 together: SIGKILL anywhere
+@pytest.mark.heavy
+@pytest.mark.parametrize("seed", range(3))
+def test_sigkill_loop_in_batch_mode_loses_no_row_and_sends_nothing_twice(tmp_path, seed):
+    """Runs killed (-9) at random moments (uploading, creating, polling, reading) and resumed, five
+    times per seed, then resumed to the end: every request is sent in one batch and answered once,
+    every row kept."""
+    import random
+
+    rng = random.Random(seed)
+    rows = 24
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in make_rows(rows)))
+    faults = BatchFaults(complete_after_s=1.5, create_delay_s=1.0)  # a first run takes over 3 s
+    with JudgeServer(rule_judge, batch=faults) as server:
+        cmd = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "-e", "intent_resolution=intent",
+               "--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"], "--no-show-progress",
+               "-o", str(tmp_path / "out"), "--batch", "--batch-poll-s", "0.05", "--batch-max-requests", "7"]
+        kills = 0
+        for attempt in range(5):
+            proc = subprocess.Popen(cmd + (["--resume"] if attempt else []), env=clean_env(),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0.6, 2.4))  # the interpreter's start takes half a second or more
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                kills += 1
+            proc.wait(30)
+        final = agent_eval(*cmd[3:], "--resume")
+        assert final.rc == 1 and "FAIL (threshold)" in final.out, final
+        assert kills >= 1
+        sent = [line["custom_id"] for b in server.batches.batches.values() for line in b["_lines"]]
+        journal = (tmp_path / "out" / "batches.jsonl").read_text()
+        assert len(sent) == len(set(sent)) == rows, journal  # each request in one batch (the fake runs a batch when polled)
+        assert sorted(server.batches.custom_ids.values()) == [1] * rows, server.batches.custom_ids
+        assert _direct_requests(server) == 0
+    records = [json.loads(t) for t in (tmp_path / "out" / "rows.jsonl").read_text().splitlines() if t.strip()]
+    latest = {r["line_number"]: r for r in records}
+    assert {i: r[SCORE] for i, r in latest.items()} == {i: float(i % 5 + 1) for i in range(rows)}
+
+
+def test_an_event_after_a_line_cut_short_by_a_kill_is_kept(tmp_path):
+    from agent_evaluators.judge.batch_journal import BatchJournal
+
+    (tmp_path / "batches.jsonl").write_text('{"event": "intended", "input_file_id": "f1", "endpoint": "e", "requests": {"a-0":')
+    BatchJournal(tmp_path, keep=True).intended("f2", "e", [("b-0", "row 1 intent")])
+    assert BatchJournal(tmp_path, keep=True).file_of("b-0") == "f2"
