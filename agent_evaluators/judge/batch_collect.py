@@ -56,6 +56,8 @@ log = logging.getLogger(__name__)
 QUIET_S = 0.25
 #: ... or when its first request has waited this long (rows that keep trickling in)
 MAX_COLLECT_S = 10.0
+#: an input file of an earlier run whose batch nobody has looked for yet
+_NOT_LOOKED_UP = object()
 #: what a batch output line adds around a reply body (ids, status code), beyond the reply size limit
 _LINE_OVERHEAD = 64 * 1024
 
@@ -110,7 +112,8 @@ class BatchCollector:
         self._answers: Dict[str, Dict[str, Dict[str, Any]]] = {}  # a finished batch's lines not yet claimed
         self._failed: Dict[str, str] = {}  # a batch that ended without answers -> why
         self._broken: Dict[str, JudgeError] = {}  # a batch that could not be followed -> the error of its requests
-        self._lookups: Dict[str, Any] = {}  # an input file of an earlier run -> waiters, its batch id, or None
+        #: an input file of an earlier run -> its waiters, its batch id, None (no batch) or the error of its look-up
+        self._lookups: Dict[str, Any] = {}
         self._line_limit = DEFAULT_MAX_REPLY_BYTES
         self._pollers: Dict[str, "asyncio.Task[None]"] = {}
         self._tasks: Set["asyncio.Task[Any]"] = set()
@@ -151,14 +154,21 @@ class BatchCollector:
             self._wait_on(batch_id, request)
             return
         file_id = self.journal.file_of(request.custom_id)
-        found = self._lookups.get(file_id) if file_id is not None else None
-        if file_id is None or (file_id in self._lookups and found is None):
+        if file_id is None:
             self._queue(request)
-        elif isinstance(found, list):
-            found.append(request)
-        else:
+            return
+        state = self._lookups.get(file_id, _NOT_LOOKED_UP)
+        if state is _NOT_LOOKED_UP:
             self._lookups[file_id] = [request]
             self._spawn(self._look_up(BatchApi(request.transport), file_id))
+        elif isinstance(state, list):  # being looked up
+            state.append(request)
+        elif isinstance(state, str):  # its batch
+            self._wait_on(state, request)
+        elif isinstance(state, JudgeError):  # cannot tell whether it became a batch
+            self._fail([request], state)
+        else:  # it never became a batch
+            self._queue(request)
 
     async def _look_up(self, api: BatchApi, file_id: str) -> None:
         """An earlier run uploaded ``file_id`` and was stopped before it learnt its batch: find the batch
@@ -172,7 +182,7 @@ class BatchCollector:
                 "batch mode: cannot tell whether the earlier run's batch file {file} became a batch ({problem}); "
                 "its requests are not sent again. Continue the run with {resume} later", file=file_id, problem=e,
                 resume=Option("resume", True)))
-            self._lookups[file_id] = None
+            self._lookups[file_id] = error
             self._fail(waiting, error)
             return
         if batch is None:

@@ -97,7 +97,8 @@ class BatchJournal:
     def forget(self, origins: Collection[str]) -> None:
         """Requests made for these cells (``"row 3 intent"``: cells that were errors) are asked again, in
         new batches, instead of being answered from the earlier run's finished batches. A batch that
-        never finished (a timeout, a kill) is still polled: it has not answered anyone yet."""
+        never finished (a timeout, a kill) is still polled: it has not answered anyone yet; and a file
+        whose batch is unknown is still looked up (a batch made from it may exist)."""
         if not origins:
             return
         for batch_id, record in self.batches.items():
@@ -106,10 +107,7 @@ class BatchJournal:
             for custom_id, origin in (record.get("requests") or {}).items():
                 if origin in origins and self._batch_of.get(custom_id) == batch_id:
                     del self._batch_of[custom_id]
-        for requests in self._intents.values():
-            for custom_id, origin in requests.items():
-                if origin in origins:
-                    self._file_of.pop(custom_id, None)
+                    self._file_of.pop(custom_id, None)  # its file's batch is known: not to be looked up again
 
     def _append(self, event: Dict[str, Any]) -> None:
         self._apply(event)

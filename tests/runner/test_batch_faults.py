@@ -257,29 +257,49 @@ def test_a_create_whose_answer_is_lost_is_looked_up_not_sent_again(tmp_path):
     assert _scores(result.rows) == _expected()
 
 
-def test_sigkill_during_the_create_then_resume_sends_nothing_twice(tmp_path):
+def _killed_during_the_create(tmp_path: Path, server: JudgeServer) -> List[Any]:
+    """An ``agent-eval run`` SIGKILLed while its create call waits for its answer; its command."""
     data = tmp_path / "d.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in make_rows(ROWS)))
+    cmd = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "-e", "intent_resolution=intent",
+           "--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"], "--no-show-progress",
+           "-o", str(tmp_path / "out"), "--batch", "--batch-poll-s", "0.05"]
+    proc = subprocess.Popen(cmd, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not server.batches.batches and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.3)  # the create is waiting for its answer
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    assert "intended" in (tmp_path / "out" / "batches.jsonl").read_text()
+    server.batches.faults.create_delay_s = 0.0
+    return cmd
+
+
+def test_sigkill_during_the_create_then_resume_sends_nothing_twice(tmp_path):
     with JudgeServer(rule_judge, batch=BatchFaults(create_delay_s=30.0)) as server:
-        cmd = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "-e", "intent_resolution=intent",
-               "--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"], "--no-show-progress",
-               "-o", str(tmp_path / "out"), "--batch", "--batch-poll-s", "0.05"]
-        proc = subprocess.Popen(cmd, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while not server.batches.batches and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        time.sleep(0.3)  # the create is waiting for its answer
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(30)
-        assert "intended" in (tmp_path / "out" / "batches.jsonl").read_text()
-        server.batches.faults.create_delay_s = 0.0
+        cmd = _killed_during_the_create(tmp_path, server)
         resumed = agent_eval(*cmd[3:], "--resume")
         assert resumed.rc == 1 and "FAIL (threshold)" in resumed.out, resumed
         assert len(server.batches.batches) == 1  # found, not created again
         assert sorted(server.batches.custom_ids.values()) == [1] * ROWS and _direct_requests(server) == 0
     rows = [json.loads(t) for t in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
     assert {r["line_number"]: r[SCORE] for r in rows} == {i: float(i % 5 + 1) for i in range(ROWS)}
+
+
+def test_a_resume_that_cannot_look_the_batch_up_sends_nothing(tmp_path):
+    with JudgeServer(rule_judge, batch=BatchFaults(create_delay_s=30.0)) as server:
+        cmd = _killed_during_the_create(tmp_path, server)
+        server.batches.faults.fail["list"] = [500] * 100
+        resumed = agent_eval(*cmd[3:], "--resume")
+        assert len(server.batches.batches) == 1 and server.stats()["requests"] == 0  # nothing sent again
+        rows = [json.loads(t) for t in (tmp_path / "out" / "rows.jsonl").read_text().splitlines()]
+        assert len(rows) == ROWS and all("cannot tell whether" in r[f"{SCORE}_error"] for r in rows), resumed
+        server.batches.faults.fail["list"] = []
+        again = agent_eval(*cmd[3:], "--resume")  # the error cells look the batch up again, and find it
+        assert again.rc == 1 and len(server.batches.batches) == 1, again
+        assert sorted(server.batches.custom_ids.values()) == [1] * ROWS and _direct_requests(server) == 0
 
 
 # ------------------------------------------------------------------ item 22: a damaged batches.jsonl
