@@ -28,6 +28,7 @@ from typing import Any, Collection, Dict, Iterable, Optional, Tuple
 
 from .._util.scrub import current_run
 from ..errors import InputError
+from ..wording import Option, Text
 
 JOURNAL_FILE = "batches.jsonl"
 
@@ -62,9 +63,10 @@ class BatchJournal:
                     event = None
                 problem = _problem(event)
                 if problem is not None:
-                    raise InputError(f"{path} (the run's batch record) is damaged: line {number} {problem}. "
-                                     "Restore it, or start the run again in a new output folder (or without "
-                                     "--resume), which sends its batches again")
+                    raise InputError(Text(
+                        "{path} (the run's batch record) is damaged: line {number} {problem}. Restore it, or start "
+                        "the run again in a new output folder (or without {resume}), which sends its batches again",
+                        path=str(path), number=number, problem=problem, resume=Option("resume", True)))
                 self._apply(event)
 
     @staticmethod
