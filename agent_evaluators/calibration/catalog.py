@@ -33,7 +33,10 @@ class JudgeMetric:
     ``name``: the evaluator's result key (also the labelled set's file name);
     ``target``: ``"module:Class"``; ``kwargs``: constructor arguments besides
     ``model_config``; ``quick_kwargs``: overrides for a quick run (one sample
-    instead of five); ``score_range``: the scores a valid verdict can produce.
+    instead of five); ``score_range``: the scores a valid verdict can produce;
+    ``cli_name``: the registry name, the one ``agent-eval run --evaluator`` takes, so
+    what calibrate prints can be pasted into a run (``name`` is a result key such as
+    ``hallucinations_v1`` that ``run`` does not know).
     """
 
     name: str
@@ -41,6 +44,7 @@ class JudgeMetric:
     score_range: Tuple[float, float]
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     quick_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    cli_name: str = ""
 
     @property
     def evaluator_class(self) -> type:
@@ -99,7 +103,7 @@ def parse_cases(text: str, *, source: str) -> List[CalibrationCase]:
 def _metric(entry: registry.EvaluatorEntry) -> JudgeMetric:
     cal = entry.calibration
     assert cal is not None
-    return JudgeMetric(cal.stem, entry.target, cal.score_range, cal.options, cal.quick_options)
+    return JudgeMetric(cal.stem, entry.target, cal.score_range, cal.options, cal.quick_options, cli_name=entry.name)
 
 
 #: read from the registry: an evaluator with a ``calibration`` set there is calibrated here

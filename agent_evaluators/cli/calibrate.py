@@ -22,6 +22,7 @@ those of ``agent-eval run`` and ``agent-eval list``.
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import sys
 from typing import Any, Dict, List, Optional, Sequence
@@ -100,6 +101,7 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
             if judges is None:
                 judges = [model_config if args.local_model else judge_model_config(settings)]
             reports, hashes = [], {}
+            shown: List[Any] = []  # each report under the name `agent-eval run --evaluator` takes
             for judge in judges:
                 for metric in metrics:
                     evaluator = _evaluator(metric, judge, args, bool(settings.is_reasoning_model))
@@ -108,20 +110,21 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
                     report = calibrate(evaluator, judge, cases=cases, max_concurrency=args.max_concurrency,
                                        quick=args.quick, judge_mode=args.judge_mode or "direct")
                     reports.append(report)
+                    shown.append(dataclasses.replace(report, evaluator=metric.cli_name or report.evaluator))
                     hashes[metric.name] = template_hash_of(metric.build(judge, quick=args.quick))
-                    print(report.summary(), flush=True)
+                    print(shown[-1].summary(), flush=True)
             saved = _save(args, reports, hashes)
     except ConfigError as exc:
         return print_error(sys.stderr, exc, prog="agent-eval calibrate")
 
-    print(_table(reports))
+    print(_table(shown))
     if saved is not None:
         print(f"Saved the calibration record {saved} (agent-eval run reads it beside the judge config)")
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as fh:
             json.dump([r.to_dict() for r in reports], fh, indent=2)
     if args.min_kappa is not None:
-        low = [r.evaluator for r in reports if r.kappa is None or r.kappa < args.min_kappa]
+        low = [r.evaluator for r in shown if r.kappa is None or r.kappa < args.min_kappa]
         if low:
             print(f"kappa below {args.min_kappa} (or undefined) for: {', '.join(low)}", file=sys.stderr)
             return 1
