@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.ctrl_c import popen_for_ctrl_c
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -25,7 +27,7 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path):
             "--max-concurrency", "1"]
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cmd = [sys.executable, "-m", "agent_evaluators.cli", *argv]
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = popen_for_ctrl_c(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     rows = out / "rows.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (rows.exists() and rows.read_text().count("\n") >= 3):

@@ -18,6 +18,7 @@ from typing import List, Tuple
 
 from tests.cli.helpers import clean_env, write_jsonl
 from tests.conftest import REPO_ROOT
+from tests.ctrl_c import popen_for_ctrl_c
 
 LINE = re.compile(r"^evaluate: (\d+)/(\d+) rows(?: \((\d+) kept\))?  ([\d,.]+) rows/s(?:  ETA \S+|  done)?  \d+ errors$")
 
@@ -52,7 +53,7 @@ def test_piped_run_prints_plain_progress_lines_and_a_last_one(tmp_path):
 def test_resumed_run_rate_leaves_the_kept_rows_out(tmp_path):
     data = write_jsonl(tmp_path / "d.jsonl", [{"response": f"r{i}"} for i in range(80)])
     out = tmp_path / "run"
-    first = subprocess.Popen(_argv(data, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    first = popen_for_ctrl_c(_argv(data, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=_env(), cwd=tmp_path)
     rows = out / "rows.jsonl"
     deadline = time.monotonic() + 60

@@ -32,6 +32,7 @@ from agent_evaluators.errors import JudgeError
 from agent_evaluators.evaluators.judge_base import LikertVerdict
 from agent_evaluators.judge import get_judge_client
 from agent_evaluators.local_judge import start_local_judge
+from tests.ctrl_c import popen_for_ctrl_c
 
 from ..conftest import REPO_ROOT
 from .format_proxy import FormatProxy
@@ -199,7 +200,7 @@ def test_calibrate_runs_through_the_local_server(judge):
 
 def test_serve_cli_serves_until_interrupted(gguf_path):
     code = "import sys; from agent_evaluators.cli.judge_serve import serve_main; sys.exit(serve_main(sys.argv[1:]))"
-    proc = subprocess.Popen([sys.executable, "-c", code, "--model", str(gguf_path), "--port", "0"],
+    proc = popen_for_ctrl_c([sys.executable, "-c", code, "--model", str(gguf_path), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stdout.readline()

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import List
 
+from tests.ctrl_c import popen_for_ctrl_c
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -21,7 +23,7 @@ def write_rows(path: Path, n: int, prefix: str = "r") -> Path:
 def start_slow_run(data: Path, out: Path, *, delay: float = 0.05, resume: bool = False) -> "subprocess.Popen[str]":
     """``run_child`` on ``data`` → ``out``; returns once its first row is on disk."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(
+    proc = popen_for_ctrl_c(
         [sys.executable, "-m", "tests.reliability.run_child", str(data), str(out), str(delay), "1" if resume else "0"],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )

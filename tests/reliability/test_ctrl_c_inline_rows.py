@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.ctrl_c import popen_for_ctrl_c
+
 from .run_support import REPO, lines_of, write_rows
 
 
@@ -22,7 +24,7 @@ def _start(tmp_path: Path, n: int, row_s: float) -> "tuple[subprocess.Popen[str]
     out = tmp_path / "run"
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                AGENT_EVAL_TEST_ROW_S=str(row_s))
-    proc = subprocess.Popen(
+    proc = popen_for_ctrl_c(
         [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data),
          "-e", "tests.interfaces.slow_eval:SlowSync=slow", "-o", str(out)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
