@@ -155,6 +155,10 @@ class RunInterrupted(KeyboardInterrupt):
     ``text`` is the message with its references (``resume=True`` is ``--resume`` on the command line).
     """
 
+    #: set on the log record that announces an interruption (``extra={LOG_MARK: True}``), so that a
+    #: command line which prints its own notice (with the exact resume command) can leave it out
+    LOG_MARK = "run_interrupted"
+
     def __init__(self, message: Message, *, rows_done: int, total: Optional[int], output_path: Optional[Path]) -> None:
         text = Text.of(message)
         super().__init__(remember(text))

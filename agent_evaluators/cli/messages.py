@@ -9,9 +9,10 @@ error cell's problem through :func:`cell_reason`. Nothing is rewritten after the
 that carries no references is printed as it is.
 """
 
+import contextlib
 import logging
 from pathlib import Path
-from typing import Any, List, Optional, TextIO
+from typing import Any, Iterator, List, Optional, TextIO
 
 from .._util.safe_text import terminal_message
 from ..wording import Words, words_of
@@ -56,6 +57,26 @@ class FlagWords(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         render_record(record, self.words)
         return True
+
+
+def _not_an_interruption_notice(record: logging.LogRecord) -> bool:
+    from ..errors import RunInterrupted
+
+    return not getattr(record, RunInterrupted.LOG_MARK, False)
+
+
+@contextlib.contextmanager
+def interruption_told_here() -> Iterator[None]:
+    """While a command that prints its own Ctrl-C notice (rows done, the exact resume command) runs,
+    the library's warning of the same interruption is not printed too: one Ctrl-C, one message."""
+    handlers = list(logging.getLogger().handlers)
+    for handler in handlers:
+        handler.addFilter(_not_an_interruption_notice)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(_not_an_interruption_notice)
 
 
 def print_error(err: TextIO, text: Any, prog: str = "agent-eval") -> int:

@@ -19,7 +19,7 @@ from ..config.thresholds import check_threshold_metrics, check_threshold_scales
 from ..errors import AgentEvalError, ConfigError
 from ..runner.option_table import CONTINUING
 from .judge_flags import add_judge_arguments, judge_settings_from_args
-from .messages import cell_reason, evalset_hint, print_error
+from .messages import cell_reason, evalset_hint, interruption_told_here, print_error
 from .output import print_checks, print_failures, print_table
 from .run_flags import add_run_option_flags, run_option_overrides
 from .run_outcome import RunOutcome, check_thresholds, exit_code, summarize_rows
@@ -180,7 +180,8 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             from ..config.judge_panels import describe_judges
             print(_safe(describe_judges(model_config) or ""), file=out)  # a ?key=... never reaches the terminal
         out.flush()
-        result = evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)
+        with interruption_told_here():  # _interrupted says it, with the resume command
+            result = evaluate_with(str(cfg.data), evaluators, cfg.evaluator_config() or None, cfg.run_options)
     except RunInterrupted as exc:
         return _interrupted(exc, out, err)
     except AgentEvalError as exc:

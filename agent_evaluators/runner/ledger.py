@@ -324,7 +324,7 @@ class RunLedger:
             self.close()
             message = Text("interrupted: {done}{of} rows done (no {output}, nothing saved)", done=done, of=of,
                            output=Option("output_path"))
-        logger.warning(message)
+        logger.warning(message, extra={RunInterrupted.LOG_MARK: True})
         self.interruption = RunInterrupted(message, rows_done=done, total=total, output_path=self.out_dir)
         return self.interruption
 

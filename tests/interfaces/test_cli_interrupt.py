@@ -38,6 +38,7 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path):
     assert "Traceback" not in stderr
     assert json.loads((out / "summary.json").read_text())["status"] == "interrupted"
     assert "row(s) done" in stderr and "of 40" in stderr
+    assert stderr.count("interrupted") == 1, stderr  # one Ctrl-C, one message (not the library's warning too)
     resume_line = stderr.strip().splitlines()[-1].strip()
     assert resume_line.startswith("agent-eval run") and resume_line.endswith("--resume")
     resumed = subprocess.run([sys.executable, "-m", "agent_evaluators.cli", *shlex.split(resume_line)[1:]],
