@@ -19,6 +19,7 @@
 import argparse
 import importlib
 import logging
+import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -80,7 +81,24 @@ def _delegated(argv: List[str]) -> Optional[int]:
     return None
 
 
+#: the exit status of a program stopped by SIGPIPE (128 + 13), as `yes | head` reports it
+EXIT_PIPE_CLOSED = 141
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``agent-eval``. Output piped into a reader that stops early (``agent-eval traces --json | head``)
+    ends the command quietly, as other Unix tools end, instead of with a BrokenPipeError traceback."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe can no longer be caught
+        return code
+    except BrokenPipeError:
+        # stdout to /dev/null, so the interpreter's own flush at exit has nowhere to fail
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     delegated = _delegated(argv)
     if delegated is not None:

@@ -55,6 +55,8 @@ def traces_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 unread.append(run.problem)
             else:
                 read += 1
+    except BrokenPipeError:  # the reader of our output went away (| head): cli.main ends quietly
+        raise
     except OSError as e:
         return print_error(err, ConfigError(f"traces: {shown} could not be read ({terminal_safe(e)})"))
     heads = ["run", "traces", "turns", "llm calls", "tool calls", "tokens", "seconds", "read from"]
