@@ -95,7 +95,7 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
         else:
             assert out.records is not None
             out.records.append(record)
-        out.tally.add(line, cells)
+        out.tally.add(line, cells, row_error="row_error" in record)
 
     limiter = await ClusterLimiter(budget).start()
     caps = rows.budget = ClusterCaps(budget, lambda: limiter.id) if capped else None

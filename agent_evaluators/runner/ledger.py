@@ -403,7 +403,7 @@ class RunLedger:
             self._offsets[line] = self._writer.write_encoded(data)
         else:
             self._memory[line] = record
-        self.progress.update(1, self.tally.add(line, cells))
+        self.progress.update(1, self.tally.add(line, cells, row_error="row_error" in record))
 
     def adopt_budget(self, budget: BudgetBook) -> None:
         """The run has judge caps: ``budget`` starts from what the folder's earlier runs spent, its
@@ -430,7 +430,7 @@ class RunLedger:
             for line, record in zip(lines, records):
                 self._ensure(line)
                 self._memory[line] = record
-        self.progress.update(len(lines), tally.error_count)
+        self.progress.update(len(lines), tally.progress_errors)
 
     @property
     def encodes_rows(self) -> bool:

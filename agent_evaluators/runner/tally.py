@@ -18,9 +18,10 @@ MAX_ERRORS_KEPT = 10_000
 
 class RowTally:
     """Metric totals per alias, the first :data:`MAX_ERRORS_KEPT` error cells (and their problems), and the
-    error count."""
+    error count (cells); ``progress_errors``: the errors the progress line shows, where a row that could
+    not be read (or saved) is one error however many evaluators it failed for."""
 
-    __slots__ = ("stats", "errors", "problems", "error_count")
+    __slots__ = ("stats", "errors", "problems", "error_count", "progress_errors")
 
     def __init__(self, result_keys: Mapping[str, Any], num_runs: int) -> None:
         self.stats: Dict[str, AliasStats] = {alias: AliasStats(key, num_runs) for alias, key in result_keys.items()}
@@ -28,9 +29,11 @@ class RowTally:
         #: (line, alias) -> the kept error cell's problem, with its references
         self.problems: Dict[Tuple[int, str], CellProblem] = {}
         self.error_count = 0
+        self.progress_errors = 0
 
-    def add(self, line: int, cells: Mapping[str, Any]) -> int:
-        """Count one finished row's cells (:class:`~.cells.Cell`); returns how many are errors."""
+    def add(self, line: int, cells: Mapping[str, Any], *, row_error: bool = False) -> int:
+        """Count one finished row's cells (:class:`~.cells.Cell`); returns the errors the progress line
+        counts for it: its error cells, or one for a row that has a ``row_error`` (a malformed line)."""
         n_err = 0
         for alias, cell in cells.items():
             self.stats[alias].add(cell.out, cell.ok)
@@ -41,7 +44,9 @@ class RowTally:
                     if cell.problem is not None:
                         self.problems[(line, alias)] = cell.problem
         self.error_count += n_err
-        return n_err
+        shown = min(n_err, 1) if row_error else n_err
+        self.progress_errors += shown
+        return shown
 
     def add_reused(self, cells: Mapping[str, Mapping[str, Any]]) -> None:
         """Count a finished record of an earlier run (every cell ok) in the metrics."""
@@ -61,3 +66,4 @@ class RowTally:
                 if key in other.problems:
                     self.problems[key] = other.problems[key]
         self.error_count += other.error_count
+        self.progress_errors += other.progress_errors

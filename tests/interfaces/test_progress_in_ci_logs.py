@@ -77,3 +77,15 @@ def test_a_run_that_cannot_start_prints_its_error_first(tmp_path):
                           text=True, env=_env(), cwd=tmp_path, timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("agent-eval: error: ") and "evaluate:" not in proc.stderr, proc.stderr
+
+
+def test_a_malformed_line_is_one_error_in_the_progress_line_however_many_evaluators(tmp_path):
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"response": "a", "ground_truth": "a"}\nnot json\n{"response": "b", "ground_truth": "b"}\n')
+    argv = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "-o", str(tmp_path / "run")]
+    for evaluators in (["f1_score"], ["f1_score", "bleu_score", "gleu_score"]):
+        flags = [arg for name in evaluators for arg in ("-e", name)]
+        proc = subprocess.run(argv + flags + ["--force"], capture_output=True, text=True, env=_env(), cwd=tmp_path,
+                              timeout=120)
+        assert proc.returncode == 2, proc.stderr  # the unreadable line is an error of the run
+        assert proc.stderr.rstrip().endswith("done  1 errors"), (evaluators, proc.stderr)
