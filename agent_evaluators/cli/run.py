@@ -159,6 +159,17 @@ def _interrupted(exc: "RunInterrupted", out: TextIO, err: TextIO) -> int:
     return EXIT_INTERRUPTED
 
 
+def _print_judge_batches(used: Optional[Dict[str, int]], out: TextIO) -> None:
+    """A batch run says it was one (``summary.json``'s ``judge_batches``): its judge was asked through the
+    provider's Batch API, at the batch price and pace, which the table alone does not show."""
+    if not used:
+        return
+    direct = used.get("direct_requests") or 0
+    print(f"\nJudge mode: batch: {used.get('batched_requests', 0)} judge request(s) answered from "
+          f"{used.get('batches', 0)} batch(es) of the provider's Batch API"
+          + (f", {direct} sent directly (retries)" if direct else ""), file=out)
+
+
 def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..config.run_call import evaluate_with
     from ..runner import RunInterrupted
@@ -216,6 +227,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kept = f" ({reused} kept from the earlier run, {n_rows - reused} evaluated now)" if continued else ""
     print(f"\n{n_rows} row(s) evaluated{kept}\n", file=out)
     print_table(outcome, out)
+    _print_judge_batches((result.summary or {}).get("judge_batches"), out)
     print_failures(outcome, out)
     print_checks(outcome, out)
     _print_agreement((result.summary or {}).get("agreement") or {}, out)

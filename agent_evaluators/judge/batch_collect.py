@@ -120,6 +120,8 @@ class BatchCollector:
         self._timer: Optional[asyncio.TimerHandle] = None
         self._first = self._last = 0.0
         self.status: Dict[str, Dict[str, Any]] = {}  # batch id -> {"status", "done", "total"}
+        self._used: Set[str] = set()  # the batches this run's requests were answered from (or waited on)
+        self._batched = self._sent_direct = 0
 
     # ------------------------------------------------------------------ the route
     async def send(self, transport: Any, body: Dict[str, Any], headers: Optional[Dict[str, str]], timeout: float,
@@ -129,6 +131,7 @@ class BatchCollector:
         key = hashlib.sha256(transport.url.encode() + b"\n" + data).hexdigest()[:32]
         if headers or key in self._direct:  # a batch line carries no headers of its own
             answered_by_batch(False)
+            self._sent_direct += 1
             async with self._direct_slots:
                 raw = await transport.fetch("POST", transport.url, data, headers, timeout, max_reply_bytes)
             return decode_reply(raw)
@@ -141,6 +144,7 @@ class BatchCollector:
         try:
             reply = await request.future
             answered_by_batch(True)  # priced at the batch price (this task's context: the evaluator's)
+            self._batched += 1
             return reply
         except (StatusError, Dropped):
             self._direct.add(key)
@@ -305,7 +309,14 @@ class BatchCollector:
         return JudgeError(Text("batch mode: sending the batch of {n} requests to {where} failed unexpectedly "
                                "({kind}: {problem})", n=len(requests), where=where, kind=type(e).__name__, problem=e))
 
+    def used(self) -> Dict[str, int]:
+        """How the run's judge requests went: ``batches`` of the provider's Batch API they were answered
+        from, ``batched_requests`` answered there, ``direct_requests`` sent directly (a retried line, or
+        one with headers of its own). ``summary.json`` keeps it, so a batch run says it was one."""
+        return {"batches": len(self._used), "batched_requests": self._batched, "direct_requests": self._sent_direct}
+
     def _wait_on(self, batch_id: str, request: _Request, api: Optional[BatchApi] = None) -> None:
+        self._used.add(batch_id)
         broken = self._broken.get(batch_id)
         if broken is not None:
             self._fail([request], broken)

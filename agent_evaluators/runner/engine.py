@@ -120,6 +120,8 @@ async def _run(options: RunOptions, rows: RowEvaluator, ledger: RunLedger, dry: 
                 with scoped(**run_fields(options, rows, route, dry)):
                     await _feed(options, rows, ledger, window)
                     await window.finish()
+                if route is not None:
+                    ledger.summary["judge_batches"] = route.used()
         except BaseException:
             await window.cancel()
             raise

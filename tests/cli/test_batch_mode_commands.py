@@ -57,3 +57,17 @@ def _summaries(folder: Path) -> list:
             out.append((case.get("eval_id"), case.get("final_eval_status"),
                         [(m.get("metric_name"), m.get("score")) for m in case.get("overall_eval_metric_results", [])]))
     return out
+
+
+def test_a_run_in_batch_mode_says_so_in_the_terminal_and_summary(tmp_path):
+    with JudgeServer() as server:
+        judge = ["--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"]]
+        runs = {mode: agent_eval("run", "--data", SAMPLES / "data" / "agents.jsonl", "-e", "intent_resolution",
+                                 "-o", tmp_path / mode, *judge, *extra)
+                for mode, extra in (("direct", []), ("batch", ["--batch"]))}
+    assert runs["direct"].rc == runs["batch"].rc == 0, runs
+    used = json.loads((tmp_path / "batch" / "summary.json").read_text())["judge_batches"]
+    assert used == {"batches": 1, "batched_requests": 12, "direct_requests": 0}
+    assert "Judge mode: batch: 12 judge request(s) answered from 1 batch(es)" in runs["batch"].out, runs["batch"]
+    assert "judge_batches" not in json.loads((tmp_path / "direct" / "summary.json").read_text())
+    assert "Judge mode" not in runs["direct"].out
