@@ -112,6 +112,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
                         format="agent-eval: %(levelname)s: %(message)s", stream=sys.stderr)
     for handler in logging.getLogger().handlers:
         handler.addFilter(FlagWords())
+    # where the results were sent (--otel, --mlflow) is confirmed in one line, as a failure is warned of in one
+    logging.getLogger("agent_evaluators.export").setLevel(logging.INFO)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -17,13 +17,16 @@ Delivery is the SDK's own OTLP/HTTP log exporter, configured by the standard var
 ``..._TIMEOUT``; ``OTEL_SERVICE_NAME`` / ``OTEL_RESOURCE_ATTRIBUTES`` for the resource). A private
 logger provider is used, so an application's own OpenTelemetry set-up is left as it was. The
 records are flushed every :data:`_FLUSH_EVERY` cells (the batch queue never drops one) and at the
-end; the first failed export stops the sending with one warning.
+end; the first failed export stops the sending with one warning, whose reason is the SDK's own
+first complaint (its retry warning and export error are not printed beside it), and a delivery
+says so in one line.
 """
 
+import contextlib
 import logging
 import os
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 from .records import Cell, run_cells
 
@@ -83,7 +86,7 @@ class _Counted:
             self.sent += len(batch)
         else:
             self.failed += len(batch)
-            self.reason = self.reason or "the endpoint did not accept them (see the OpenTelemetry log above)"
+            self.reason = self.reason or "the endpoint did not accept them"
         return outcome
 
     def force_flush(self, timeout_millis: int = 30_000) -> bool:
@@ -92,6 +95,32 @@ class _Counted:
 
     def shutdown(self) -> None:
         self.inner.shutdown()
+
+
+class _SdkComplaint(logging.Handler):
+    """The OpenTelemetry SDK's own log lines while we send (its exporter's "Transient error ...
+    retrying", its processor's "Failed to export logs batch"): the first is kept as the reason of
+    our one warning instead of being printed beside it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.first = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.first = self.first or record.getMessage()
+
+
+@contextlib.contextmanager
+def _sdk_complaints() -> Iterator[_SdkComplaint]:
+    sdk = logging.getLogger("opentelemetry")
+    handler, propagate = _SdkComplaint(), sdk.propagate
+    sdk.addHandler(handler)
+    sdk.propagate = False
+    try:
+        yield handler
+    finally:
+        sdk.removeHandler(handler)
+        sdk.propagate = propagate
 
 
 def _context(cell: Cell) -> Any:
@@ -108,7 +137,6 @@ def _context(cell: Cell) -> Any:
 
 def send_cells(result: Any) -> None:
     """Send every cell of ``result.evaluated_rows`` and flush; warn once if delivery fails."""
-    from opentelemetry._logs import SeverityNumber
     from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
     from opentelemetry.sdk._logs import LoggerProvider
     from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
@@ -122,7 +150,22 @@ def send_cells(result: Any) -> None:
     provider.add_log_record_processor(BatchLogRecordProcessor(exporter, max_export_batch_size=_FLUSH_EVERY))  # type: ignore[arg-type]
     emitter = provider.get_logger("agent_evaluators", __version__)
     run_name = (result.summary.get("config") or {}).get("evaluation_name")
-    emitted = pending = linked = 0
+    with _sdk_complaints() as complaint:
+        emitted, linked = _emit_all(result, provider, emitter, exporter, run_name)
+    if exporter.failed or exporter.sent < emitted:
+        logger.warning("OpenTelemetry: %d of %d evaluation result(s) were delivered to %s (%s; sending stops at the "
+                       "first failure); the run folder holds every result", exporter.sent, emitted, _endpoint(),
+                       complaint.first.rstrip(".") or exporter.reason or "not flushed in time")
+        return
+    logger.info("OpenTelemetry: sent %d evaluation result(s) to %s (%d linked to their trace)",
+                   emitted, _endpoint(), linked)
+
+
+def _emit_all(result: Any, provider: Any, emitter: Any, exporter: _Counted, run_name: Optional[str]) -> Tuple[int, int]:
+    """Emit every cell's event (flushing every :data:`_FLUSH_EVERY`) until an export fails; (emitted, linked)."""
+    from opentelemetry._logs import SeverityNumber
+
+    emitted = linked = pending = 0
     try:
         for cell in run_cells(result.evaluated_rows, result.summary):
             if exporter.failed:
@@ -130,18 +173,12 @@ def send_cells(result: Any) -> None:
             emitter.emit(timestamp=time.time_ns(), context=_context(cell), severity_number=SeverityNumber.INFO,
                          event_name=EVENT_NAME, body=cell.error, attributes=event_attributes(cell, run_name))
             emitted += 1
-            pending += 1
             linked += cell.trace_id is not None
+            pending += 1
             if pending >= _FLUSH_EVERY:
                 provider.force_flush(_FLUSH_TIMEOUT_MS)
                 pending = 0
         provider.force_flush(_FLUSH_TIMEOUT_MS)
     finally:
         provider.shutdown()
-    if exporter.failed or exporter.sent < emitted:
-        logger.warning("OpenTelemetry: %d evaluation result(s) were delivered to %s, the rest were not (%s; sending "
-                       "stops at the first failure); the run folder holds every result", exporter.sent, _endpoint(),
-                       exporter.reason or "not flushed in time")
-        return
-    logger.info("OpenTelemetry: sent %d evaluation result(s) to %s (%d linked to their trace)",
-                emitted, _endpoint(), linked)
+    return emitted, linked

@@ -208,3 +208,27 @@ def test_rows_read_from_a_trace_file_link_their_events_to_that_trace(tmp_path, o
     for row in rows:
         event = by_line[row["line_number"]]
         assert (event["trace_id"], event["span_id"]) == (row["inputs.trace_id"], row["inputs.span_id"])
+
+
+@pytest.mark.parametrize("collector", ["refuses", "unreachable"])
+def test_a_failing_collector_is_one_line_on_the_command_line(tmp_path, collector):
+    """Not the SDK's retry warning and export error beside ours: one warning, with the SDK's reason."""
+    data = write_jsonl(tmp_path / "rows.jsonl", _rows(3))
+    with OtlpReceiver(status=400) as refusing:
+        endpoint = refusing.endpoint if collector == "refuses" else f"http://127.0.0.1:{_closed_port()}"
+        r = agent_eval("run", "--data", data, "-e", "response_match=match", "--output", tmp_path / "out", "--otel",
+                       env=clean_env(OTEL_EXPORTER_OTLP_ENDPOINT=endpoint, OTEL_EXPORTER_OTLP_TIMEOUT="1"))
+    assert r.rc in (0, 1), r
+    said = [line for line in r.err.splitlines() if "WARNING" in line or "ERROR" in line or "OpenTelemetry" in line]
+    assert len(said) == 1 and "0 of 3 evaluation result(s) were delivered" in said[0], r.err
+
+
+def test_a_delivery_is_confirmed_in_one_line_on_the_command_line(tmp_path):
+    data = write_jsonl(tmp_path / "rows.jsonl", _rows(3))
+    with OtlpReceiver() as receiver:
+        r = agent_eval("run", "--data", data, "-e", "response_match=match", "--output", tmp_path / "out", "--otel",
+                       env=clean_env(OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint))
+    assert r.rc in (0, 1), r
+    said = [line for line in r.err.splitlines() if "OpenTelemetry" in line]
+    assert said == [f"agent-eval: INFO: OpenTelemetry: sent 3 evaluation result(s) to {receiver.endpoint}/v1/logs "
+                    "(2 linked to their trace)"], r.err
