@@ -9,6 +9,8 @@ headline number. When chance agreement is total (both sides used one single labe
 
 from typing import Dict, Optional, Sequence
 
+from ..stats.agreement import chance_note
+
 LABELS = ("good", "bad")
 
 
@@ -47,11 +49,14 @@ def cohen_kappa(matrix: Dict[str, Dict[str, int]]) -> Optional[float]:
 
 
 def kappa_band(kappa: Optional[float]) -> str:
-    """Landis & Koch's (1977) reading of κ, for reports."""
+    """Landis & Koch's (1977) reading of κ, for reports; near 0 or below, the shared
+    :func:`~agent_evaluators.stats.agreement.chance_note` ("no better than chance")."""
     if kappa is None:
         return "undefined"
-    for bound, words in ((0.0, "poor (no better than chance)"), (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"),
-                         (0.8, "substantial")):
+    note = chance_note(kappa)
+    if note:
+        return f"poor ({note})"
+    for bound, words in ((0.2, "slight"), (0.4, "fair"), (0.6, "moderate"), (0.8, "substantial")):
         if kappa <= bound:
             return words
     return "almost perfect"

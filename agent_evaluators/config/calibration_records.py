@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional
 
 from ..errors import ConfigError
+from ..stats.agreement import kappa_text
 
 RECORD_SUFFIX = ".calibration.json"
 
@@ -111,7 +112,7 @@ def describe_calibration(status: Mapping[str, Any]) -> str:
     parts = []
     for j in status.get("judges") or []:
         if j.get("calibrated"):
-            kappa = "n/a" if j.get("kappa") is None else f"{j['kappa']:.2f}"
+            kappa = kappa_text(j.get("kappa"), missing="n/a")
             parts.append(f"judge {j['model']} calibrated on {j.get('cases')} cases, κ {kappa}")
         else:
             parts.append(f"judge {j['model']} uncalibrated")

@@ -19,7 +19,7 @@ perfect observed agreement, not a low one, and never gates.
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..stats.agreement import fleiss_kappa, krippendorff_alpha
+from ..stats.agreement import fleiss_kappa, kappa_text, krippendorff_alpha
 
 
 def panel_of(details: Any) -> Optional[Mapping[str, Any]]:
@@ -91,7 +91,7 @@ def describe_agreement(record: Mapping[str, Any]) -> str:
         return "undefined" if x is None else f"{x:.2f}"
 
     text = (f"{len(record.get('judges') or [])} judges, Krippendorff's alpha {num(record.get('alpha'))} "
-            f"({record.get('level')}), Fleiss' kappa {num(record.get('fleiss_kappa'))}, "
+            f"({record.get('level')}), Fleiss' kappa {kappa_text(record.get('fleiss_kappa'))}, "
             f"{record.get('disagreements')} of {record.get('cells')} cells split")
     return text + (" - INCONCLUSIVE: below min_agreement" if record.get("inconclusive") else "")
 

@@ -23,7 +23,25 @@ import math
 from collections import Counter
 from typing import Any, Dict, Hashable, List, Optional, Sequence
 
-__all__ = ["krippendorff_alpha", "fleiss_kappa", "LEVELS"]
+__all__ = ["krippendorff_alpha", "fleiss_kappa", "LEVELS", "chance_note", "kappa_text"]
+
+#: a κ below this (near 0, or negative) is agreement that chance alone would give
+CHANCE_KAPPA = 0.1
+
+
+def chance_note(kappa: Optional[float]) -> Optional[str]:
+    """``"no better than chance"`` for a κ near 0 or below (:data:`CHANCE_KAPPA`), else ``None``: the one
+    wording every place that shows a κ uses (calibrate, a run's judge calibration and panel agreement, the
+    HTML report), so a κ of 0.03 never reads as a small but real agreement in one place and not another."""
+    return "no better than chance" if kappa is not None and kappa < CHANCE_KAPPA else None
+
+
+def kappa_text(kappa: Optional[float], digits: int = 2, missing: str = "undefined") -> str:
+    """A κ as shown: ``0.81``, ``0.03 (no better than chance)``, or ``missing``."""
+    if kappa is None:
+        return missing
+    note = chance_note(kappa)
+    return f"{kappa:.{digits}f}" + (f" ({note})" if note else "")
 
 #: the levels of measurement :func:`krippendorff_alpha` knows
 LEVELS = ("nominal", "ordinal", "interval")

@@ -50,6 +50,7 @@ def test_unknown_label_is_rejected():
 
 
 @pytest.mark.parametrize("kappa,band", [(-0.2, "poor (no better than chance)"), (0.0, "poor (no better than chance)"),
+                                        (0.05, "poor (no better than chance)"),
                                         (0.15, "slight"), (0.35, "fair"), (0.5, "moderate"), (0.7, "substantial"),
                                         (0.95, "almost perfect")])
 def test_kappa_bands_follow_landis_and_koch(kappa, band):
