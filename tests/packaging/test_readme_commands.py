@@ -39,7 +39,7 @@ RUNS: Dict[str, int] = {
     # docs/guides/getting-started.md
     "agent-eval run --config samples/eval.yaml --judge-model fake --judge-base-url http://127.0.0.1:8765/v1 "
     "--output agent-eval-results/first-run": 0,
-    "agent-eval run --config samples/eval.yaml [--html] [--junit results.xml] [--resume]": 0,
+    "agent-eval run --config samples/eval.yaml [--html] [--junit out/results.xml] [--resume]": 0,
     "agent-eval report agent-eval-results/agents [--compare previous-run/]": 0,
     "agent-eval list": 0,
     # "Evaluating traces": the shipped trace folder (spans + log events of an instrumented OpenAI-client agent)
@@ -47,12 +47,12 @@ RUNS: Dict[str, int] = {
     "agent-eval traces samples/traces": 0,
     "agent-eval run --data samples/traces -e intent_resolution=intent -e task_adherence -e tool_call_accuracy": 0,
     # "Did it get worse?": two runs differing in one evaluator option, then the comparison and the plan
-    "agent-eval run --config samples/eval.yaml --output runs/before": 0,
-    "agent-eval run --config samples/eval.yaml --output runs/after --option trajectory.match_type=exact": 0,
-    "agent-eval compare runs/before runs/after -m trajectory.tool_trajectory_avg_score -m trajectory.pass_rate": 0,
-    "agent-eval compare runs/before runs/after -m trajectory.pass_rate --fail-on-regression --json": 0,
-    "agent-eval plan --from runs/before --effect 0.05 --power 0.8": 0,
-    "agent-eval report runs/after --compare runs/before": 0,
+    "agent-eval run --config samples/eval.yaml --output out/before": 0,
+    "agent-eval run --config samples/eval.yaml --output out/after --option trajectory.match_type=exact": 0,
+    "agent-eval compare out/before out/after -m trajectory.tool_trajectory_avg_score -m trajectory.pass_rate": 0,
+    "agent-eval compare out/before out/after -m trajectory.pass_rate --fail-on-regression --json": 0,
+    "agent-eval plan --from out/before --effect 0.05 --power 0.8": 0,
+    "agent-eval report out/after --compare out/before": 0,
     "agent-eval --version": 0,
     "agent-eval run --help": 0,
     # one of the four sample cases fails on purpose
@@ -80,9 +80,9 @@ ADK_RUNS: Dict[str, int] = {
     "agent-eval report DIR/run_<timestamp>": 0,   # DIR/run_<timestamp>: the run folder the command above printed
     # "Repeatable agent runs": record the tool results, then replay them (the same on-purpose failure)
     "agent-eval adk samples/adk_agent samples/adk_agent/weather.evalset.json --judge-model fake "
-    "--judge-base-url http://127.0.0.1:8765/v1 --output out/adk --record-tools recordings": 1,
+    "--judge-base-url http://127.0.0.1:8765/v1 --output out/adk --record-tools out/recordings": 1,
     "agent-eval adk samples/adk_agent samples/adk_agent/weather.evalset.json --judge-model fake "
-    "--judge-base-url http://127.0.0.1:8765/v1 --output out/adk --replay-tools recordings": 1,
+    "--judge-base-url http://127.0.0.1:8765/v1 --output out/adk --replay-tools out/recordings": 1,
 }
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"

@@ -40,3 +40,21 @@ def test_the_nlp_speed_prose_agrees_with_itself_and_its_table():
     assert row is not None
     for said in re.findall(r"ROUGE-L is (\d+)× faster", prose):
         assert abs(float(said) - float(row[1])) < 1, (said, row[1])
+
+
+#: where README's examples write: run folders, report and JUnit files, tool recordings, 1.18's result file
+_WRITES = (r"(?:--output|-o|--junit|--record-tools)\s+\[?([^\s\]]+)", r"output_path=\"([^\"]+)\"",
+           r"ToolRecorder\(\"([^\"]+)\"")
+
+
+def test_every_readme_example_writes_under_an_ignored_path():
+    """Following README in a clone leaves nothing for `git status` to show (or to be committed by mistake)."""
+    import subprocess
+
+    blocks = "\n".join(re.findall(r"```\w*\n(.*?)```", README, re.S))
+    paths = {p for pattern in _WRITES for p in re.findall(pattern, blocks)
+             if not p.isupper() and "<" not in p and not p.startswith("$")}
+    assert {"out/adk", "out/before", "out/recordings", "results.json"} <= paths, paths
+    for path in sorted(paths):
+        check = subprocess.run(["git", "check-ignore", "--no-index", "-q", path.rstrip("/") + "/x"], cwd=REPO_ROOT)
+        assert check.returncode == 0, f"README writes to {path}, which .gitignore does not cover"
