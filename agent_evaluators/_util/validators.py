@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar, Un
 
 from ..errors import ConfigError
 from ..wording import Option, Ref, Text
+from .install_hint import install_hint
 
 #: what a check names: a run option's keyword, or a reference (a judge setting)
 Subject = Union[str, Ref]
@@ -164,8 +165,8 @@ def needs_extra(extra: str, module: str) -> Callable[[Subject, Any], bool]:
             if isinstance(on, Option):
                 on, off = Option(on.name, True), Option(on.name)
             raise ConfigError(Text("{on} needs the {extra!r} extra, which is not installed: "
-                                   "pip install 'agent-evaluators[{extra}]' (or leave {off} off)",
-                                   on=on, off=off, extra=extra))
+                                   "{hint} (or leave {off} off)",
+                                   on=on, off=off, extra=extra, hint=install_hint(extra)))
         return bool(value)
     return check
 

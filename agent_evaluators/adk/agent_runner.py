@@ -31,6 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Awaitable, Dict, List, Mapping, Optional, Tuple, Union
 
+from .._util.install_hint import install_hint
 from .._util.validators import positive_int
 from ..agents.recordings import RECORD, ToolSession
 from ..agents.simulation import LlmSimulatedUser, ScriptedUser, SimulatedUser
@@ -44,7 +45,7 @@ DEFAULT_APP_NAME = "EvaluationGenerator"  # ADK's defaults when a case has no se
 DEFAULT_USER_ID = "test_user_id"
 #: threads for synchronous tools, shared by the cases running at once (ADK's default is 4)
 TOOL_THREADS = 16
-INSTALL_HINT = "pip install 'agent-evaluators[adk]'"
+INSTALL_HINT = install_hint("adk")
 
 
 def require_adk() -> None:

@@ -11,6 +11,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
+from .._util.install_hint import install_hint
 from ..errors import ConfigError
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def build_serve_parser(prog: str = "agent-eval judge serve") -> argparse.Argumen
     p = argparse.ArgumentParser(
         prog=prog,
         description="Serve a local GGUF model through llama.cpp's OpenAI-compatible server (needs the 'local' "
-                    "extra: pip install \"agent-evaluators[local]\") so evaluators can judge offline.",
+                    f"extra: {install_hint('local')}) so evaluators can judge offline.",
         epilog=TINY_MODEL_WARNING,
     )
     p.add_argument("--model", required=True, metavar="FILE.gguf", help="the GGUF model file to serve")

