@@ -29,8 +29,10 @@ def _p(v: Optional[float]) -> str:
 
 def print_comparison(cmp: Any, out: TextIO) -> None:
     """The terminal view: one line per metric, then what was not paired and why a verdict is open."""
+    from ..report.paired import by_effect
+
     rows: List[List[str]] = []
-    for m in cmp.metrics:
+    for m in by_effect(cmp.metrics):
         ci = f"[{_num(m.ci_low, sign=True)}, {_num(m.ci_high, sign=True)}]" if m.ci_low is not None else "-"
         rows.append([m.metric, str(m.n_pairs), _num(m.mean_a), _num(m.mean_b), _num(m.diff, sign=True), ci,
                      _p(m.p_value), _p(m.p_adjusted), m.verdict.upper() if m.verdict == "regressed" else m.verdict])

@@ -42,20 +42,38 @@ def compare_view(current: RunData, previous: RunData) -> Dict[str, Any]:
     return {"deltas": deltas, "flips": flips, "previous": str(previous.path), "paired": paired, "unpaired_why": why}
 
 
+#: the interval bars' width in pixels; every bar and the axis above them share one scale, -span..+span
+_BAR_W = 160
+
+
+def _x(v: float, span: float) -> float:
+    return round(_BAR_W / 2 + max(-1.0, min(1.0, v / span)) * (_BAR_W / 2 - 4), 1)
+
+
+def _interval_axis(span: float) -> str:
+    """The scale the interval bars are drawn on, in the column's header: -span, 0 and +span marked."""
+    ticks = "".join(
+        f'<line x1="{_x(v, span)}" x2="{_x(v, span)}" y1="12" y2="16" stroke="#666"/>'
+        f'<text x="{_x(v, span)}" y="10" font-size="9" text-anchor="middle">{esc(label)}</text>'
+        for v, label in ((-span, "-" + _num(span)), (0.0, "0"), (span, "+" + _num(span))))
+    return (f'<svg class="ci-axis" width="{_BAR_W}" height="18" role="img" aria-label="B-A from -{_num(span)} to '
+            f'+{_num(span)}"><line x1="{_x(-span, span)}" x2="{_x(span, span)}" y1="16" y2="16" stroke="#666"/>'
+            f"{ticks}</svg>")
+
+
 def _interval_bar(low: Optional[float], high: Optional[float], span: float, bound: float) -> str:
-    """An inline SVG: the interval of B-A around 0, the +-min_effect band shaded."""
+    """An inline SVG: the interval of B-A on the axis's scale, a zero line across it, the +-min_effect band shaded."""
     if low is None or high is None or span <= 0:
         return ""
-    w, h = 160, 14
-
-    def x(v: float) -> float:
-        return round(w / 2 + max(-1.0, min(1.0, v / span)) * (w / 2 - 4), 1)
-
+    h = 14
+    zero = _x(0.0, span)
     return (
-        f'<svg class="ci" width="{w}" height="{h}" role="img" aria-label="interval {_num(low)} to {_num(high)}">'
-        f'<rect x="{x(-bound)}" y="0" width="{round(x(bound) - x(-bound), 1)}" height="{h}" fill="#eef0f3"/>'
-        f'<line x1="{w / 2}" x2="{w / 2}" y1="0" y2="{h}" stroke="#999"/>'
-        f'<line x1="{x(low)}" x2="{x(high)}" y1="{h / 2}" y2="{h / 2}" stroke="#333" stroke-width="3"/></svg>'
+        f'<svg class="ci" width="{_BAR_W}" height="{h}" role="img" aria-label="interval {_num(low)} to {_num(high)}">'
+        f'<rect x="{_x(-bound, span)}" y="0" width="{round(_x(bound, span) - _x(-bound, span), 1)}" height="{h}" '
+        'fill="#eef0f3"/>'
+        f'<line class="zero" x1="{zero}" x2="{zero}" y1="0" y2="{h}" stroke="#c0392b" stroke-dasharray="2,2"/>'
+        f'<line x1="{_x(low, span)}" x2="{_x(high, span)}" y1="{h / 2}" y2="{h / 2}" stroke="#333" '
+        'stroke-width="3"/></svg>'
     )
 
 
@@ -64,14 +82,17 @@ def _verdict_section(cmp: Dict[str, Any]) -> str:
     if paired is None:
         why = cmp.get("unpaired_why")
         return f'<p class="muted">No paired verdicts: {esc(why)}</p>' if why else ""
+    from .paired import by_effect
+
     span = max([abs(v) for m in paired.metrics for v in (m.ci_low, m.ci_high, m.min_effect) if v is not None] or [1.0])
     rows = []
-    for m in paired.metrics:
+    for m in by_effect(paired.metrics):
         ci = f"[{_num(m.ci_low)}, {_num(m.ci_high)}]" if m.ci_low is not None else "–"
         rows.append(
             f'<tr class="verdict-row"><td><code>{esc(m.metric)}</code></td><td>{m.n_pairs}</td>'
             f"<td>{esc(_num(m.mean_a))}</td><td>{esc(_num(m.mean_b))}</td><td>{esc(_num(m.diff))}</td>"
-            f"<td>{esc(ci)} {_interval_bar(m.ci_low, m.ci_high, span, m.min_effect)}</td>"
+            # the bar first, so that it lines up under the header's axis; the numbers under it
+            f"<td>{_interval_bar(m.ci_low, m.ci_high, span, m.min_effect)}<br>{esc(ci)}</td>"
             f"<td>{esc(_num(m.p_adjusted))}</td><td>{esc(m.test)}</td>"
             f'<td><span class="badge verdict-{esc(m.verdict)}">{esc(m.verdict)}</span></td></tr>'
         )
@@ -79,7 +100,7 @@ def _verdict_section(cmp: Dict[str, Any]) -> str:
         f"<h3>Paired verdicts (B = this run, A = the earlier one; {paired.n_pairs} rows paired, "
         f"{paired.unpaired_a} only in A, {paired.unpaired_b} only in B)</h3>"
         '<table class="verdicts"><thead><tr><th>metric</th><th>pairs</th><th>A</th><th>B</th><th>B−A</th>'
-        "<th>95% interval</th><th>p (Holm)</th><th>test</th><th>verdict</th></tr></thead>"
+        f"<th>95% interval<br>{_interval_axis(span)}</th><th>p (Holm)</th><th>test</th><th>verdict</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
 

@@ -221,6 +221,18 @@ def compare_loaded(a: RunData, b: RunData, *, metrics: Optional[Sequence[str]] =
                       flips=flipped_rows(ia, ib, shared, [x for x in b.aliases if x in a.aliases]))
 
 
+def by_effect(metrics: Sequence[MetricComparison]) -> List[MetricComparison]:
+    """The metrics largest change first, for the compare views (terminal and HTML): ``|B-A|`` in units of
+    the metric's ``min_effect``, so a 1-5 score and a pass rate rank on one footing; a metric with no
+    difference (nothing paired) last; ties keep the order asked for."""
+    def size(m: MetricComparison) -> float:
+        if m.diff is None:
+            return -1.0
+        return abs(m.diff) / m.min_effect if m.min_effect else abs(m.diff)
+
+    return sorted(metrics, key=size, reverse=True)
+
+
 def flipped_rows(ia: Mapping[str, Mapping[str, Any]], ib: Mapping[str, Mapping[str, Any]], shared: Sequence[str],
                  aliases: Sequence[str]) -> List[Dict[str, Any]]:
     """The cells whose verdict differs between the two runs (pass -> fail, ok -> error, ...)."""

@@ -81,7 +81,7 @@ def test_the_report_compare_view_shows_verdicts_interval_bars_and_flipped_rows(t
     page = parse(write_report(tmp_path / "b", compare_to=tmp_path / "a").read_text(encoding="utf-8"))
     section = page.find("section", id="compare")
     verdicts = [tr for tr in section.find_all("tr") if "verdict-row" in tr.classes]
-    assert [tr.find_all("td")[0].text for tr in verdicts] == ["s.score", "s.pass_rate"]
+    assert [tr.find_all("td")[0].text for tr in verdicts] == ["s.pass_rate", "s.score"]  # largest change first
     badges = [tr.find("span").text for tr in verdicts]
     assert badges == ["regressed", "regressed"]
     assert all(tr.find("svg") is not None for tr in verdicts)  # the interval bar
