@@ -6,9 +6,15 @@ README's test install (``pip install -e ".[dev,azure,promptflow]"``) followed by
 google-adk 2.13 needs starlette >= 1.3.1 and opentelemetry-sdk >= 1.39. The promptflow extra is bounded
 below 1.18.2 in pyproject.toml; this test installs both ways round and asks ``pip check``.
 
-Heavy: two full installs (about two minutes on 2 cores with a warm pip cache; PyPI or a mirror needed).
+README's results-out install (``pip install -e '.[otel,mlflow]'``) and the ``[adk]`` extra also go in
+either order to the same OpenTelemetry versions: google-adk 2.13 caps opentelemetry-sdk at 1.44, and
+``[otel,mlflow]`` first used to install 1.45+ that ``[adk]`` then downgraded; the extras now share
+google-adk's window (``test_extras_pins.py`` checks the pins without installing anything).
+
+Heavy: full installs (about two minutes on 2 cores with a warm pip cache; PyPI or a mirror needed).
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -22,6 +28,7 @@ pytestmark = pytest.mark.heavy
 
 TEST_INSTALL = ".[dev,azure,promptflow]"  # README's "Run the tests" command
 ADK_INSTALL = ".[adk]"                    # README's "ADK agents" section
+SINKS_INSTALL = ".[otel,mlflow]"          # README's "Sending results to MLflow / OpenTelemetry"
 
 
 def _copy_checkout(dest):
@@ -49,6 +56,8 @@ def _install_in_order(tmp_path, first, second):
         assert not errors, f"pip install -e '{extras}' after the one before it:\n" + "\n".join(errors)
     check = _pip(python, "check", cwd=repo)
     assert check.returncode == 0, check.stdout + check.stderr
+    listed = _pip(python, "list", "--format=json", cwd=repo)
+    return {p["name"].lower(): p["version"] for p in json.loads(listed.stdout) if p["name"].lower().startswith("opentelemetry")}
 
 
 def test_readme_test_install_then_adk_extra_has_no_conflict(tmp_path):
@@ -58,3 +67,9 @@ def test_readme_test_install_then_adk_extra_has_no_conflict(tmp_path):
 def test_adk_extra_then_readme_test_install_has_no_conflict(tmp_path):
     _install_in_order(tmp_path, ADK_INSTALL, TEST_INSTALL)
 
+
+
+def test_results_out_extras_and_adk_install_the_same_opentelemetry_in_either_order(tmp_path):
+    first = _install_in_order(tmp_path / "sinks_first", SINKS_INSTALL, ADK_INSTALL)
+    second = _install_in_order(tmp_path / "adk_first", ADK_INSTALL, SINKS_INSTALL)
+    assert first == second and first.get("opentelemetry-sdk"), (first, second)
