@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from pydantic import BaseModel
 
 from ..evaluators.base import Outcome
+from ..judge.usage import merge_usage
 from ._calls import AzureCall
 from ._shape import ROW_ORDER, azure_result, not_applicable_result
 
@@ -133,6 +134,25 @@ def aggregate_turns(rows: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
+class AzureRow(Dict[str, Any]):
+    """A 1.18 row: a plain dict to every reader, and for our run engine also ``judge_usage``, our usage
+    record of the judge calls that made it. 1.18's row keeps only token counts (in ``<k>_properties``), so
+    without it an ``azure_compat`` run lost its judge-call counts (table and ``summary.json``); kept as an
+    attribute, not a key, the row stays 1.18's."""
+
+    __slots__ = ("judge_usage",)
+
+    def __init__(self, row: Mapping[str, Any], judge_usage: Optional[Mapping[str, Any]]) -> None:
+        super().__init__(row)
+        self.judge_usage = dict(judge_usage) if judge_usage else None
+
+
+def judge_usage_of(row: Any) -> Optional[Dict[str, Any]]:
+    """The usage record an :class:`AzureRow` carries (``None`` for any other row)."""
+    usage: Optional[Dict[str, Any]] = getattr(row, "judge_usage", None)
+    return usage
+
+
 class _Turns(Outcome):
     """The outcomes of a conversation's turns, carried to :meth:`AzureShaped._finish` unmerged."""
 
@@ -169,8 +189,9 @@ class AzureShaped(AzureCall):
 
     def _finish(self, outcome: Outcome) -> Dict[str, Any]:
         if isinstance(outcome, _Turns):
-            return aggregate_turns([self._azure_row(o) for o in outcome.outcomes])
-        return self._azure_row(outcome)
+            return AzureRow(aggregate_turns([self._azure_row(o) for o in outcome.outcomes]),
+                            merge_usage(o.usage for o in outcome.outcomes))
+        return AzureRow(self._azure_row(outcome), outcome.usage)
 
     def _azure_row(self, outcome: Outcome) -> Dict[str, Any]:
         key = self.result_key

@@ -15,6 +15,9 @@ A metric no run scored keeps the first run's not-applicable columns.
 import math
 from typing import Any, Dict, List, Mapping, Optional
 
+from ..judge.usage import merge_usage
+from ._adapter import AzureRow, judge_usage_of
+
 _TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
 _SCORES = ("", "_score")
 
@@ -78,4 +81,4 @@ def combine_azure_runs(evaluator: Any, runs: List[Dict[str, Any]]) -> Dict[str, 
     if f"{evaluator.result_key}_properties" in out and not _scored(out, evaluator.result_key):
         # no run scored the evaluator's own metric: the runs are still kept for the engine
         out[f"{evaluator.result_key}_properties"] = {**(out[f"{evaluator.result_key}_properties"] or {}), "runs": runs}
-    return out
+    return AzureRow(out, merge_usage(judge_usage_of(r) for r in runs))  # every run's judge calls

@@ -29,8 +29,9 @@ Ray run of the same rows reports the same last digits.
 Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
 failed judge call was still paid for); a count some call did not report stays
 ``None`` (unknown), never 0. A cell in another result shape (the compatibility wing's rows)
-has no ``*_usage``: its token counts and model are read from its ``*_properties``
-(:func:`properties_usage`).
+has no ``*_usage``: made in this run, it carries its usage record as ``judge_usage``
+(:class:`agent_evaluators.azure._adapter.AzureRow`); read back from ``rows.jsonl`` (kept by a resume), its
+token counts and model come from its ``*_properties`` (:func:`properties_usage`) and its call count is unknown.
 """
 
 import math
@@ -153,6 +154,7 @@ def properties_usage(properties: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
     if "prompt_tokens" not in properties:
         return None
     usage = {k: properties.get(k) for k in _PROPERTIES_USAGE}
+    usage["judge_calls"] = None  # not in a 1.18 row (a kept row of a resumed run): unknown, never 0
     model = usage.get("model")
     usage["cost_usd"] = cost_usd(usage, price_for(model if isinstance(model, str) else None))
     return usage
@@ -254,8 +256,9 @@ class AliasStats:
         # one pass over the cell (this runs once per row and evaluator): usage, verdicts, numbers
         results: List[str] = []
         numbers: List[Any] = []
-        # a composite's own usage already sums its members' (their ``<member>_usage`` keys would count twice)
-        own_usage = cell.get(f"{self.result_key}_usage") if self.result_key else None
+        # a composite's own usage already sums its members' (their ``<member>_usage`` keys would count twice);
+        # a 1.18 row made in this run carries the whole usage of its judge calls beside its token counts
+        own_usage = getattr(cell, "judge_usage", None) or (cell.get(f"{self.result_key}_usage") if self.result_key else None)
         if isinstance(own_usage, Mapping):
             self.usage = {} if self.usage is None else self.usage
             add_usage(self.usage, own_usage)
@@ -274,6 +277,8 @@ class AliasStats:
                     self.usage = {}
                 add_usage(self.usage, v)
             elif k.endswith("_properties") and isinstance(v, Mapping):
+                if own_usage is not None:
+                    continue
                 usage = properties_usage(v)
                 if usage is not None:
                     if self.usage is None:

@@ -52,6 +52,20 @@ def test_the_flag_gives_1_18s_classes_row_keys_and_metric_names(tmp_path, judge)
     assert "<dt>azure-ai-evaluation 1.18 meaning</dt><dd>yes</dd>" in (tmp_path / "out" / "report.html").read_text()
 
 
+def test_the_flag_keeps_the_judge_call_counts_in_the_table_and_the_summary(tmp_path, judge):
+    """1.18's rows carry token counts only; the run still counts the judge calls that made them."""
+    (tmp_path / "compat").mkdir()
+    (tmp_path / "ours").mkdir()
+    compat, _, compat_summary = _run(tmp_path / "compat", judge, "--azure-compat")
+    ours, _, our_summary = _run(tmp_path / "ours", judge)
+    assert compat.rc == ours.rc == 0, (compat, ours)
+    for summary in (compat_summary, our_summary):
+        for alias in ("task", "intent"):
+            assert summary["usage"][alias]["judge_calls"] == len(ROWS), summary["usage"]
+            assert summary["usage"][alias]["attempts"] == len(ROWS)
+    assert compat.out.count(f"({len(ROWS)} calls)") == 2, compat.out
+
+
 def test_without_the_flag_the_names_keep_the_seed_meaning(tmp_path, judge):
     result, rows, summary = _run(tmp_path, judge, "--html")
     assert result.rc == 0, result
