@@ -22,10 +22,12 @@ def test_calibrate_against_the_fake_judge_scores_every_case_of_every_evaluator(f
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     data = json.loads(report.read_text())
     text = json.dumps(data)
-    names = {e.calibration.stem for e in registry.calibrated_entries() if e.calibration}
+    stems = {e.calibration.stem for e in registry.calibrated_entries() if e.calibration}
+    names = {e.name for e in registry.calibrated_entries() if e.calibration}  # the table's: run's --evaluator names
     for name in ("hallucinations_v1", "answer_similarity", "response_evaluation_score",
                  "per_turn_user_simulator_quality_v1"):
         assert name in text, name
+    assert stems <= {c["evaluator"] for c in data}  # the JSON keeps each labelled set's name
     # the summary table's rows: "<name>  <scored>/<total>  <accuracy> ..."
     lines = [x for x in proc.stdout.splitlines() if re.match(r"^\S+\s+\d+/\d+\s", x) and x.split()[0] in names]
     assert len(lines) == len(names), proc.stdout
