@@ -36,6 +36,7 @@ from pydantic import BaseModel
 from ..evaluators.base import Outcome
 from ..judge.usage import merge_usage
 from ._calls import AzureCall
+from ._row import AzureRow
 from ._shape import ROW_ORDER, azure_result, not_applicable_result
 
 #: the output budget 1.18 gives a reasoning judge (``DEFAULT_MAX_COMPLETION_TOKENS_REASONING_MODELS``): it
@@ -132,25 +133,6 @@ def aggregate_turns(rows: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
             out[key] = values[-1]
     out["evaluation_per_turn"] = per_turn
     return out
-
-
-class AzureRow(Dict[str, Any]):
-    """A 1.18 row: a plain dict to every reader, and for our run engine also ``judge_usage``, our usage
-    record of the judge calls that made it. 1.18's row keeps only token counts (in ``<k>_properties``), so
-    without it an ``azure_compat`` run lost its judge-call counts (table and ``summary.json``); kept as an
-    attribute, not a key, the row stays 1.18's."""
-
-    __slots__ = ("judge_usage",)
-
-    def __init__(self, row: Mapping[str, Any], judge_usage: Optional[Mapping[str, Any]]) -> None:
-        super().__init__(row)
-        self.judge_usage = dict(judge_usage) if judge_usage else None
-
-
-def judge_usage_of(row: Any) -> Optional[Dict[str, Any]]:
-    """The usage record an :class:`AzureRow` carries (``None`` for any other row)."""
-    usage: Optional[Dict[str, Any]] = getattr(row, "judge_usage", None)
-    return usage
 
 
 class _Turns(Outcome):

@@ -16,7 +16,7 @@ import math
 from typing import Any, Dict, List, Mapping, Optional
 
 from ..judge.usage import merge_usage
-from ._adapter import AzureRow, judge_usage_of
+from ._row import AzureRow, judge_usage_of
 
 _TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
 _SCORES = ("", "_score")

@@ -30,7 +30,7 @@ Usage totals sum every ``*_usage`` dict of an alias's cells (error cells too: a
 failed judge call was still paid for); a count some call did not report stays
 ``None`` (unknown), never 0. A cell in another result shape (the compatibility wing's rows)
 has no ``*_usage``: made in this run, it carries its usage record as ``judge_usage``
-(:class:`agent_evaluators.azure._adapter.AzureRow`); read back from ``rows.jsonl`` (kept by a resume), its
+(:class:`agent_evaluators.azure._row.AzureRow`); read back from ``rows.jsonl`` (kept by a resume), its
 token counts and model come from its ``*_properties`` (:func:`properties_usage`) and its call count is unknown.
 """
 
