@@ -44,20 +44,27 @@ def _pip(python, *args, cwd):
                           timeout=900)
 
 
+def _opentelemetry(python, repo):
+    listed = _pip(python, "list", "--format=json", cwd=repo)
+    return {p["name"].lower(): p["version"] for p in json.loads(listed.stdout) if p["name"].lower().startswith("opentelemetry")}
+
+
 def _install_in_order(tmp_path, first, second):
+    """Install ``first`` then ``second``; the OpenTelemetry versions after each step."""
     repo = _copy_checkout(tmp_path / "repo")
     venv.create(tmp_path / "venv", with_pip=True)
     python = tmp_path / "venv" / "bin" / "python"
+    versions = []
     for extras in (first, second):
         proc = _pip(python, "install", "-q", "-e", extras, cwd=repo)
         out = proc.stdout + proc.stderr
         assert proc.returncode == 0, out
         errors = [line for line in out.splitlines() if line.startswith("ERROR") or "which is incompatible" in line]
         assert not errors, f"pip install -e '{extras}' after the one before it:\n" + "\n".join(errors)
+        versions.append(_opentelemetry(python, repo))
     check = _pip(python, "check", cwd=repo)
     assert check.returncode == 0, check.stdout + check.stderr
-    listed = _pip(python, "list", "--format=json", cwd=repo)
-    return {p["name"].lower(): p["version"] for p in json.loads(listed.stdout) if p["name"].lower().startswith("opentelemetry")}
+    return versions
 
 
 def test_readme_test_install_then_adk_extra_has_no_conflict(tmp_path):
@@ -68,8 +75,11 @@ def test_adk_extra_then_readme_test_install_has_no_conflict(tmp_path):
     _install_in_order(tmp_path, ADK_INSTALL, TEST_INSTALL)
 
 
-
 def test_results_out_extras_and_adk_install_the_same_opentelemetry_in_either_order(tmp_path):
-    first = _install_in_order(tmp_path / "sinks_first", SINKS_INSTALL, ADK_INSTALL)
-    second = _install_in_order(tmp_path / "adk_first", ADK_INSTALL, SINKS_INSTALL)
-    assert first == second and first.get("opentelemetry-sdk"), (first, second)
+    """The second install changes nothing the first put in (it used to downgrade opentelemetry-sdk 1.45 to
+    1.44), and both orders end with the same versions."""
+    sinks_first = _install_in_order(tmp_path / "sinks_first", SINKS_INSTALL, ADK_INSTALL)
+    adk_first = _install_in_order(tmp_path / "adk_first", ADK_INSTALL, SINKS_INSTALL)
+    for before, after in (sinks_first, adk_first):
+        assert {name: after.get(name) for name in before} == before, (before, after)
+    assert sinks_first[1] == adk_first[1] and sinks_first[1].get("opentelemetry-sdk"), (sinks_first, adk_first)
