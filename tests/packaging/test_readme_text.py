@@ -1,4 +1,4 @@
-"""README's prose says each thing once and agrees with its own tables.
+"""The user documents (README.md, docs/, CONTRIBUTING.md) say each thing once and agree with their tables.
 
 Checked: no run of ten words of prose (code blocks and table rows aside) appears twice (an ADK
 paragraph was pasted twice); the NLP speed section's figures agree (it said F1 reached 8.4× on
@@ -10,8 +10,9 @@ import re
 from collections import defaultdict
 
 from tests.conftest import REPO_ROOT
+from tests.packaging.readme_commands import user_docs_text
 
-README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+README = user_docs_text(REPO_ROOT)
 
 
 def _prose(text: str) -> str:
