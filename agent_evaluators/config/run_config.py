@@ -373,7 +373,9 @@ def build_evaluators(cfg: RunConfig) -> Tuple[Dict[str, Any], Dict[str, str], Op
     a run where nothing is left is a :class:`ConfigError` (a green run that
     evaluated nothing would hide a missing secret in CI).
     """
-    model_config: Any = panel_model_config(cfg.judge_panel, cfg.judge) if cfg.judge_panel else judge_model_config(cfg.judge)
+    model_config: Any = None
+    if any(spec.uses_judge for spec in cfg.evaluators):  # a judge in the environment is no concern of a run without one
+        model_config = panel_model_config(cfg.judge_panel, cfg.judge) if cfg.judge_panel else judge_model_config(cfg.judge)
     if model_config is None and cfg.run_options.get("dry_run"):
         model_config = dry_run_model_config(cfg.judge)  # a dry run calls no judge: it needs none configured
     evaluators: Dict[str, Any] = {}

@@ -147,6 +147,18 @@ def test_judge_from_environment(tmp_path):
     assert r.rc == 0, r
 
 
+def test_a_key_in_the_environment_does_not_fail_a_run_of_deterministic_evaluators(tmp_path):
+    # issue 36 item 26: OPENAI_API_KEY without a judge model made every run exit 2, judge or not
+    mapping = tmp_path / "map.yaml"
+    mapping.write_text("evaluators:\n  trajectory:\n    type: tool_trajectory\n    column_mapping:\n"
+                       "      ground_truth: ${data.expected_tool_calls}\n")
+    good = write_jsonl(tmp_path / "good.jsonl", [row for row in sample_rows() if row["label"] == "good"])
+    for data, rc in ((good, 0), (AGENTS, 1)):
+        r = agent_eval("run", "--config", mapping, "--data", data, "-o", tmp_path / f"out{rc}",
+                       env=clean_env(OPENAI_API_KEY="sk-not-used"))
+        assert r.rc == rc and "judge" not in r.err, r
+
+
 # ---------------------------------------------------------------------------- resume, junit
 def test_resume_reuses_finished_rows_without_new_judge_calls(tmp_path):
     data = write_jsonl(tmp_path / "d.jsonl", sample_rows()[:6])
