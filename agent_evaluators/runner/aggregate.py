@@ -34,15 +34,18 @@ has no ``*_usage``: made in this run, it carries its usage record as ``judge_usa
 token counts and model come from its ``*_properties`` (:func:`properties_usage`) and its call count is unknown.
 """
 
+import logging
 import math
 from array import array
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..judge.prices import cost_usd, price_for
-from ..stats.intervals import bootstrap_mean, normal_mean, wilson
+from ..stats.intervals import bootstrap_mean, finite_mean, normal_mean, squared_deviations, wilson
 from ..stats.noise import split_variance
 from ..stats.passk import mean_over_rows
+
+logger = logging.getLogger("agent_evaluators.runner")
 
 _NUM = (int, float)
 
@@ -90,15 +93,22 @@ class ExactSum:
     which row finished first. This keeps the sum exactly as a few non-overlapping float
     partials (Shewchuk's algorithm, the one :func:`math.fsum` runs over a whole list) and
     rounds once when read, in constant memory. Infinities are kept apart (their sum is
-    order-free already; the partials cannot hold them).
+    order-free already; the partials cannot hold them). Where the sum would pass float's range
+    (two scores of 1.5e308) the partials are kept scaled down by ``2**-SHIFT`` (exact for all but
+    values too small to matter beside such a sum): the mean is still a float, the sum is ``inf``.
     """
 
-    __slots__ = ("partials", "count", "special")
+    __slots__ = ("partials", "count", "special", "shift")
+
+    #: the scaling exponent once a sum nears float's range, and where that is
+    SHIFT = 600
+    _NEAR_RANGE = 2.0 ** 1020
 
     def __init__(self) -> None:
         self.partials: List[float] = []
         self.count = 0
         self.special = 0.0
+        self.shift = 0
 
     def add(self, x: float) -> None:
         self.count += 1
@@ -110,6 +120,14 @@ class ExactSum:
         if not math.isfinite(x):
             self.special += x
             return
+        if self.shift:
+            x = math.ldexp(x, -self.shift)
+        elif abs(x) > self._NEAR_RANGE or (self.partials and abs(self.partials[-1]) > self._NEAR_RANGE):
+            self._scale_down()
+            x = math.ldexp(x, -self.shift)
+        self._add(x)
+
+    def _add(self, x: float) -> None:
         partials = self.partials
         i = 0
         for y in partials:
@@ -123,24 +141,51 @@ class ExactSum:
             x = hi
         partials[i:] = [x]
 
+    def _scale_down(self) -> None:
+        old, self.partials, self.shift = self.partials, [], self.SHIFT
+        for p in old:
+            self._add(math.ldexp(p, -self.SHIFT))
+
     def merge(self, other: "ExactSum") -> None:
         """Fold in another part's sum (a Ray shard's): still exact, still order-free."""
         count = self.count + other.count
+        if other.shift and not self.shift:
+            self._scale_down()
         for x in other.partials:
-            self.add(x)
+            if self.shift == other.shift:
+                self._add(x)
+            else:  # this sum is scaled, the other's is not
+                self.add(x)
         self.special += other.special
         self.count = count
 
-    @property
-    def total(self) -> float:
-        if self.special:
-            return self.special
+    def _scaled_total(self) -> float:
         try:
             return math.fsum(self.partials)
         except (OverflowError, ValueError):  # a sum past float's range
             return sum(self.partials)
 
+    @property
+    def total(self) -> float:
+        if self.special:
+            return self.special
+        total = self._scaled_total()
+        try:
+            return math.ldexp(total, self.shift) if self.shift else total
+        except OverflowError:
+            return math.copysign(math.inf, total)
+
+    @property
+    def overflows(self) -> bool:
+        """Whether the finite values' sum is past float's range (their mean is still a float)."""
+        return not self.special and math.isinf(self.total)
+
     def mean(self) -> float:
+        if self.shift and not self.special:
+            try:
+                return math.ldexp(self._scaled_total() / self.count, self.shift)
+            except OverflowError:
+                return math.copysign(math.inf, self._scaled_total())
         return self.total / self.count
 
 
@@ -376,6 +421,9 @@ class AliasStats:
         for k, acc in self.sums.items():
             if acc.count:
                 out[f"{alias}.{k}"] = acc.mean()
+                if acc.overflows:
+                    logger.warning("%s.%s: the scores' sum is past the range of a float; the mean is taken from "
+                                   "scaled values and intervals or spreads of it may be infinite", alias, k)
         if self.pass_den:
             out[f"{alias}.pass_rate"] = self.passes / self.pass_den
         out[f"{alias}.n"] = self.n
@@ -388,8 +436,7 @@ class AliasStats:
             for k in keys:
                 means = [slot[2][k].mean() for slot in self.runs if k in slot[2] and slot[2][k].count]
                 if len(means) > 1:
-                    mu = math.fsum(means) / len(means)
-                    out[f"{alias}.{k}_std"] = math.sqrt(math.fsum((m - mu) ** 2 for m in means) / len(means))
+                    out[f"{alias}.{k}_std"] = math.sqrt(squared_deviations(means, finite_mean(means)) / len(means))
             for i, slot in enumerate(self.runs, 1):
                 if slot[1]:
                     out[f"{alias}.pass_rate_run_{i}"] = slot[0] / slot[1]

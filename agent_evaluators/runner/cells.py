@@ -14,11 +14,13 @@ reader that lists cells under their row and alias (the command line) says it in 
 
 import asyncio
 import inspect
+import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, NamedTuple, Optional, Union
 
 from ..errors import JudgeError
 from ..judge.caps import BUDGET_REASON, NOT_RUN
+from ..stats.intervals import finite_mean
 from ..stats.passk import pass_at_k, pass_hat_k
 from ..wording import Option, Text, recall, remember, words_of
 from .aggregate import add_usage
@@ -244,6 +246,14 @@ def row_pass_at_k(results: List[Any]) -> Dict[str, Any]:
             "pass_hat_k": {str(t): pass_hat_k(n, c, t) for t in range(1, n + 1)}}
 
 
+def _mean(values: List[Any]) -> float:
+    """The runs' mean; scores whose sum is past float's range (1.5e308 twice) still have one."""
+    total = sum(values)
+    if math.isfinite(total) or not all(math.isfinite(v) for v in values):  # an infinite score: its own mean
+        return total / len(values)
+    return finite_mean([float(v) for v in values])
+
+
 def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     """``num_runs > 1``: one cell holding the mean, with every run in its details; an evaluator
     with a ``combine_runs(runs)`` method writes its own cell (a result shape of its own, as the compatibility wing's rows)."""
@@ -256,7 +266,7 @@ def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
         keys = {key for r in runs for key, v in r.items() if type(v) in (int, float)}
         for key in keys:
             vals = [r[key] for r in runs if type(r.get(key)) in (int, float)]
-            out[key] = sum(vals) / len(vals)
+            out[key] = _mean(vals)
         out["runs"] = runs
         return out
     k = inv.result_key
@@ -273,8 +283,8 @@ def combine_runs(inv: Invoker, runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     if not scores:
         out.update({k: None, f"{k}_result": "not_applicable", f"{k}_reason": f"No run of {len(runs)} was scored"})
     else:
-        mean = sum(scores) / len(scores)
-        std = (sum((s - mean) ** 2 for s in scores) / len(scores)) ** 0.5
+        mean = _mean(scores)
+        std = (sum((s - mean) * (s - mean) for s in scores) / len(scores)) ** 0.5  # inf past float's range, no error
         passed = threshold is None or mean >= threshold
         out.update({
             k: mean,

@@ -18,8 +18,9 @@ import logging
 import time
 from array import array
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
-from typing import Any, BinaryIO, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import plugins
 from ..errors import ConfigError, EvaluatorErrors, InputError, RunInterrupted
@@ -54,6 +55,18 @@ def no_rows_message(data: object) -> str:
     """What ``evaluate()`` and ``agent-eval run`` say about a data file with no rows."""
     return (f"{data} holds no rows (empty, or only blank lines): nothing was evaluated. "
             "Check the file (or the step that writes it) and run again.")
+
+
+def _summary_part(problems: List[str], what: str, compute: Callable[[], Mapping[str, Any]]) -> Dict[str, Any]:
+    """``compute()``, or ``{}`` with the problem noted in ``problems`` and logged: a part of the summary that
+    fails (an aggregate of extreme scores) must not leave the run ``running``, which every resume would repeat."""
+    try:
+        return dict(compute())
+    except Exception as exc:  # noqa: BLE001 - any failure here is reported in the summary instead
+        logger.warning("summary: %s could not be computed (%s: %s); the rows are saved and the summary leaves it "
+                       "out", what, type(exc).__name__, exc)
+        problems.append(f"{what}: {type(exc).__name__}: {exc}")
+        return {}
 
 
 def _now_iso(ts: float) -> str:
@@ -467,12 +480,14 @@ class RunLedger:
         metrics: Dict[str, Any] = {}
         intervals: Dict[str, Any] = {}
         noise: Dict[str, Any] = {}
+        problems: List[str] = []  # a part of the summary that could not be computed: reported, never raised
         for alias in self.rows.aliases:
-            metrics.update(tally.stats[alias].metrics(alias))
-            intervals.update(tally.stats[alias].intervals(alias))
-            noise.update(tally.stats[alias].noise(alias))
+            stats = tally.stats[alias]
+            metrics.update(_summary_part(problems, f"{alias} metrics", partial(stats.metrics, alias)))
+            intervals.update(_summary_part(problems, f"{alias} intervals", partial(stats.intervals, alias)))
+            noise.update(_summary_part(problems, f"{alias} noise", partial(stats.noise, alias)))
         usage = {alias: tally.stats[alias].usage for alias in self.rows.aliases}
-        agreement = self._agreement()
+        agreement = _summary_part(problems, "judge panel agreement", self._agreement)
         if self.changed_rows:
             logger.warning("%d row(s) differ from the rows of the earlier run at the same position; they were "
                            "evaluated again", self.changed_rows)
@@ -511,6 +526,8 @@ class RunLedger:
         })
         if agreement:
             summary["agreement"] = agreement
+        if problems:
+            summary["summary_problems"] = problems
         if self.estimate:
             summary.update(estimate=self.estimate, estimate_vs_actual=compare_estimate(self.estimate, usage))
         if self.budget is not None:

@@ -16,8 +16,8 @@ import random
 from statistics import NormalDist
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Union
 
-__all__ = ["Interval", "wilson", "bootstrap_mean", "normal_mean", "percentile", "z_value", "DEFAULT_LEVEL", "RESAMPLES",
-           "BOOTSTRAP_MAX_DRAWS", "SEED"]
+__all__ = ["Interval", "wilson", "bootstrap_mean", "normal_mean", "percentile", "z_value", "finite_mean",
+           "squared_deviations", "DEFAULT_LEVEL", "RESAMPLES", "BOOTSTRAP_MAX_DRAWS", "SEED"]
 
 DEFAULT_LEVEL = 0.95
 #: bootstrap resamples: the percentile interval's ends move by well under 1% of its width between seeds
@@ -61,13 +61,39 @@ def wilson(successes: int, n: int, level: float = DEFAULT_LEVEL) -> Optional[Int
     return Interval(max(0.0, centre - half), min(1.0, centre + half), level, "wilson")
 
 
+def finite_mean(values: Sequence[float]) -> float:
+    """The mean of finite values, whatever their size: a sum past float's range (two scores of 1.5e308)
+    is summed again scaled down by the count, never an ``OverflowError``."""
+    n = len(values)
+    try:
+        return math.fsum(values) / n
+    except OverflowError:
+        return math.fsum(v / n for v in values)
+    except ValueError:  # inf and -inf among them: no mean
+        return math.nan
+
+
+def squared_deviations(values: Iterable[float], mean: float) -> float:
+    """The sum of ``(v - mean)**2``; ``inf`` where it is past float's range (reported by the caller, never raised)."""
+    try:
+        return math.fsum((v - mean) * (v - mean) for v in values)  # ``*``, not ``**``: float ``**`` raises on overflow
+    except OverflowError:
+        return math.inf
+
+
 def percentile(sorted_values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (0..1) of already sorted values, linear between points (numpy's default)."""
     n = len(sorted_values)
     pos = q * (n - 1)
     lo = math.floor(pos)
     hi = min(lo + 1, n - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+    a, b, frac = sorted_values[lo], sorted_values[hi], pos - lo
+    if not frac:
+        return a
+    width = b - a
+    if math.isinf(width) and math.isfinite(a) and math.isfinite(b):  # ends of opposite sign near float's range
+        return a * (1 - frac) + b * frac
+    return a + width * frac
 
 
 def _clean(values: Sequence[Value]) -> List[Value]:
@@ -95,18 +121,18 @@ def normal_mean(values: Iterable[float], level: float = DEFAULT_LEVEL) -> Option
             total += v
     if n == 0:
         return None
-    mu = total / n
+    mu = total / n if math.isfinite(total) else math.fsum(v / n for v in values if math.isfinite(v))
     ss = 0.0
     for v in values:
         if math.isfinite(v):
-            ss += (v - mu) ** 2
+            ss += (v - mu) * (v - mu)  # inf past float's range, never an OverflowError
     sd = math.sqrt(ss / (n - 1)) if n > 1 else 0.0
     half = z_value(level) * sd / math.sqrt(n)
     return Interval(mu - half, mu + half, level, "normal")
 
 
 def _normal(values: List[Value], level: float) -> Interval:
-    got = normal_mean([v if isinstance(v, float) else math.fsum(v) / len(v) for v in values], level)
+    got = normal_mean([v if isinstance(v, float) else finite_mean(v) for v in values], level)
     assert got is not None
     return got
 
@@ -132,15 +158,16 @@ def bootstrap_mean(values: Sequence[Value], level: float = DEFAULT_LEVEL, *, res
     if not nested:
         flat = [float(v) for v in rows]  # type: ignore[arg-type]
         for _ in range(resamples):
-            means.append(math.fsum(rng.choices(flat, k=n)) / n)
+            means.append(finite_mean(rng.choices(flat, k=n)))
         method = "bootstrap-rows"
     else:
         groups = [[v] if isinstance(v, float) else list(v) for v in rows]
         for _ in range(resamples):
+            parts = [finite_mean(rng.choices(g, k=len(g))) for g in rng.choices(groups, k=n)]
             total = 0.0
-            for g in rng.choices(groups, k=n):
-                total += math.fsum(rng.choices(g, k=len(g))) / len(g)
-            means.append(total / n)
+            for part in parts:
+                total += part
+            means.append(total / n if math.isfinite(total) else finite_mean(parts))
         method = "bootstrap-rows-repetitions"
     means.sort()
     alpha = 1 - level

@@ -15,6 +15,8 @@ A component the data cannot show (no repeated verdicts, no repeated agent runs) 
 import math
 from typing import List, NamedTuple, Optional, Sequence
 
+from .intervals import finite_mean, squared_deviations
+
 __all__ = ["NoiseSplit", "split_variance"]
 
 
@@ -27,8 +29,8 @@ class NoiseSplit(NamedTuple):
 
 
 def _var(xs: Sequence[float]) -> float:
-    m = math.fsum(xs) / len(xs)
-    return math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    """The sample variance; ``inf`` past float's range (scores near 1e308), never an ``OverflowError``."""
+    return squared_deviations(xs, finite_mean(xs)) / (len(xs) - 1)
 
 
 def _pooled(groups: List[List[float]]) -> Optional[float]:
@@ -54,10 +56,10 @@ def split_variance(rows: Sequence[Sequence[Sequence[float]]]) -> NoiseSplit:
     verdicts = len([v for run in runs for v in run]) / len(runs)
     per_row = len(runs) / len(clean)
     judge = _pooled(runs)
-    run_means = [[math.fsum(run) / len(run) for run in row] for row in clean]
+    run_means = [[finite_mean(run) for run in row] for row in clean]
     agent_raw = _pooled(run_means)
     agent = None if agent_raw is None else max(0.0, agent_raw - (judge or 0.0) / verdicts)
-    row_means = [math.fsum(m) / len(m) for m in run_means]
+    row_means = [finite_mean(m) for m in run_means]
     between = None
     if len(row_means) > 1:
         carried = (agent or 0.0) / per_row + (judge or 0.0) / (per_row * verdicts)
