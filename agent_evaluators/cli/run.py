@@ -343,6 +343,8 @@ def verdict(code: int, outcome: RunOutcome) -> str:
     if code == 2 and outcome.budget_stop is not None and not outcome.error_count:
         n = outcome.budget_stop.get("not_run_cells")
         return f"INCOMPLETE (stopped by the judge budget: {n} cell(s) not run)"
+    if code == 2 and outcome.not_run_total and not outcome.error_count:
+        return f"INCOMPLETE ({outcome.not_run_total} cell(s) not run; finish them with --resume)"
     text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})",
             3: "INCONCLUSIVE (a judge panel agrees below min_agreement)"}[code]
     unchecked = [c for c in outcome.checks if c["status"] == "skipped"]

@@ -55,13 +55,18 @@ class RunOutcome:
         """Cells of ``alias`` the judge budget left unrun."""
         return int(self.metrics.get(f"{alias}.not_run_count") or 0)
 
+    @property
+    def not_run_total(self) -> int:
+        """Cells of every alias left unrun (by this run's budget or an earlier one's): a run with any is not done."""
+        return sum(self.not_run(alias) for alias in self.aliases)
+
 
 def exit_code(outcome: RunOutcome) -> int:
-    """2: error cells, a run the judge budget stopped, or a threshold that is ERROR or INCOMPLETE; 1: a
-    threshold failed (or, without applicable thresholds, a scored cell failed); 3: a threshold is
-    inconclusive (its judge panel disagrees too much to tell); 0: pass."""
-    if outcome.error_count or outcome.budget_stop is not None or any(c["status"] in ("error", "incomplete")
-                                                                        for c in outcome.checks):
+    """2: error cells, a run the judge budget stopped or with cells not run, or a threshold that is ERROR or
+    INCOMPLETE; 1: a threshold failed (or, without applicable thresholds, a scored cell failed); 3: a threshold
+    is inconclusive (its judge panel disagrees too much to tell); 0: pass."""
+    if outcome.error_count or outcome.budget_stop is not None or outcome.not_run_total or any(
+            c["status"] in ("error", "incomplete") for c in outcome.checks):
         return 2
     applicable = [c for c in outcome.checks if c["status"] != "skipped"]
     if applicable:

@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Seque
 
 from .. import plugins
 from ..errors import ConfigError, EvaluatorErrors, InputError, RunInterrupted
-from ..judge.caps import BudgetBook
+from ..judge.caps import NOT_RUN, BudgetBook
 from ..wording import Option, Text
 from .aggregate import run_cost
 from .describe import RunDescription
@@ -366,7 +366,8 @@ class RunLedger:
                 self._prior_status.pop(line, None)
                 return plans
         if self.options.settings.rerun_failed and not self.options.settings.resume:
-            return [p for p in plans if status.get(p.alias) == "error"]
+            # a cell a budget left unrun is not a failure, but it is not done either
+            return [p for p in plans if status.get(p.alias) in ("error", NOT_RUN)]
         return [p for p in plans if status.get(p.alias) != "ok"]
 
     def errored_cells(self) -> List[Tuple[int, str]]:
@@ -493,7 +494,7 @@ class RunLedger:
                            "evaluated again", self.changed_rows)
         if self.skipped:
             logger.warning(Text(
-                "{n} row(s) have no results yet and were not run ({rerun} reruns error cells only); use {resume} to "
+                "{n} row(s) have no results yet and were not run ({rerun} reruns error and not-run cells only); use {resume} to "
                 "evaluate them", n=self.skipped, rerun=Option("rerun_failed"), resume=Option("resume", True)))
         rows: Sequence[Dict[str, Any]]
         if self.rows_path is not None:

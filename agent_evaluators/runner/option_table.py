@@ -108,7 +108,7 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("max_concurrency", 10, "int", "judge requests in flight, shared by every evaluator (default 10)",
               validators.positive_int, metavar="N", in_summary=True, report_label="Max concurrency", aliases=("concurrency",)),
     RunOption("resume", False, "flag", "continue the run in --output: only missing or errored cells run", validators.flag),
-    RunOption("rerun_failed", False, "flag", "re-run only the errored cells of the run in --output", validators.flag),
+    RunOption("rerun_failed", False, "flag", "re-run only the errored and not-run cells of the run in --output", validators.flag),
     RunOption("force", False, "flag",
               "with --resume / --rerun-failed: reuse earlier results even though data or evaluators changed", validators.flag),
     RunOption("num_runs", 1, "int", "evaluate every cell this many times; the cell holds the mean",

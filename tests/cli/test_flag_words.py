@@ -102,7 +102,7 @@ CASES: Dict[str, tuple] = {
     "mapping unknown input": (lambda t: _run(t, "--map", "response_match.nope=response"),
                               "--map response_match.nope=... maps input 'nope'"),
     "unknown data suffix": (_unknown_suffix, "(convert the file to one of them)"),
-    "rerun-failed warning": (_rerun_failed_with_new_rows, "(--rerun-failed reruns error cells only); use --resume"),
+    "rerun-failed warning": (_rerun_failed_with_new_rows, "(--rerun-failed reruns error and not-run cells only); use --resume"),
     "unusable judge reply": (_unusable_judge_reply, "the cell's details (raw_text) in rows.jsonl"),
     "rejected API key": (_rejected_key, "the variable named by --judge-api-key-env"),
     "report of a folder without a run": (lambda t: agent_eval("report", t), "(agent-eval run --output DIR)"),

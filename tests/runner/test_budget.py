@@ -294,14 +294,34 @@ def test_a_simulated_user_s_turns_count_and_a_refused_conversation_is_run_again_
     assert comparable_cells(finished.rows) == comparable_cells(uncapped.rows)
 
 
-def test_rerun_failed_keeps_not_run_cells_as_they_are(tmp_path):
+def test_rerun_failed_runs_the_cells_a_budget_left_unrun(tmp_path):
+    # issue 36 item 5: rerun_failed reran errors only, so the not_run cells of a stopped run stayed unrun
     with JudgeServer(priced_judge) as server:
         _run(server, tmp_path / "out", max_judge_calls=3, max_concurrency=1)
         again = _run(server, tmp_path / "out", rerun_failed=True)
-        assert server.stats()["requests"] == 3  # no error cells: nothing to rerun; not_run is not an error
-    assert cell_results(again).count("not_run") == ROWS - 3
-    assert sum(r["cell_status"]["intent"] == "not_run" for r in again.rows) == ROWS - 3
-    assert again.metrics["intent.not_run_count"] == ROWS - 3
+        assert server.stats()["requests"] == ROWS  # the 7 cells left, none of the 3 scored ones twice
+    assert cell_results(again).count("not_run") == 0 and again.metrics["intent.n"] == ROWS
+    assert read_summary(tmp_path / "out")["status"] == "complete"
+
+
+def test_cli_rerun_failed_after_a_budget_stop_is_never_pass_with_cells_left(tmp_path):
+    from agent_evaluators.cli.run_outcome import RunOutcome, exit_code
+
+    with JudgeServer(priced_judge) as server:
+        first = agent_eval(*_cli_args(tmp_path, server, "--max-judge-calls", "2"))
+        assert first.rc == 2 and server.stats()["requests"] == 2, first
+        capped = agent_eval(*_cli_args(tmp_path, server, "--rerun-failed", "--max-judge-calls", "2"))
+        assert capped.rc == 2 and "PASS" not in capped.out and "INCOMPLETE" in capped.out, capped
+        assert server.stats()["requests"] == 2
+        done = agent_eval(*_cli_args(tmp_path, server, "--rerun-failed"))
+        assert done.rc in (0, 1) and "INCOMPLETE" not in done.out, done
+        assert server.stats()["requests"] == 5 and "(2 kept from the earlier run, 3 evaluated now)" in done.out, done
+    metrics = read_summary(tmp_path / "out")["metrics"]
+    assert metrics.get("intent.not_run_count", 0) == 0 and metrics["intent.n"] == 5
+    # a run whose rows still hold not-run cells, budget or not, is INCOMPLETE (exit 2), never PASS
+    left = RunOutcome(metrics={"intent.not_run_count": 3, "intent.n": 2}, usage={}, aliases=["intent"],
+                      result_keys={"intent": "intent_resolution"}, skipped={})
+    assert exit_code(left) == 2
 
 
 def test_azure_layer_rows_say_why_a_cell_was_not_run(tmp_path):
