@@ -36,9 +36,12 @@ each worker installs a view of it with the judge client's interface
 (:mod:`agent_evaluators.ray_engine.cluster_caps`): it sends the request's estimate as a number,
 and "wait for the calls in flight" becomes a short poll of the actor.
 
-The caps count a whole run folder: a resume starts from what its earlier runs spent
-(``summary.json``'s ``"budget"``), so ``--resume`` with a higher cap continues where the
-lower one stopped.
+The caps count a whole run folder: a resume starts from what its earlier runs spent, so
+``--resume`` with a higher cap continues where the lower one stopped. The book notes its totals
+as they change (its ``journal``: the run folder's ``spend.jsonl``, written when a call is admitted,
+before it is sent, and when it is settled), so a run killed before its ``summary.json`` was written
+is counted too: a calls cap is never passed across kills, and a money cap by no more than the calls
+in flight at a kill cost beyond their reservation.
 """
 
 import asyncio
@@ -66,6 +69,12 @@ def estimated_cost(messages: List[Dict[str, Any]], params: Mapping[str, Any], pr
                 for m in messages)
     output = params.get("max_completion_tokens") or params.get("max_tokens") or _DEFAULT_OUTPUT_TOKENS
     return cost_usd({"prompt_tokens": -(-chars // 3), "completion_tokens": int(output)}, price) or 0.0
+
+
+class SpendNotes(Protocol):
+    """Where a budget notes its totals as they change (:class:`agent_evaluators.runner.spend_journal.SpendJournal`)."""
+
+    def note(self, totals: Mapping[str, Any]) -> None: ...
 
 
 class CallBudget(Protocol):
@@ -121,6 +130,9 @@ class BudgetBook:
         self.stopped_text: Optional[Text] = None
         self._measured: Dict[str, Tuple[int, float]] = {}  # model -> (calls, cost) measured in this run
         self.in_flight = 0
+        #: where the totals are noted as they change (the run folder's ``spend.jsonl``), so a resume after a
+        #: kill starts from what was spent; ``None``: nowhere (a run without a folder)
+        self.journal: Optional[SpendNotes] = None
 
     def carry(self, calls: int, cost: float) -> None:
         """Start from what earlier runs of the same folder spent (a resume)."""
@@ -146,9 +158,11 @@ class BudgetBook:
                 self.calls += 1
                 self.in_flight += 1
                 self.reserved += verdict
+                self._note()  # before the call is sent: a kill from here on still counts it
                 return verdict
             if verdict is not None:
                 self.stopped, self.stopped_text = str(verdict), verdict
+                self._note()
         if self.stopped is not None:
             self.refused += 1
             return self.stopped
@@ -185,6 +199,14 @@ class BudgetBook:
             self.cost += cost
             n, total = self._measured.get(model, (0, 0.0))
             self._measured[model] = (n + 1, total + cost)
+        self._note()
+
+    def _note(self) -> None:
+        """Tell the journal the totals: every call admitted, and the money charged plus the calls in flight
+        at their reservation (what a resume after a kill here must count as spent)."""
+        if self.journal is not None:
+            self.journal.note({"judge_calls": self.calls, "cost_usd": round(self.cost + self.reserved, 12),
+                               "stopped": self.stopped})
 
     def record(self) -> Dict[str, Any]:
         """``summary.json``'s ``"budget"``: the caps, what the folder's runs spent, and whether it stopped."""

@@ -51,7 +51,8 @@ def earlier_spend(summary: Mapping[str, Any]) -> Tuple[int, float]:
 
 def budget_record(budget: BudgetBook, not_run: int) -> Dict[str, Any]:
     """``summary.json``'s ``"budget"``: caps, what the folder's runs spent, and the cells left unrun."""
-    return {**budget.record(), "not_run_cells": not_run}
+    chain = getattr(budget.journal, "chain", None)  # the run's chain in spend.jsonl, which a resume continues
+    return {**budget.record(), "not_run_cells": not_run, **({"journal": chain} if chain else {})}
 
 
 def stop_message(record: Mapping[str, Any], reason: Optional[Text] = None) -> Text:

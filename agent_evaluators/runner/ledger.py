@@ -41,12 +41,13 @@ from .result import EvaluationResult
 from .row_evaluator import Cells, Record, RowEvaluator
 from .row_hash import row_digest
 from .safe_record import encode_row
+from .spend_journal import SPEND_FILE, SpendJournal, new_chain, read_spend, spent
 from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_record, scan_rows, write_json_atomic
 from .summary_file import read_summary
 from .tally import RowTally
 
 #: the files a run writes in its folder (besides temporary ``*.tmp`` siblings); the CLI's report files too
-RUN_FILES = (ROWS_FILE, SUMMARY_FILE, LOCK_FILE, "report.html", "checks.json")
+RUN_FILES = (ROWS_FILE, SUMMARY_FILE, LOCK_FILE, SPEND_FILE, "report.html", "checks.json")
 
 logger = logging.getLogger("agent_evaluators.runner")
 
@@ -109,6 +110,9 @@ class RunLedger:
         self.estimate: Optional[Dict[str, Any]] = None
         #: judge calls and USD the folder's earlier runs spent (a resume's budget starts there)
         self.earlier_spend: Tuple[int, float] = (0, 0)
+        #: the chain of runs this one continues in ``spend.jsonl`` (:mod:`.spend_journal`); ``None``: a new one
+        self.spend_chain: Optional[str] = None
+        self._journal: Optional[SpendJournal] = None
         #: the run's judge budget, when it has a cap (:mod:`.budget_run`)
         self.budget: Optional[BudgetBook] = None
         self.summary: Dict[str, Any] = {
@@ -258,8 +262,12 @@ class RunLedger:
                         force=Option("force", True)))
             else:
                 logger.info("nothing to resume in %s; starting a new run", self.out_dir)
+            chains, last = read_spend(self.out_dir)  # a run killed before its first row: its spending still counts
+            if last is not None:
+                self.spend_chain, self.earlier_spend = last, spent(chains[last])
             return
         self.earlier_spend = earlier_spend(old)
+        self._continue_spend_chain(old)
         changes = fingerprint_changes(
             old.get("fingerprint") or {}, description.fingerprint, old.get("config") or {}, description.config
         )
@@ -273,6 +281,19 @@ class RunLedger:
             logger.warning(Text("resuming despite changes ({force}): {changes}", force=Option("force", True),
                                 changes=Text.joined(changes, "; ")))
 
+    def _continue_spend_chain(self, old: Mapping[str, Any]) -> None:
+        """Continue the spending the earlier run noted in ``spend.jsonl`` as it went: more than its summary
+        says when it was killed (its summary is written at its end)."""
+        assert self.out_dir is not None
+        record = old.get("budget")
+        chain = record.get("journal") if isinstance(record, Mapping) else None
+        if not isinstance(chain, str):
+            return
+        self.spend_chain = chain
+        chains, _ = read_spend(self.out_dir)
+        calls, cost = spent(chains.get(chain))
+        self.earlier_spend = (max(self.earlier_spend[0], calls), max(self.earlier_spend[1], cost))
+
     def __enter__(self) -> "RunLedger":
         return self
 
@@ -281,6 +302,8 @@ class RunLedger:
             return
         self._closed = True
         self.progress.close()
+        if self._journal is not None:
+            self._journal.close()
         if self._writer is not None:
             self._writer.close()
         if self._prior_file is not None:
@@ -423,6 +446,9 @@ class RunLedger:
         """The run has judge caps: ``budget`` starts from what the folder's earlier runs spent, its
         record goes into ``summary.json``, and every evaluator reports ``not_run_count``."""
         budget.carry(*self.earlier_spend)
+        if self.out_dir is not None:  # spending noted as it happens, and its chain named from the first summary on
+            self._journal = budget.journal = SpendJournal(self.out_dir, self.spend_chain or new_chain())
+            self.summary["budget"] = budget_record(budget, 0)
         self.budget = budget
         for stats in self.tally.stats.values():
             stats.budgeted = True

@@ -1,0 +1,102 @@
+"""Judge budget caps across SIGKILLs (issue 36, item 1).
+
+A capped run killed part-way used to leave no record of its spending (``summary.json`` is written
+at the end), so each resume counted from zero: 254 requests for a cap of 150. The budget now notes
+its totals in ``spend.jsonl`` as it admits and settles each call, and a resume starts there.
+
+The evaluating process is a real subprocess (``budget_child``) against a fake judge owned by the
+test, whose request counter outlives every kill. What must hold: across every kill and the final
+resume, the requests the judge received stay within the cap plus the calls in flight at each kill
+(calls are counted when admitted, before they are sent, so a call cap is not passed at all).
+"""
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from agent_evaluators.testing import JudgeServer
+
+from ..runner.budget_helpers import PER_CALL, priced_judge
+from ..runner.distributed.helpers import make_rows, write_data
+from .figures import record
+
+REPO = Path(__file__).resolve().parents[2]
+CONCURRENCY = 4
+
+
+def _child(data: Path, out: Path, server: JudgeServer, kind: str, cap: float, engine: str = "local") -> List[str]:
+    return [sys.executable, "-m", "tests.reliability.budget_child", str(data), str(out), server.url + "/v1", kind,
+            str(cap), str(CONCURRENCY), engine]
+
+
+def _killed(cmd: List[str], server: JudgeServer, after: int, wait_s: float = 60.0) -> int:
+    """Run ``cmd`` until the judge has seen ``after`` more requests, then SIGKILL it; its exit code."""
+    start = server.stats()["requests"]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + wait_s
+    while proc.poll() is None and server.stats()["requests"] < start + after and time.monotonic() < deadline:
+        time.sleep(0.002)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode in (0, -signal.SIGKILL), err.decode(errors="replace")[-3000:]
+    return proc.returncode
+
+
+def budget_kill_loop(tmp_path: Path, *, seed: int, kind: str, cap_calls: int, kills: int, rows: int,
+                     engine: str = "local") -> Dict[str, object]:
+    rng = random.Random(seed)
+    data = write_data(tmp_path / "data.jsonl", make_rows(rows))
+    out = tmp_path / "run"
+    cap = cap_calls if kind == "calls" else cap_calls * PER_CALL
+    exits = []
+    with JudgeServer(priced_judge, delay_s=0.02) as server:
+        cmd = _child(data, out, server, kind, cap, engine)
+        for _ in range(kills):
+            exits.append(_killed(cmd, server, rng.randint(1, max(1, cap_calls // kills))))
+        done = subprocess.run(cmd, cwd=REPO, capture_output=True, timeout=300)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+        sent = server.stats()["requests"]
+    summary = json.loads((out / "summary.json").read_text())
+    budget = summary["budget"]
+    killed = exits.count(-signal.SIGKILL)
+    figures = {"engine": engine, "cap_kind": kind, "cap_calls": cap_calls, "seed": seed, "kills": killed,
+               "requests_sent": sent, "recorded_calls": budget["judge_calls"], "status": summary["status"]}
+    record("budget_kills", figures)
+    assert killed >= kills // 2, f"too few runs were killed part-way: {exits}"
+    # calls are counted when admitted, before they are sent: a kill loses none of them
+    assert sent <= cap_calls, figures
+    assert budget["judge_calls"] >= sent, figures
+    assert summary["status"] == "stopped" and budget["stopped"], figures
+    if kind == "cost":
+        assert budget["cost_usd"] <= cap + 1e-9 and sent * PER_CALL <= cap + CONCURRENCY * PER_CALL, figures
+    return figures
+
+
+def test_a_killed_capped_run_resumes_from_what_it_spent(tmp_path):
+    figures = budget_kill_loop(tmp_path, seed=1, kind="calls", cap_calls=12, kills=2, rows=30)
+    assert figures["requests_sent"] == 12  # the cap exactly, however the kills fell
+    journal = [json.loads(line) for line in (tmp_path / "run" / "spend.jsonl").read_text().splitlines()]
+    assert {line["run"] for line in journal} == {json.loads((tmp_path / "run" / "summary.json").read_text())[
+        "budget"]["journal"]}
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("seed", [2, 3, 4])
+@pytest.mark.parametrize("kind", ["calls", "cost"])
+def test_budget_kill_loop(tmp_path, seed, kind):
+    budget_kill_loop(tmp_path, seed=seed, kind=kind, cap_calls=40, kills=6, rows=80)
+
+
+@pytest.mark.heavy
+@pytest.mark.ray
+def test_budget_kill_loop_on_ray(tmp_path):
+    pytest.importorskip("ray")
+    budget_kill_loop(tmp_path, seed=5, kind="calls", cap_calls=30, kills=3, rows=60, engine="ray")
