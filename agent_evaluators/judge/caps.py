@@ -46,6 +46,7 @@ in flight at a kill cost beyond their reservation.
 
 import asyncio
 import contextlib
+import math
 import threading
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple, Union
 
@@ -107,7 +108,9 @@ class Ticket:
         if not self.settled:
             self.settled = True
             cost = usage.get("cost_usd") if isinstance(usage, Mapping) else None
-            self.budget._settle(self, float(cost) if isinstance(cost, (int, float)) else None)
+            if not isinstance(cost, (int, float)) or isinstance(cost, bool) or not 0 <= cost < math.inf:
+                cost = None  # no cost, or none to trust (a negative one would give money back): the reservation
+            self.budget._settle(self, None if cost is None else float(cost))
 
 
 class BudgetBook:

@@ -45,7 +45,7 @@ from .reply_body import DEFAULT_MAX_REPLY_BYTES, describe_size
 from .retry import backoff_delay, is_retryable_status, retry_after_seconds
 from .schema import response_format_for, strict_schema
 from .transport import BadReply, ConnectFailure, StatusError, TooLarge, Transport, TransportError, TransportTimeout
-from .usage import empty_usage
+from .usage import UsageTally, empty_usage
 
 log = logging.getLogger(__name__)
 
@@ -96,57 +96,6 @@ class _Unusable(Exception):
 
 class _FormatRejected(Exception):
     pass
-
-
-class _Tally:
-    """Attempts and token counts accumulated over every HTTP exchange of one verdict."""
-
-    __slots__ = ("attempts", "calls", "prompt", "completion", "reasoning", "cached", "model")
-
-    def __init__(self) -> None:
-        self.attempts = 0
-        self.calls = 0
-        self.prompt: Optional[int] = 0
-        self.completion: Optional[int] = 0
-        self.reasoning: Optional[int] = 0
-        self.cached: Optional[int] = 0
-        self.model: Optional[str] = None
-
-    @staticmethod
-    def _add(total: Optional[int], value: Any) -> Optional[int]:
-        if total is None or value is None:
-            return None
-        return total + int(value)
-
-    def add(self, completion: Dict[str, Any]) -> None:
-        """Count one chat-completion reply (the JSON body as a dict)."""
-        self.calls += 1
-        self.model = completion.get("model") or self.model
-        usage = completion.get("usage")
-        if not isinstance(usage, dict):
-            self.prompt = self.completion = self.reasoning = self.cached = None
-            return
-        self.prompt = self._add(self.prompt, usage.get("prompt_tokens"))
-        self.completion = self._add(self.completion, usage.get("completion_tokens"))
-        details = usage.get("completion_tokens_details")
-        self.reasoning = self._add(self.reasoning, details.get("reasoning_tokens") if isinstance(details, dict) else None)
-        pdetails = usage.get("prompt_tokens_details")
-        self.cached = self._add(self.cached, pdetails.get("cached_tokens") if isinstance(pdetails, dict) else None)
-
-    def usage(self, *, model: str, mode: str, started: float, template_hash: Optional[str], price: Optional[Price]) -> Dict:
-        called = self.calls > 0
-        return priced({  # the keys and order of usage.empty_usage(), written out: this runs once per judge call
-            "prompt_tokens": self.prompt if called else None,
-            "completion_tokens": self.completion if called else None,
-            "reasoning_tokens": self.reasoning if called else None,
-            "cached_tokens": self.cached if called else None,
-            "judge_calls": 1,
-            "attempts": self.attempts,
-            "model": self.model or model,
-            "response_format": mode,
-            "template_hash": template_hash,
-            "latency_s": round(time.perf_counter() - started, 6),
-        }, price, model)
 
 
 class JudgeClient:
@@ -237,7 +186,7 @@ class JudgeClient:
         return text if clean is data else json.dumps(clean, ensure_ascii=False)
 
     # ------------------------------------------------------------------ HTTP with retries
-    async def _post(self, transport: Sender, body: Dict[str, Any], tally: _Tally,
+    async def _post(self, transport: Sender, body: Dict[str, Any], tally: UsageTally,
                     headers: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
         circuit = self._circuit
         last_status: Optional[int] = None
@@ -340,7 +289,7 @@ class JudgeClient:
                                 withheld.refused() if withheld is not None else None)
 
     async def _exchange(self, client: Sender, messages: List[Dict[str, Any]], params: Dict[str, Any],
-                        output_model: Optional[type], extra_rf: Any, tally: _Tally) -> Tuple[Any, str]:
+                        output_model: Optional[type], extra_rf: Any, tally: UsageTally) -> Tuple[Any, str]:
         """One request, stepping down the response-format ladder when the endpoint rejects a format."""
         mode = self.format_mode(output_model)
         body: Dict[str, Any] = {"model": self.model, "messages": messages, **params}
@@ -363,7 +312,7 @@ class JudgeClient:
                 mode = nxt
                 self._remember_format(mode)
                 continue
-            tally.add(completion)
+            tally.add(completion, messages, self.model)
             return completion, mode
 
     # ------------------------------------------------------------------ parsing
@@ -407,7 +356,7 @@ class JudgeClient:
         except Exception as e:  # noqa: BLE001 - pydantic ValidationError and validators' own errors
             raise _Unusable(f"the JSON does not match the required fields: {describe_validation_error(e)}") from None
 
-    def _check_finish(self, text: str, finish: Optional[str], tally: _Tally,
+    def _check_finish(self, text: str, finish: Optional[str], tally: UsageTally,
                       completion: Optional[Dict[str, Any]] = None) -> None:
         if completion is not None and not text.strip():
             refusal = self._refusal(completion)
@@ -464,7 +413,7 @@ class JudgeClient:
                 return hit
 
         ticket = await admit_call(self.model, self.price, messages, sent_params)  # the run's caps (.budget)
-        tally = _Tally()
+        tally = UsageTally()
         try:
             completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)
             text, finish = self._reply_text(completion)

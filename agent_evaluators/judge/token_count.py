@@ -22,11 +22,11 @@ import hashlib
 import logging
 import threading
 from pathlib import Path
-from typing import Any, Callable, Dict, NamedTuple, Optional
+from typing import Any, Callable, Dict, Iterable, NamedTuple, Optional
 
 from .._util.install_hint import install_hint
 
-__all__ = ["TokenCounter", "counter_for", "ENCODINGS"]
+__all__ = ["TokenCounter", "counter_for", "prompt_tokens", "ENCODINGS"]
 
 log = logging.getLogger(__name__)
 
@@ -151,3 +151,22 @@ def counter_for(model: Optional[str] = None) -> TokenCounter:
 
         found = _counters[method] = TokenCounter(count, method)
     return found
+
+
+def content_text(content: Any) -> str:
+    """Text of a message ``content``: a string, or the text parts of a parts list."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p if isinstance(p, str) else p.get("text") if isinstance(p, dict) else None for p in content]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return str(content)
+
+
+def prompt_tokens(messages: Iterable[Any], count: Callable[[str], int]) -> int:
+    """A chat request's prompt tokens as an endpoint counts them: each message's content by ``count``, plus
+    OpenAI's published framing (3 tokens per message, 3 to prime the reply); the response-format schema is not
+    counted (providers count it differently). The fake judge and the dry run count the same way."""
+    return 3 + sum(3 + count(content_text(m.get("content"))) for m in messages if isinstance(m, dict))
