@@ -10,16 +10,17 @@ The rule, so a run never knowingly passes its cap:
 
 * ``max_judge_calls``: a call is admitted while fewer than the cap have been admitted
   (calls in flight count at once), so a run makes at most the cap.
-* ``max_cost``: a call is admitted when the money charged so far, plus what the calls in
-  flight are expected to cost, plus this call's expected cost stays within the cap. When it
-  would not, and calls are in flight, it waits for them to be charged (they may cost less than
-  expected) and is decided again; with nothing in flight, it is refused. A call's expected cost
-  is the mean measured cost of this model's calls so far in the run (on a resume, before any,
-  the mean of the folder's earlier calls); before the first reply it is a deliberately high
-  estimate from the prompt: one token per 3 characters of the messages, plus the request's
-  ``max_tokens`` (1,000 when unset) of output, at the model's price. Once a call is answered,
-  its real cost (usage x price) replaces the estimate; a reply without token counts is charged
-  the estimate. So with a steady cost per call a cap of N calls' worth makes N calls.
+* ``max_cost``: a call is admitted when the money charged so far, plus the reservations of the
+  calls in flight, plus this call's reservation stays within the cap. When it would not, and
+  calls are in flight, it waits for them to be charged (they usually cost less than reserved)
+  and is decided again; with nothing in flight, it is refused. A call's reservation is the most
+  this request can cost, from its own size: its prompt tokens (counted with the model's tokenizer
+  where one is installed, :mod:`.token_count`, else characters / 4, plus the chat framing) and the
+  request's maximum output (``max_completion_tokens`` / ``max_tokens``; 1,000 when unset), at the
+  model's price; never an average of earlier calls, which rows that grow during a run would
+  outrun. Once a call is answered, its real cost (usage x price) replaces the reservation; a reply
+  without token counts is charged the reservation. So the money cap is not passed (up to the
+  tokenizer's error where none is installed), and a run stops at most one reservation short of it.
   A model whose price is unknown cannot be budgeted in money: the first call to it stops the run.
   In batch mode a request is expected at the batch price (half), which is what a batch answer costs,
   so a batch is filled up to the cap rather than to half of it.
@@ -54,6 +55,7 @@ from ..errors import BudgetExhausted
 from ..run_context import Admission, current, scoped
 from ..wording import JudgeKey, Option, Text
 from .prices import Price, batch_price, cost_usd, format_usd, price_for
+from .token_count import counter_for, prompt_tokens
 
 #: a cell's ``<key>_result`` when it was not run, and the reason recorded for a cap
 NOT_RUN = "not_run"
@@ -64,12 +66,12 @@ _DEFAULT_OUTPUT_TOKENS = 1000
 _EPSILON = 1e-9
 
 
-def estimated_cost(messages: List[Dict[str, Any]], params: Mapping[str, Any], price: Price) -> float:
-    """A high estimate of one request's cost before it is sent (see the module docstring)."""
-    chars = sum(len(m["content"]) if isinstance(m.get("content"), str) else len(str(m.get("content"))) + 4
-                for m in messages)
+def estimated_cost(messages: List[Dict[str, Any]], params: Mapping[str, Any], price: Price,
+                   model: Optional[str] = None) -> float:
+    """The most one request can cost, from its own size, before it is sent (see the module docstring)."""
+    prompt = prompt_tokens(messages, counter_for(model))
     output = params.get("max_completion_tokens") or params.get("max_tokens") or _DEFAULT_OUTPUT_TOKENS
-    return cost_usd({"prompt_tokens": -(-chars // 3), "completion_tokens": int(output)}, price) or 0.0
+    return cost_usd({"prompt_tokens": prompt, "completion_tokens": int(output)}, price) or 0.0
 
 
 class SpendNotes(Protocol):
@@ -131,7 +133,6 @@ class BudgetBook:
         #: its references (``max_cost``), for the run's closing warning in the reader's words
         self.stopped: Optional[str] = None
         self.stopped_text: Optional[Text] = None
-        self._measured: Dict[str, Tuple[int, float]] = {}  # model -> (calls, cost) measured in this run
         self.in_flight = 0
         #: where the totals are noted as they change (the run folder's ``spend.jsonl``), so a resume after a
         #: kill starts from what was spent; ``None``: nowhere (a run without a folder)
@@ -141,14 +142,6 @@ class BudgetBook:
         """Start from what earlier runs of the same folder spent (a resume)."""
         self.calls += int(calls)
         self.cost += float(cost)
-
-    def _expected(self, model: str, estimate: Optional[float]) -> Optional[float]:
-        seen = self._measured.get(model)
-        if seen is not None and seen[0]:
-            return seen[1] / seen[0]
-        if not self._measured and self.calls and self.cost:  # a resume: the folder's earlier calls' mean
-            return self.cost / self.calls
-        return estimate
 
     def take(self, model: str, estimate: Optional[float]) -> Union[float, str, None]:
         """Decide one call: its reservation (admitted, counted now); the reason (refused: the budget
@@ -178,7 +171,7 @@ class BudgetBook:
             return Text("{cap} {calls} reached", cap=Option("max_judge_calls"), calls=self.max_judge_calls)
         if self.max_cost is None:
             return 0.0
-        expected = self._expected(model, estimate)
+        expected = estimate
         if expected is None:
             return Text("{cap} is set but the price of judge model {model!r} is unknown, so its calls cannot be "
                         "counted in money; give its price (--price MODEL=IN,OUT, prices: in a run config, or {price})",
@@ -196,12 +189,7 @@ class BudgetBook:
         """A call admitted with ``reserved`` ended: charge ``cost`` (``None``: unknown, the reservation)."""
         self.in_flight -= 1
         self.reserved = max(self.reserved - reserved, 0.0)
-        if cost is None:
-            self.cost += reserved
-        else:
-            self.cost += cost
-            n, total = self._measured.get(model, (0, 0.0))
-            self._measured[model] = (n + 1, total + cost)
+        self.cost += reserved if cost is None else cost
         self._note()
 
     def _note(self) -> None:
@@ -231,7 +219,7 @@ class JudgeBudget(BudgetBook):
                     params: Mapping[str, Any]) -> Ticket:
         """A ticket for one call, or :class:`BudgetExhausted` (and the budget stops). Near the money
         cap a call waits for the calls in flight to be charged, then is decided on what they cost."""
-        estimate = request_estimate(self.max_cost, messages, params, price)
+        estimate = request_estimate(self.max_cost, messages, params, price, model)
         while True:
             with self._lock:
                 verdict = self.take(model, estimate)
@@ -253,12 +241,12 @@ class JudgeBudget(BudgetBook):
 
 
 def request_estimate(max_cost: Optional[float], messages: List[Dict[str, Any]], params: Mapping[str, Any],
-                     price: Optional[Price]) -> Optional[float]:
+                     price: Optional[Price], model: Optional[str] = None) -> Optional[float]:
     """What :meth:`BudgetBook.take` needs of a request: its :func:`estimated_cost` under a money cap
     with a known price (``None`` otherwise: no money cap needs none, an unknown price stops it)."""
     if max_cost is None or price is None:
         return None
-    return estimated_cost(messages, params, price)
+    return estimated_cost(messages, params, price, model)
 
 
 @contextlib.contextmanager

@@ -13,8 +13,8 @@ already knows which workers are alive); here are its two halves:
 * :class:`ClusterCaps`, a worker's side: what the judge client already uses through
   the run context's ``budget`` / ``admit_call`` (``admit`` → a
   :class:`~agent_evaluators.judge.caps.Ticket`, ``settle``), so the client does not change. The
-  worker computes the request's estimate itself and sends only numbers; the actor keeps each
-  model's measured mean for the whole cluster. Near the money cap "wait for the calls in flight"
+  worker computes the request's reservation itself (from its own size) and sends only numbers.
+  Near the money cap "wait for the calls in flight"
   is a poll every :data:`WAIT_S`. A settle is sent without waiting for the answer; the shard
   waits for all of them before it ends, so the driver's final record counts every call.
 
@@ -91,7 +91,7 @@ class ClusterCaps:
 
     async def admit(self, model: str, price: Optional[Price], messages: List[Dict[str, Any]],
                     params: Mapping[str, Any]) -> Ticket:
-        estimate = estimated_cost(messages, params, price) if price is not None else None
+        estimate = estimated_cost(messages, params, price, model) if price is not None else None
         while True:
             reserved, ticket, refused = await self._actor.admit_call.remote(self._owner(), model, estimate)
             if reserved is not None:

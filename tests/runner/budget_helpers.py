@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List
 
-from agent_evaluators.testing import Reply
+from agent_evaluators.judge.caps import estimated_cost
+from agent_evaluators.testing import JudgeServer, Reply
 
 from .distributed.helpers import comparable, rule_judge
 
@@ -32,3 +33,9 @@ def read_summary(out: Path) -> Dict[str, Any]:
 def comparable_cells(rows: Any) -> Dict[int, Dict[str, Any]]:
     """The rows without usage (a resumed cell's usage is its own run's) and latency."""
     return {line: {k: v for k, v in row.items() if not k.endswith("_usage")} for line, row in comparable(rows).items()}
+
+
+def reservations(server: JudgeServer) -> List[float]:
+    """What each request the judge received reserved under a money cap: its own prompt and maximum output."""
+    price = {"input": PRICE["input"], "cached_input": PRICE["input"], "output": PRICE["output"]}
+    return [estimated_cost(r.messages, r.params, price, "judge-m") for r in server.requests]

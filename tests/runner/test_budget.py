@@ -16,11 +16,12 @@ import pytest
 
 from agent_evaluators import IntentResolutionEvaluator, evaluate
 from agent_evaluators.errors import ConfigError
-from agent_evaluators.testing import JudgeServer
+from agent_evaluators.judge.token_count import counter_for
+from agent_evaluators.testing import JudgeServer, Reply
 from tests.cli.helpers import agent_eval, write_jsonl
 
-from .budget_helpers import KEY, PER_CALL, PRICE, cell_results, comparable_cells, priced_judge, read_summary
-from .distributed.helpers import make_rows
+from .budget_helpers import KEY, PER_CALL, PRICE, cell_results, comparable_cells, priced_judge, read_summary, reservations
+from .distributed.helpers import make_rows, rule_judge
 
 ROWS = 10
 
@@ -69,17 +70,44 @@ def test_a_call_cap_makes_exactly_that_many_calls_and_the_rest_are_not_run(tmp_p
 
 
 @pytest.mark.parametrize("calls_worth", [3, 6])
-def test_a_money_cap_of_n_calls_worth_stops_after_n_calls(tmp_path, calls_worth):
+def test_a_money_cap_of_n_calls_worth_plus_one_reservation_stops_after_n_calls(tmp_path, calls_worth):
     with JudgeServer(priced_judge) as server:
-        result = _run(server, tmp_path / "out", max_cost=calls_worth * PER_CALL, max_concurrency=4)
+        _run(server, tmp_path / "sizes")  # what each row's request reserves (rows of about one size)
+        reserve = max(reservations(server))
+        assert PER_CALL < reserve and reserve - min(reservations(server)) < PER_CALL
+        server.reset()
+        result = _run(server, tmp_path / "out", max_cost=(calls_worth - 1) * PER_CALL + reserve, max_concurrency=4)
         sent = server.stats()["requests"]
-    # the rule admits a call only while spent + in flight + this call fit, waiting for calls in flight
-    # near the cap: with a steady price per call that is exactly N (the issue allows N + those in flight)
+    # a call is admitted only while spent + the reservations in flight + its own reservation fit, waiting for
+    # calls in flight near the cap: each call costs less than it reserves, so the N-th fits and the next does not
     assert sent == calls_worth
     assert cell_results(result).count("not_run") == ROWS - calls_worth
     budget = read_summary(tmp_path / "out")["budget"]
     assert budget["cost_usd"] == pytest.approx(calls_worth * PER_CALL) and budget["cost_usd"] <= budget["max_cost"]
     assert "max_cost" in budget["reason"] and "would be passed" in budget["reason"]
+
+
+def _sized_judge(req: Any) -> Reply:
+    """A verdict whose reported usage is the request's own prompt (counted as the gate counts it) + 200 out."""
+    return Reply(content=rule_judge(req), usage={"prompt_tokens": req.prompt_tokens(counter_for("judge-m")),
+                                                 "completion_tokens": 200})
+
+
+def test_a_money_cap_holds_when_rows_grow_during_the_run(tmp_path):
+    # issue 36 item 13: the gate reserved the mean of earlier calls, so rows that grew passed max_cost by 84%
+    rows = make_rows(16)
+    for i, row in enumerate(rows):
+        row["response"] = f"Done task {i}. " + ("It went well, step by step. " * (6 if i < 8 else 900))
+    cap = 0.05
+    with JudgeServer(_sized_judge) as server:
+        result = evaluate(data=rows, evaluators={"intent": _intent(server)}, output_path=tmp_path / "out",
+                          show_progress=False, max_cost=cap, max_concurrency=4)
+        spent = sum((r.prompt_tokens(counter_for("judge-m")) * PRICE["input"] + 200 * PRICE["output"]) / 1e6
+                    for r in server.requests)
+    budget = result.summary["budget"]
+    assert result.summary["status"] == "stopped" and budget["cost_usd"] == pytest.approx(spent)
+    assert spent <= cap, f"{spent:.4f} USD sent for a cap of {cap}"
+    assert 8 < len(server.requests) < 16  # the small rows all ran, some large ones too, then it stopped
 
 
 def test_resume_with_a_higher_cap_goes_on_and_ends_with_the_uncapped_rows(tmp_path):
@@ -255,10 +283,11 @@ def test_cli_run_config_caps(tmp_path):
             f"judge:\n  model: eval-judge\n  base_url: {server.url}/v1\n"
             f"prices:\n  eval-judge: {{input: 1, output: 5}}\nmax_cost: {4 * PER_CALL}\nmax_concurrency: 2\n")
         r = agent_eval("run", "--config", tmp_path / "run.yaml", "--no-show-progress", cwd=tmp_path)
-        assert server.stats()["requests"] == 4
+        # each call reserves its own maximum (about 0.0055 USD), so after 2 calls (0.004 spent) the next does not fit
+        assert server.stats()["requests"] == 2
     assert r.rc == 2 and "stopped by the judge budget (--max-cost $0.0080 would be passed" in r.err, r
     summary = read_summary(tmp_path / "out")
-    assert summary["config"]["max_cost"] == pytest.approx(4 * PER_CALL) and summary["metrics"]["intent.not_run_count"] == 2
+    assert summary["config"]["max_cost"] == pytest.approx(4 * PER_CALL) and summary["metrics"]["intent.not_run_count"] == 4
     bad = agent_eval("run", "--data", data, "-e", "response_match", "--max-judge-calls", "-1", "-o", tmp_path / "bad")
     assert bad.rc == 2 and "--max-judge-calls must be a whole number" in bad.err, bad
 

@@ -3,8 +3,9 @@
 The permit actor (:class:`JudgeBudget`, a plain class) holds the run's :class:`BudgetBook`;
 workers' :class:`ClusterCaps` reach it through the stand-in actor handle of
 ``test_budget_logic.py``. The decisions are the local engine's (the same ``BudgetBook``
-code): a call cap admits exactly N calls across workers, a money cap of N calls' worth admits
-N (a call near the cap polls until the calls in flight are charged), a dead worker's calls
+code): a call cap admits exactly N calls across workers, a money cap of N calls' worth plus one
+reservation's headroom admits N (each call reserves the most its own request can cost; a call near the
+cap polls until the calls in flight are charged), a dead worker's calls
 stop being in flight after ``expire_s``. The Ray tests (``test_caps_ray.py``) run it across
 processes against the fake judge.
 """
@@ -14,7 +15,7 @@ from typing import List, Optional
 
 import pytest
 
-from agent_evaluators.judge.caps import BudgetBook, BudgetExhausted
+from agent_evaluators.judge.caps import BudgetBook, BudgetExhausted, estimated_cost
 from agent_evaluators.judge.caps import JudgeBudget as LocalBudget
 from agent_evaluators.judge.prices import Price
 from agent_evaluators.ray_engine import ClusterLimiter, JudgeBudget
@@ -23,7 +24,9 @@ from agent_evaluators.ray_engine.cluster_caps import ClusterCaps
 from .test_budget_logic import FakeHandle
 
 PRICE: Price = {"input": 1.0, "cached_input": 1.0, "output": 5.0}
-MESSAGES = [{"role": "user", "content": "x" * 3000}]  # estimate: 1,000 in + 1,000 out tokens = 0.006 USD
+MESSAGES = [{"role": "user", "content": "x" * 3000}]
+#: what each call reserves: its own prompt's tokens + 1,000 out (about 0.0054 USD; the tokenizer decides the rest)
+RESERVE = estimated_cost(MESSAGES, {}, PRICE, "judge-m")
 PER_CALL = 0.002  # what each call really costs (its usage's cost_usd)
 
 
@@ -68,7 +71,7 @@ def test_a_call_cap_admits_exactly_n_across_workers_and_then_refuses_every_call(
 @pytest.mark.parametrize("calls_worth", [3, 4, 7])
 def test_a_money_cap_of_n_calls_worth_admits_n_across_workers(calls_worth):
     async def main():
-        actor = JudgeBudget(8, caps=BudgetBook(max_cost=calls_worth * PER_CALL))
+        actor = JudgeBudget(8, caps=BudgetBook(max_cost=(calls_worth - 1) * PER_CALL + RESERVE))
         workers = await _workers(actor, 2)
         sent: List[str] = []
         await asyncio.gather(*(_call(workers[i % 2], sent, f"w{i % 2}") for i in range(10)))
@@ -77,9 +80,9 @@ def test_a_money_cap_of_n_calls_worth_admits_n_across_workers(calls_worth):
         return actor, sent
 
     actor, sent = asyncio.run(main())
-    # the first call's estimate (0.006) is three calls' worth: the other worker's calls polled until it was
-    # charged its real 0.002, then were admitted at the measured mean, up to the cap exactly
-    assert len(sent) == calls_worth
+    # each call reserves the most its request can cost (more than its real 0.002): the other worker's calls
+    # polled until the calls in flight were charged, and the last one fitted with its reservation
+    assert len(sent) == calls_worth and RESERVE > 2 * PER_CALL
     record = actor.caps.book.record()
     assert record["cost_usd"] == pytest.approx(calls_worth * PER_CALL) and record["cost_usd"] <= record["max_cost"]
     assert "would be passed by the next call" in record["reason"]
@@ -134,7 +137,7 @@ def test_a_dead_worker_s_calls_are_released_after_the_expiry_and_charged_their_r
         (alive,) = await _workers(actor, 1)
         blocked = asyncio.ensure_future(alive.admit("judge-m", PRICE, MESSAGES, {}))
         await asyncio.sleep(0.1)
-        assert not blocked.done()  # 0.006 in flight + 0.006 would pass 0.01: it waits for the call in flight
+        assert not blocked.done()  # 0.0054 in flight + 0.0054 would pass 0.01: it waits for the call in flight
         refused = None
         try:
             await asyncio.wait_for(blocked, 2.0)  # the heartbeat of `alive` reaps `dead` after 0.2 s
@@ -143,10 +146,10 @@ def test_a_dead_worker_s_calls_are_released_after_the_expiry_and_charged_their_r
         book = actor.caps.book
         # the dead call was charged its estimate (it may have been sent and paid): the next one no longer fits
         assert refused is not None and "would be passed" in refused
-        assert book.cost == pytest.approx(0.006) and book.in_flight == 0 and actor.caps.released == 1
+        assert book.cost == pytest.approx(RESERVE) and book.in_flight == 0 and actor.caps.released == 1
         ticket.settle({"cost_usd": PER_CALL})  # a settle that arrives late is not charged twice
         await dead.flush()
-        assert book.cost == pytest.approx(0.006)
+        assert book.cost == pytest.approx(RESERVE)
 
     asyncio.run(main())
 
@@ -166,6 +169,6 @@ def test_calls_left_open_when_every_shard_is_done_are_charged_their_reservation(
 
     actor = asyncio.run(main())
     book = actor.caps.book
-    assert book.in_flight == 0 and book.calls == 2 and book.cost == pytest.approx(2 * PER_CALL)  # reserved: the mean
+    assert book.in_flight == 0 and book.calls == 2 and book.cost == pytest.approx(PER_CALL + RESERVE)
     stats = asyncio.run(actor.stats())
     assert stats["judge_calls_released"] == 1 and stats["judge_calls_in_flight"] == 0

@@ -23,7 +23,7 @@ from agent_evaluators.ray_engine import evaluate_ray
 from agent_evaluators.testing import JudgeServer, Reply
 from tests.cli.helpers import agent_eval, write_jsonl
 
-from ..budget_helpers import KEY, PER_CALL, PRICE, cell_results, comparable_cells, priced_judge, read_summary
+from ..budget_helpers import KEY, PER_CALL, PRICE, cell_results, comparable_cells, priced_judge, read_summary, reservations
 from .helpers import Logged, make_rows
 
 pytestmark = [pytest.mark.heavy, pytest.mark.ray]
@@ -72,7 +72,10 @@ def test_a_call_cap_sends_exactly_n_calls_across_workers(ray_cluster, tmp_path):
 @pytest.mark.parametrize("calls_worth, engine", [(3, RAY), (7, {"engine": "ray", "num_workers": 2})])
 def test_a_money_cap_of_n_calls_worth_sends_n_calls(ray_cluster, tmp_path, calls_worth, engine):
     with JudgeServer(priced_judge) as server:
-        result = _run(server, tmp_path / "out", max_cost=calls_worth * PER_CALL, **engine)
+        _run(server, tmp_path / "sizes")  # what each row's request reserves: its own maximum, more than it costs
+        reserve = max(reservations(server))
+        server.reset()
+        result = _run(server, tmp_path / "out", max_cost=(calls_worth - 1) * PER_CALL + reserve, **engine)
         sent = server.stats()["requests"]
     assert sent == calls_worth
     assert cell_results(result).count("not_run") == ROWS - calls_worth
