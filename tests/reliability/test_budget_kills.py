@@ -88,6 +88,47 @@ def test_a_killed_capped_run_resumes_from_what_it_spent(tmp_path):
         "budget"]["journal"]}
 
 
+def test_a_run_killed_before_its_first_row_still_counts_what_it_sent(tmp_path):
+    data = write_data(tmp_path / "data.jsonl", make_rows(12))
+    out = tmp_path / "run"
+    with JudgeServer(priced_judge, delay_s=1.0) as server:  # no row finishes before the kill
+        cmd = _child(data, out, server, "calls", 6)
+        assert _killed(cmd, server, CONCURRENCY) == -signal.SIGKILL
+        assert not (out / "summary.json").exists() and (out / "spend.jsonl").exists()
+        first = server.stats()["requests"]
+        server.delay_s = 0.0
+        done = subprocess.run(cmd, cwd=REPO, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+        sent = server.stats()["requests"]
+    assert first == CONCURRENCY and sent <= 6, (first, sent)
+    assert json.loads((out / "summary.json").read_text())["budget"]["judge_calls"] == 6
+
+
+def test_a_killed_resume_keeps_the_budget_record_of_the_stopped_run(tmp_path):
+    data = write_data(tmp_path / "data.jsonl", make_rows(30))
+    out = tmp_path / "run"
+    with JudgeServer(priced_judge, delay_s=0.05) as server:
+        done = subprocess.run(_child(data, out, server, "calls", 4), cwd=REPO, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+        stopped = json.loads((out / "summary.json").read_text())
+        assert stopped["status"] == "stopped" and stopped["budget"]["judge_calls"] == 4
+        proc = subprocess.Popen(_child(data, out, server, "calls", 20), cwd=REPO, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while json.loads((out / "summary.json").read_text())["status"] != "running" and time.monotonic() < deadline:
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        running = json.loads((out / "summary.json").read_text())
+        # the resume's summary still holds the budget: what the folder had spent, and its chain in spend.jsonl
+        assert running["status"] == "running" and running["budget"]["judge_calls"] >= 4
+        assert running["budget"]["journal"] == stopped["budget"]["journal"]
+        last = subprocess.run(_child(data, out, server, "calls", 20), cwd=REPO, capture_output=True, timeout=120)
+        assert last.returncode == 0, last.stderr.decode(errors="replace")[-3000:]
+        assert server.stats()["requests"] <= 20
+    assert json.loads((out / "summary.json").read_text())["budget"]["judge_calls"] == 20
+
+
 @pytest.mark.heavy
 @pytest.mark.parametrize("seed", [2, 3, 4])
 @pytest.mark.parametrize("kind", ["calls", "cost"])
