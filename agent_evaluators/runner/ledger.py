@@ -532,7 +532,8 @@ class RunLedger:
         else:
             rows = evaluated = [r for r in self._memory if r is not None]
         if self.options.settings.azure_compat:  # the compatibility wing's metrics, computed from the rows
-            metrics.update(plugins.load(plugins.COMPAT_RUN_METRICS)(rows, self.options.rows.evaluators))
+            metrics.update(_summary_part(problems, "azure-compatible metrics", partial(
+                plugins.load(plugins.COMPAT_RUN_METRICS), rows, self.options.rows.evaluators)))
         finished = time.time()
         summary = self.summary
         summary.update({
@@ -553,10 +554,11 @@ class RunLedger:
         })
         if agreement:
             summary["agreement"] = agreement
+        if self.estimate:
+            summary.update(estimate=self.estimate, estimate_vs_actual=_summary_part(
+                problems, "estimate vs actual", partial(compare_estimate, self.estimate, usage)))
         if problems:
             summary["summary_problems"] = problems
-        if self.estimate:
-            summary.update(estimate=self.estimate, estimate_vs_actual=compare_estimate(self.estimate, usage))
         if self.budget is not None:
             summary["budget"] = budget_record(self.budget, sum(s.not_run for s in tally.stats.values()))
             if self.budget.stopped is not None:
