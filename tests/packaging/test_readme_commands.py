@@ -90,6 +90,8 @@ NOT_RUN: Dict[str, str] = {
     "pip install -e '.[docs]'": "installs the docs extra; .ci/run installs it and builds the site (tests/docs)",
     "python -m agent_evaluators.testing --": "the fake judge's command prefix, named in prose",
     "agent-eval report": "names the subcommand in prose",
+    "agent-eval calibrate": "names the subcommand in prose (docs/guides/custom-evaluators.md)",
+    "agent-eval run --dry-run": "a flag named in prose; the cost guide's dry run is run above",
     "pip install -e '.[otel,mlflow]'": "installs extras; CI installs them (.ci/run) for tests/export",
     "agent-eval run --config samples/eval.yaml --mlflow": "needs the mlflow extra; tests/export/test_mlflow_export.py "
     "runs agent-eval run --mlflow against a local MLflow store and reads the run back",
