@@ -11,7 +11,12 @@ both: azure 1.18.10 refuses the OpenAI-format ones for the agent metrics, ``cont
 the quality metrics get those rows' last user text, final answer, ground truth and tool
 outputs (as context) as plain strings, as azure's quality evaluators take them.
 
-    PYTHONPATH=. python bench/bench_prompt_tokens.py [--model gpt-4o] [--check]
+    PYTHONPATH=. python bench/bench_prompt_tokens.py [--model gpt-4o] [--check] [--long N [--seed S]]
+
+``--long N``: instead of the samples, ``N`` long customer-service conversations from
+:mod:`bench.long_conversations` (policy-sized system prompt, 14 tool definitions, 5-15 user turns,
+multi-KB JSON tool results), for the eight agent evaluators; the last line is the whole run's
+tokens (every request of every evaluator), ours over azure's.
 
 ``--check`` exits 1 when any of our prompts costs more tokens per verdict than azure's.
 Needs the ``azure`` extra; ``PF_DISABLE_TRACING`` is set here.
@@ -25,7 +30,7 @@ import os
 import sys
 from pathlib import Path
 from statistics import mean
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 os.environ.setdefault("PF_DISABLE_TRACING", "true")
 REPO = Path(__file__).resolve().parent.parent
@@ -37,6 +42,8 @@ from tests.parity.judge_harness import AZURE_CLASS, AZURE_QUALITY_CLASS  # noqa:
 
 #: our name -> azure 1.18.10's module and class (the differential tests' own table)
 AZURE = {**AZURE_CLASS, **AZURE_QUALITY_CLASS}
+#: the agent evaluators (conversation in, no reference answer): what the long conversations are judged by
+AGENT = [name for name in AZURE_CLASS if name != "ResponseCompletenessEvaluator"]
 
 #: each metric's arguments from one sample row (``r``: the row as messages, ``t``: as plain texts)
 CALLS: Dict[str, Callable[[Dict[str, Any], Dict[str, str]], Dict[str, Any]]] = {
@@ -98,13 +105,29 @@ def azure_judge(req: ChatRequest) -> Any:
             "properties": {}, "chain_of_thought": "placeholder"}
 
 
+def long_rows(n: int, seed: int) -> List[Dict[str, Any]]:
+    """``n`` long conversations (:mod:`bench.long_conversations`), the same for the same seed."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from long_conversations import rows
+
+    return rows(n, seed)
+
+
 def _tokens(server: JudgeServer, count: Callable[[str], int]) -> Tuple[int, float]:
     requests = server.requests
     return len(requests), (mean(r.prompt_tokens(count) for r in requests) if requests else float("nan"))
 
 
-def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Tuple[Optional[float], Optional[float], int]:
-    """(our mean prompt tokens per request, azure's, rows both sides judged)."""
+class Measured(NamedTuple):
+    ours: float  #: our mean prompt tokens per request
+    theirs: float  #: azure's
+    judged: int  #: rows both sides judged
+    our_total: int  #: every request's prompt tokens, summed
+    their_total: int
+
+
+def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Measured:
+    """Our mean prompt tokens per request, azure's, and the totals, over the rows both sides judged."""
     import agent_evaluators.azure as ours_pkg
 
     module, cls_name = AZURE[name]
@@ -115,7 +138,7 @@ def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Tuple[Optional
         theirs = theirs_cls({**their_server.openai_config(model), "type": "openai"})
         judged = 0
         for row in rows:
-            kwargs = CALLS[name](row, _texts(row))
+            kwargs = CALLS[name](row, {} if name in AGENT else _texts(row))
             before = (len(ours_server.requests), len(their_server.requests))
             try:
                 ours(**kwargs)
@@ -132,7 +155,9 @@ def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Tuple[Optional
             judged += 1
         _, our_mean = _tokens(ours_server, count)
         _, their_mean = _tokens(their_server, count)
-    return our_mean, their_mean, judged
+        our_total = sum(r.prompt_tokens(count) for r in ours_server.requests)
+        their_total = sum(r.prompt_tokens(count) for r in their_server.requests)
+    return Measured(our_mean, their_mean, judged, our_total, their_total)
 
 
 def _drop_since(server: JudgeServer, n: int) -> None:
@@ -144,19 +169,31 @@ def _drop_since(server: JudgeServer, n: int) -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default="gpt-4o", help="judge model named in the requests (its tokenizer counts)")
-    parser.add_argument("--check", action="store_true", help="exit 1 when one of our prompts is the longer")
+    parser.add_argument("--check", action="store_true", help="exit 1 when one of our prompts is the longer "
+                        "(with --long: above 0.9x azure's for an evaluator, or 0.6x for the whole run)")
+    parser.add_argument("--long", type=int, default=0, metavar="N",
+                        help="judge N long generated conversations with the agent evaluators instead of the samples")
+    parser.add_argument("--seed", type=int, default=7, help="the long conversations' seed")
     args = parser.parse_args(argv)
     logging.getLogger("azure").setLevel(logging.ERROR)  # "experimental class" notices, one per class
-    rows = sample_rows()
-    print(f"prompt tokens per verdict, {len(rows)} sample rows, counted with: {counter_for(args.model).method}\n")
+    rows, names, limit = ((long_rows(args.long, args.seed), AGENT, 0.9) if args.long else (sample_rows(), list(AZURE), 1.0))
+    kind = f"long conversations (seed {args.seed})" if args.long else "sample rows"
+    print(f"prompt tokens per verdict, {len(rows)} {kind}, counted with: {counter_for(args.model).method}\n")
     print(f"{'metric':34} {'ours':>7} {'azure':>7} {'ours/azure':>10} {'rows':>5}")
     worse = []
-    for name in AZURE:
-        ours, theirs, judged = measure(name, rows, args.model)
-        ratio = ours / theirs if judged and theirs else float("nan")
-        if ratio > 1:
+    totals = [0, 0]
+    for name in names:
+        m = measure(name, rows, args.model)
+        ratio = m.ours / m.theirs if m.judged and m.theirs else float("nan")
+        if ratio > limit:
             worse.append(name)
-        print(f"{name:34} {ours:7.0f} {theirs:7.0f} {ratio:10.2f} {judged:5d}")
+        totals[0] += m.our_total
+        totals[1] += m.their_total
+        print(f"{name:34} {m.ours:7.0f} {m.theirs:7.0f} {ratio:10.2f} {m.judged:5d}")
+    whole = totals[0] / totals[1] if totals[1] else float("nan")
+    print(f"{'whole run (all requests)':34} {totals[0]:7d} {totals[1]:7d} {whole:10.2f}")
+    if args.long and whole > 0.6:
+        worse.append("whole run")
     return 1 if args.check and worse else 0
 
 
