@@ -39,6 +39,7 @@ from markupsafe import Markup
 
 from ._util.json_text import escape, messages_json
 from .conversation._values import json_default
+from .conversation.transcript import DataText
 from .errors import ConfigError, InputError
 
 __all__ = ["Prompty", "load_prompty", "find_template", "ROLES"]
@@ -57,12 +58,14 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, default=json_default)
 
 
 def _encode(value: Any) -> str:
-    """How every ``{{ expression }}`` is written: JSON, with ``<``/``>`` escaped.
+    """How every ``{{ expression }}`` is written: JSON, with ``<``/``>`` escaped; a judge transcript
+    (:class:`~agent_evaluators.conversation.transcript.DataText`, whose row values its renderer
+    encoded: ``<``/``>`` escaped, no line of their own) as its text.
 
     ``Markup`` (from ``| raw``, ``| safe`` or ``| tojson``) is the author's explicit opt-out and is
     written as is; input values are never Markup unless the caller made them so.
     """
-    if isinstance(value, Markup):
+    if isinstance(value, (Markup, DataText)):  # DataText: a transcript whose row values are already encoded
         return str(value)
     text: Optional[str]
     if type(value) is str:  # the common case; exactly what json.dumps(value, ensure_ascii=False) writes

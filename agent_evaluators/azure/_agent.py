@@ -137,6 +137,7 @@ class TaskAdherenceEvaluator(Answered, DeclaredJudgeEvaluator):
     template_name = "azure_task_adherence.prompty"
     conversation_turn_inputs = ("query", "response")
     inputs = ANSWER_INPUTS
+    reads = _top.ADHERENCE_READS
     verdict_name = "MaterialFailureVerdict"
     calibration_cases = CalibrationCases(
         good={"query": "query+system", "response": "answer", "tool_definitions": "tools"},

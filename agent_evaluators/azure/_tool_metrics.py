@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigError
+from ..evaluators import agent as _top_agent
 from ..evaluators import tool_use as _tool_use
 from ..evaluators.declared import (
     CalibrationCases,
@@ -92,6 +93,7 @@ class ToolCallAccuracyEvaluator(AzureShaped, DeclaredJudgeEvaluator):
         ToolCallsInput("tool_calls", optional=True),
         Messages("response", "assistant", optional=True),
     )
+    reads = _top_agent.TOOL_CALL_READS
     verdict_name = "ToolCallsVerdict"
     verdict_fields = {
         "tool_calls_made_by_agent": (int, "How many tool calls the agent made"),

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Type
 
 from pydantic import BaseModel, ConfigDict, create_model
 
+from ..conversation.transcript import Reads
 from .base import Outcome
 from .declared import CalibrationCases, DeclaredJudgeEvaluator, FinalText, Messages, Text, ToolCallsInput, ToolDefinitionsInput
 from .inputs import judge_messages
@@ -61,6 +62,19 @@ def _verdict_for_calls(n: int) -> Type[BaseModel]:
     )
 
 
+# ---------------------------------------------------------------------------- what each judge reads
+#: adherence is judged against the instructions (system prompt, the called tools' definitions) over what the
+#: agent said and did in every turn; the last turn's tool results, shortened, for rules that depend on them
+ADHERENCE_READS = Reads("adherence is judged against the system instructions and the called tools' rules, over "
+                        "the agent's replies and calls in every turn (last turn's results shortened)",
+                        system=True, earlier="calls", tool_results=600, tool_definitions="called")
+#: each call is judged for relevance, parameters valid for its schema, values from the conversation (earlier
+#: results included) and usefulness; the other tools by name and description, for the calls that are missing
+TOOL_CALL_READS = Reads("each call needs its tool's schema, the conversation its values come from (results "
+                        "shortened) and the other tools by name for missing calls",
+                        earlier="all", tool_results=800, tool_definitions="all")
+
+
 # ---------------------------------------------------------------------------- evaluators
 class IntentResolutionEvaluator(DeclaredJudgeEvaluator):
     """How well the response identifies and resolves the user's intent.
@@ -78,6 +92,8 @@ class IntentResolutionEvaluator(DeclaredJudgeEvaluator):
     template_name = "intent_resolution.prompty"
     conversation_turn_inputs = ("query", "response")
     inputs = (Messages("query", "user"), Messages("response", "assistant", answered=True), ToolDefinitionsInput())
+    reads = Reads("the intent is in the user's words and its resolution in the agent's replies and calls; "
+                  "the policy, tool results and schemas are not asked about", earlier="text")
     verdict_name = "IntentVerdict"
     verdict_fields = {"user_intent": (str, "What the user wanted, in one sentence")}
     calibration_cases = CalibrationCases(
@@ -122,6 +138,7 @@ class TaskAdherenceEvaluator(DeclaredJudgeEvaluator):
     template_name = "task_adherence.prompty"
     conversation_turn_inputs = ("query", "response")
     inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput())
+    reads = ADHERENCE_READS
     verdict_name = "AdherenceVerdict"
     verdict_fields = {"deviations": (List[str], "Instructions, goals or tool rules the agent did not follow")}
     calibration_cases = CalibrationCases(
@@ -155,6 +172,7 @@ class ToolCallAccuracyEvaluator(DeclaredJudgeEvaluator):
         ToolCallsInput("tool_calls", optional=True),
         Messages("response", "assistant", optional=True),
     )
+    reads = TOOL_CALL_READS
     calibration_cases = CalibrationCases(
         good={"query": "query+system", "tool_calls": "tool_calls:call", "tool_definitions": "tools"},
         bad={"query": "query+system", "tool_calls": "tool_calls:bad_call", "tool_definitions": "tools"},

@@ -35,6 +35,14 @@ from typing import Any, ClassVar, Dict, List, Literal, Mapping, NamedTuple, Opti
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from ..conversation.transcript import (
+    ELIDED_KEY,
+    Reads,
+    called_names,
+    render_calls_text,
+    render_definitions_text,
+    render_exchange,
+)
 from ..errors import InputError
 from .base import Outcome
 from .inputs import (
@@ -241,6 +249,10 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
     calibration_cases: ClassVar[Optional[CalibrationCases]] = None
     #: or a JSONL file of labelled cases (``{"id", "label": "good"|"bad", "why", "inputs"}``), beside the module
     calibration_file: ClassVar[Optional[str]] = None
+    #: the parts of a conversation the judge reads (:class:`~agent_evaluators.conversation.transcript.Reads`):
+    #: ``query``, ``response``, ``tool_calls`` and ``tool_definitions`` are then rendered as one compact
+    #: transcript holding only those parts; ``None``: every input is written as JSON
+    reads: ClassVar[Optional[Reads]] = None
 
     _verdict_model: ClassVar[Type[BaseModel]]
     _input_specs: ClassVar[Tuple[InputSpec, ...]]
@@ -276,13 +288,44 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
             details = {**(details or {}), **{name: getattr(verdict, name) for name in self.verdict_fields}}
         return Outcome(score, verdict.reason, details, usage)
 
+    def prompt_values(self, values: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
+        """What the template is rendered with: ``values``, or, for a metric that declares what it
+        :attr:`reads`, its conversation inputs as one compact transcript of those parts (inputs the
+        template does not declare left out); and a note naming the turns left out to fit the
+        prompt budget, or ``None``."""
+        reads = self.reads
+        if reads is None:
+            return dict(values), None
+        out = dict(values)
+        query, response, note = render_exchange(values.get("query"), values.get("response"), reads,
+                                                budget_chars=self._prompt_budget_chars())
+        if query is not None:
+            out["query"] = query
+        if response is not None:
+            out["response"] = response
+        if isinstance(values.get("tool_calls"), (list, str)):
+            out["tool_calls"] = render_calls_text(values["tool_calls"], reads)
+        if "tool_definitions" in values:
+            called = called_names(values.get("response"), values.get("tool_calls"))
+            out["tool_definitions"] = render_definitions_text(values["tool_definitions"], reads, called)
+        declared = self.prompty.inputs
+        return {k: v for k, v in out.items() if k in declared}, note
+
+    def _prompt_budget_chars(self) -> Optional[int]:
+        """The prompt budget in characters (tokens x 3, a safe side of every tokenizer), or ``None``."""
+        return None
+
     async def _judge(self, given: Mapping[str, Any]) -> Outcome:
         try:
             values = self.judge_inputs(given)
         except NotApplicable as na:
             return Outcome(None, str(na), not_applicable=True)
-        verdict, usage = await self._ask(self.verdict_for(values), values)
-        return self.outcome(verdict, usage, values)
+        prompt, elided = self.prompt_values(values)
+        verdict, usage = await self._ask(self.verdict_for(values), prompt)
+        outcome = self.outcome(verdict, usage, values)
+        if elided is not None:
+            outcome.details = {**(outcome.details or {}), ELIDED_KEY: elided}
+        return outcome
 
 
 def _declared_evaluate(cls: type) -> Any:

@@ -7,6 +7,7 @@ the request :class:`~.agent.IntentResolutionEvaluator`'s).
 
 from typing import List
 
+from ..conversation.transcript import Reads
 from .declared import CalibrationCases, DeclaredJudgeEvaluator, Messages, ToolDefinitionsInput
 
 
@@ -30,6 +31,9 @@ class TaskCompletionEvaluator(DeclaredJudgeEvaluator):
     template_name = "task_completion.prompty"
     conversation_turn_inputs = ("query", "response")
     inputs = (Messages("query", "user"), Messages("response", "assistant", answered=True), ToolDefinitionsInput())
+    reads = Reads("completion is judged on the outcome: the user's requests, the agent's calls and replies and "
+                  "what its last calls returned (shortened); the policy and schemas are not asked about",
+                  earlier="calls", tool_results=1500)
     verdict_name = "TaskCompletionVerdict"
     verdict_fields = {
         "task_requirements": (str, "What the user asked to have done, in one or two sentences"),

@@ -14,6 +14,7 @@ each docstring.
 
 from typing import Any, Dict, List, Mapping
 
+from ..conversation.transcript import Reads
 from .declared import CalibrationCases, DeclaredJudgeEvaluator, Messages, NotApplicable, ToolCallsInput, ToolDefinitionsInput
 from .inputs import ends_in_tool_call, judge_messages, require_messages, tool_definitions_json
 from .tool_steps import NO_DEFINITIONS, defined_tools, definitions_json, read_tool_steps, render_calls, steps_in
@@ -57,6 +58,9 @@ class ToolSelectionEvaluator(_BinaryToolMetric):
         ToolCallsInput("tool_calls", optional=True),
         ToolDefinitionsInput(),
     )
+    reads = Reads("the choice of tools is judged against the user's requests and every available tool (the "
+                  "called ones in full, the rest by name and description); arguments and results are other "
+                  "metrics' questions", earlier="text", tool_definitions="all")
     verdict_fields = {
         "correct_tool_selections": (int, "How many of the calls chose a tool that fits the task"),
         "wrong_tool_selections": (int, "How many of the calls chose a tool that does not fit the task"),
@@ -105,6 +109,9 @@ class ToolInputAccuracyEvaluator(_BinaryToolMetric):
     result_key = "tool_input_accuracy"
     template_name = "tool_input_accuracy.prompty"
     inputs = (Messages("query", "user"), Messages("response", "assistant"), ToolDefinitionsInput(optional=False))
+    reads = Reads("arguments are checked against the called tools' definitions and the conversation and earlier "
+                  "tool results they are taken from (shortened)", earlier="all", tool_results=1000,
+                  tool_definitions="called")
     verdict_fields = {
         "total_parameters": (int, "How many arguments the calls passed in all"),
         "correct_parameters": (int, "How many of those arguments are right"),
@@ -148,6 +155,8 @@ class ToolOutputUtilizationEvaluator(_BinaryToolMetric):
     template_name = "tool_output_utilization.prompty"
     inputs = (Messages("query", "user"), Messages("response", "assistant", answered=True),
               ToolDefinitionsInput(optional=False))
+    reads = Reads("needs every tool result (head and tail) and the claims and later arguments drawn from them; "
+                  "the policy and schemas add nothing", earlier="all", tool_results=2000)
     verdict_fields = {
         "faulty_uses": (List[str], "Each tool-derived claim or argument that misreads or invents a tool output"),
     }
@@ -186,6 +195,8 @@ class ToolCallSuccessEvaluator(_BinaryToolMetric):
     result_key = "tool_call_success"
     template_name = "tool_call_success.prompty"
     inputs = (Messages("response", "assistant"), ToolDefinitionsInput())
+    reads = Reads("success is read from each call's result (head and tail show an error or an empty result); "
+                  "neither the conversation nor the schemas are needed", earlier="all", tool_results=600)
     verdict_fields = {
         "failed_tools": (List[str], "The names of the tool calls whose result shows a failure; empty when none"),
     }

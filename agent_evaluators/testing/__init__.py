@@ -15,9 +15,11 @@
 ``python -m agent_evaluators.testing --port 0 --delay-ms 50 --score 4`` runs one standalone.
 """
 
+from ..conversation.transcript_reader import read_transcript
 from .batches import BatchFaults
 from .judge_server import Faults, JudgeServer, Responder
 from .requests import AUTO, ChatRequest, Reply
 from .synth import schema_reply
 
-__all__ = ["JudgeServer", "Faults", "BatchFaults", "ChatRequest", "Reply", "Responder", "schema_reply", "AUTO"]
+__all__ = ["JudgeServer", "Faults", "BatchFaults", "ChatRequest", "Reply", "Responder", "schema_reply", "AUTO",
+           "read_transcript"]

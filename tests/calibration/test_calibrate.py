@@ -15,6 +15,7 @@ import pytest
 from agent_evaluators import IntentResolutionEvaluator
 from agent_evaluators.calibration import calibrate, find_metric
 from agent_evaluators.cli.calibrate import calibrate_main
+from agent_evaluators.conversation.transcript import data_value
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.testing import Faults, JudgeServer, schema_reply
 
@@ -27,9 +28,9 @@ CASES = METRIC.cases()
 
 
 def _probe(case):
-    """The case's final answer as the prompt renders it (JSON, with < and > escaped)."""
+    """The case's final answer as the prompt renders it (the transcript's last line of the response block)."""
     last = case.inputs["response"][-1]["content"]
-    return json.dumps(last, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    return f"  reply: {data_value(last)}\n</agent_response>"
 
 
 def planned_judge():

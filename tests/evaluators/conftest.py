@@ -4,17 +4,17 @@ Replies are derived from what reaches the judge (the rendered prompt), so a test
 fails when the wrong content is sent.
 """
 
-import json
 import re
 from typing import Any
 
-from agent_evaluators.testing import ChatRequest
+from agent_evaluators.testing import ChatRequest, read_transcript
 
 
 def block(req: ChatRequest, tag: str) -> Any:
-    """The JSON value the template put inside ``<tag>...</tag>`` of the user message."""
+    """The value the template put inside ``<tag>...</tag>`` of the user message: JSON, or a judge
+    transcript read back as messages, calls or definitions."""
     m = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", req.text, re.DOTALL)
     assert m, f"no <{tag}> block in the judge prompt"
-    return json.loads(m.group(1))
+    return read_transcript(m.group(1))
 
 

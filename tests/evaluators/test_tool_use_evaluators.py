@@ -102,13 +102,13 @@ def test_task_completion_passes_and_fails_on_the_delivered_outcome(judge_server)
     bad = ev(query=QUERY, response=azure_run(answer="Let me get back to you on that."), tool_definitions=TOOLS)
     assert_scored(bad, "task_completion", 0)
     assert bad["task_completion_details"]["completion_gaps"] == ["no weather given"]
-    # the judge saw the system message, the call with its result, and the definitions, as JSON
+    # the judge saw the user's request, the call with its result; not the system message or the definitions
     req = server.requests[0]
-    assert block(req, "conversation")[0] == {"role": "system", "content": "You are a weather assistant."}
+    assert block(req, "conversation") == [{"role": "user", "content": "What's the weather in Paris?"}]
+    assert "weather assistant" not in req.text and "<tool_definitions>" not in req.text
     response = block(req, "agent_response")
     assert calls_in(response)[0]["arguments"] == {"city": "Paris"}
     assert results_in(response) == [{"temp_c": 18, "sky": "sunny"}]
-    assert [d["name"] for d in block(req, "tool_definitions")] == ["get_weather", "send_email"]
 
 
 def test_task_completion_takes_plain_strings_and_a_conversation(judge_server):
@@ -328,12 +328,15 @@ def test_tool_output_utilization_not_applicable_rules(judge_server):
 def success_judge(req):
     """A call failed when its result holds an error or is empty."""
     response = block(req, "agent_response")
+    failed = []
     if isinstance(response, list) and response and isinstance(response[0], dict):
-        results = {m.get("tool_call_id"): m.get("content") for m in response if m["role"] == "tool"}
-        failed = [c["name"] for c in calls_in(response)
-                  if not results.get(c["id"]) or "error" in json.dumps(results.get(c["id"]))]
-    else:
-        failed = []
+        pending = []  # each call is followed by its result
+        for m in response:
+            pending += [c["name"] for c in m.get("tool_calls", [])]
+            if m["role"] == "tool" and pending:
+                name = pending.pop(0)
+                if not m.get("content") or "error" in json.dumps(m.get("content")):
+                    failed.append(name)
     return {"failed_tools": failed, "reason": f"failed: {failed}", "score": int(not failed)}
 
 
@@ -341,12 +344,11 @@ def test_tool_call_success_fails_on_an_error_or_empty_result(judge_server):
     server = judge_server(success_judge)
     ev = ToolCallSuccessEvaluator(server.openai_config())
     assert_scored(ev(response=azure_run(), tool_definitions=TOOLS), "tool_call_success", 1)
-    # only the definitions of the tools called are shown
-    assert [d["name"] for d in block(server.requests[-1], "tool_definitions")] == ["get_weather"]
+    # success needs no schema: no definitions are shown
+    assert "<tool_definitions>" not in server.requests[-1].text and "Send an email" not in server.requests[-1].text
     error = ev(response=azure_run(result={"error": "503 upstream timed out"}, answer="Sorry."))
     assert_scored(error, "tool_call_success", 0)
     assert error["tool_call_success_details"] == {"failed_tools": ["get_weather"]}
-    assert block(server.requests[-1], "tool_definitions") == []
     # a response ending in a tool result (no answer yet) is judged: every call has its result
     assert_scored(ev(response=azure_run(answer=None)), "tool_call_success", 1)
 
@@ -395,6 +397,8 @@ def test_openapi_definitions_reach_the_judge_as_their_functions(judge_server, cl
         inputs["query"] = QUERY
     out = cls(server.openai_config())(**inputs)
     assert out[f"{cls.result_key}_result"] == "pass"
+    if cls.reads.tool_definitions == "none":  # a metric that does not read definitions is not shown them
+        assert "<tool_definitions>" not in server.requests[-1].text
+        return
     assert block(server.requests[-1], "tool_definitions") == [
-        {"name": "get_weather", "description": "Current weather for a city.", "type": "function",
-         "parameters": WEATHER_DEF["parameters"]}]
+        {"name": "get_weather", "description": "Current weather for a city.", "parameters": WEATHER_DEF["parameters"]}]

@@ -4,9 +4,10 @@ a reply with two verdicts fails closed.
 
 Rendering is checked on the requests the judge server actually received (real HTTP, the
 evaluators' own code path): each hostile request must equal the benign one with only the
-JSON-encoded payload in place of the JSON-encoded benign text. So no payload can add or
-remove a message, change a role, alter the system instructions, close a delimiter block
-or get its Jinja syntax evaluated.
+encoded payload in place of the encoded benign text (encoded as the judge transcript writes
+row values: ``<``/``>`` escaped and line breaks indented, or, as a tool argument, a JSON
+string). So no payload can add or remove a message, change a role, alter the system
+instructions, close a delimiter block, start a line of its own or get its Jinja syntax evaluated.
 """
 
 import json
@@ -52,8 +53,17 @@ def strict_judge(req):
 
 
 def _enc(text: str) -> str:
-    """How a string appears inside the rendered prompt (a JSON string body, <> escaped)."""
+    """How a string appears inside the rendered prompt (a transcript value: <> escaped, line breaks indented)."""
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("\n", "\n    ")
+
+
+def _enc_arg(text: str) -> str:
+    """How a string tool argument (or an input of a metric without a transcript) appears: a JSON string, <> escaped."""
     return json.dumps(text, ensure_ascii=False)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _benign(content: str, payload: str) -> str:
+    return content.replace(_enc_arg(payload), _enc_arg(BENIGN)).replace(_enc(payload), _enc(BENIGN))
 
 
 def _cases(p: str) -> Dict[str, Any]:
@@ -108,9 +118,9 @@ def test_injection_does_not_change_the_rendered_prompt(server, evaluator_name, p
     assert [m["role"] for m in hostile] == [m["role"] for m in benign], "a payload added or changed a message"
     assert hostile[0] == benign[0], "the system instructions changed"
     for h, b in zip(hostile, benign):
-        assert _enc(payload) in h["content"] or h == b
-        assert h["content"].replace(_enc(payload), _enc(BENIGN)) == b["content"], (
-            "the payload changed the prompt beyond its own JSON-encoded text")
+        assert _enc(payload) in h["content"] or _enc_arg(payload) in h["content"] or h == b
+        assert _benign(h["content"], payload) == b["content"], "the payload changed the prompt beyond its own encoded text"
+        assert not re.search(r"^(system|user|assistant|developer)\s*:", h["content"], re.I | re.M)
         # (so: Jinja in the payload was not evaluated, and its closing tags stayed escaped inside the string)
         assert "LOOPLOOPLOOP" not in h["content"] and h["content"].count("</") == b["content"].count("</")
 

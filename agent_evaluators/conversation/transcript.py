@@ -1,0 +1,319 @@
+"""What a judge reads of a conversation: compact text, only the parts its metric needs.
+
+One renderer for every judge template. A conversation becomes numbered turns with plain roles::
+
+    System instructions: You are the airline's agent ...
+    User turn 1: Where is my order NO-48213?
+    Agent turn 1:
+      call lookup_order(order_id="NO-48213")
+      result lookup_order: {"status":"shipped","tracking_id":"DHL-88412"}
+      reply: It has shipped.
+
+Tool calls are ``name(arg=value, ...)`` with each value as minified JSON; tool results are text
+(JSON minified once, a string holding JSON read and minified, never escaped twice); a value
+longer than its limit keeps its head and tail around a marker saying how much was left out.
+
+Each metric declares what it reads (:class:`Reads`): system instructions, earlier turns (none,
+their words, their words and tool calls, or everything), tool calls and results (with a limit
+per result), and tool definitions (all, the called ones, none). The rest is never rendered.
+
+The data rule holds: the text is :class:`DataText`, which a template writes as is, and every
+value from the row in it is encoded by :func:`data_value`: ``<``/``>`` escaped (a value cannot
+close the block around it) and each line break followed by four spaces (a value cannot start a
+line of its own, so it cannot pose as a turn, a call, a role line or the grader's words).
+"""
+
+import json
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
+
+from ._values import json_default
+
+#: the details key a cell records an elided conversation under
+ELIDED_KEY = "prompt_elided"
+_CONTINUATION = "\n    "
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=json_default)
+
+
+class DataText(str):
+    """Text made of row content encoded by :func:`data_value` (and our own layout): a template
+    writes it as is, not as a JSON string. Made only by this module's renderers."""
+
+    __slots__ = ()
+
+
+class Reads(NamedTuple):
+    """The parts of a conversation a metric reads; ``why`` says why, in a line."""
+
+    why: str
+    system: bool = False
+    #: earlier turns (before the user's last message): "none", "text" (the words), "calls" (and tool calls), "all"
+    earlier: str = "text"
+    tool_calls: bool = True
+    #: characters kept of each tool result (head and tail); 0: no results
+    tool_results: int = 0
+    #: "all" (called ones in full, the others by name and description), "called", "none"
+    tool_definitions: str = "none"
+    #: characters kept of a message's text or an argument value
+    text_limit: int = 6000
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text``, or its head and tail around a marker naming how much was left out."""
+    if limit <= 0 or len(text) <= limit:
+        return text
+    head = limit * 2 // 3
+    tail = limit - head
+    return f"{text[:head]} …[{len(text) - limit:,} of {len(text):,} characters left out]… {text[len(text) - tail:]}"
+
+
+def data_value(text: str) -> str:
+    """Row text as it may stand in a data block: ``<``/``>`` escaped, line breaks indented."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("\n", _CONTINUATION)
+
+
+def _json(value: Any) -> str:
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
+            try:
+                return _ENCODER.encode(json.loads(stripped))  # a JSON document held in a string: once, minified
+            except ValueError:
+                pass
+        return value
+    try:
+        return _ENCODER.encode(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _value(value: Any, limit: int) -> str:
+    return data_value(shorten(_json(value), limit))
+
+
+def _call(name: Any, arguments: Any, limit: int) -> str:
+    if isinstance(arguments, str) and arguments.strip()[:1] == "{":
+        try:
+            arguments = json.loads(arguments)  # arguments sent as a JSON string: read once, never escaped twice
+        except ValueError:
+            pass
+    if isinstance(arguments, Mapping):
+        args = ", ".join(f"{data_value(str(k))}={_arg(v, limit)}" for k, v in arguments.items())
+    elif arguments is None:
+        args = ""
+    else:
+        args = _value(arguments, limit)
+    return f"{data_value(str(name))}({args})"
+
+
+def _arg(value: Any, limit: int) -> str:
+    """An argument value: minified JSON (a string quoted), shortened where long."""
+    try:
+        text = _ENCODER.encode(value)
+    except (TypeError, ValueError):
+        text = _ENCODER.encode(str(value))
+    return data_value(shorten(text, limit))
+
+
+class _Turns:
+    """Lines of a transcript, by turn, so a budget can drop whole turns from the middle."""
+
+    def __init__(self) -> None:
+        self.system: List[str] = []
+        self.turns: List[List[str]] = []  # turn 0 holds agent lines before any user message
+
+    def add(self, turn: int, line: str) -> None:
+        while len(self.turns) <= turn:
+            self.turns.append([])
+        self.turns[turn].append(line)
+
+
+def _walk(messages: Sequence[Mapping[str, Any]], reads: Reads, first_turn: int, last_user: int,
+          out: _Turns, names: Dict[str, str]) -> int:
+    """Render ``messages`` into ``out``; returns the turn number reached. ``last_user``: the index
+    of the user's last message (messages before it are earlier turns), -1 when there is none here."""
+    turn = first_turn
+    agent_open = False
+    for i, m in enumerate(messages):
+        role = m.get("role")
+        earlier = i < last_user
+        mode = reads.earlier if earlier else "all"
+        if role in ("system", "developer"):
+            if reads.system and m.get("content"):
+                out.system.append(_value(m["content"], 0))
+            continue
+        if role == "user":
+            turn += 1
+            agent_open = False
+            if mode != "none":
+                out.add(turn, f"User turn {turn}: {_value(m.get('content') or '', reads.text_limit)}")
+            continue
+        if mode == "none":
+            for c in m.get("tool_calls") or ():
+                names[str(c.get("id"))] = str(c.get("name"))
+            continue
+        lines: List[str] = []
+        if role == "assistant":
+            for c in m.get("tool_calls") or ():
+                names[str(c.get("id"))] = str(c.get("name"))
+                if reads.tool_calls and mode in ("calls", "all"):
+                    lines.append(f"  call {_call(c.get('name'), c.get('arguments'), reads.text_limit)}")
+            if m.get("content"):
+                lines.append(f"  reply: {_value(m['content'], reads.text_limit)}")
+        elif role == "tool":
+            if reads.tool_results and mode == "all":
+                name = m.get("name") or names.get(str(m.get("tool_call_id")), "tool")
+                lines.append(f"  result {data_value(str(name))}: {_value(m.get('content'), reads.tool_results)}")
+        if lines:
+            if not agent_open:
+                out.add(turn, f"Agent turn {max(turn, 1)}:")
+                agent_open = True
+            for line in lines:
+                out.add(turn, line)
+    return turn
+
+
+def _last_user(messages: Sequence[Mapping[str, Any]]) -> int:
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].get("role") == "user":
+            return i
+    return -1
+
+
+def _join(out: _Turns, budget_chars: Optional[int]) -> Tuple[str, Optional[str]]:
+    """The transcript text, and a note naming the turns left out to fit ``budget_chars`` (or ``None``)."""
+    head = ["System instructions: " + "\n\n".join(out.system)] if out.system else []
+    turns = [t for t in out.turns]
+    texts = ["\n".join(t) for t in turns]
+    total = sum(len(t) + 1 for t in texts) + sum(len(h) + 1 for h in head)
+    note = None
+    if budget_chars is not None and total > budget_chars and len(turns) > 3:
+        numbered = [(n, t) for n, t in enumerate(texts) if t]
+        keep_first = [numbered[0]]
+        room = budget_chars - sum(len(h) + 1 for h in head) - len(numbered[0][1]) - 80
+        tail: List[Tuple[int, str]] = []
+        for n, t in reversed(numbered[1:]):
+            if room - len(t) - 1 < 0 and tail:
+                break
+            room -= len(t) + 1
+            tail.insert(0, (n, t))
+        left_out = [n for n, _ in numbered[1:] if all(n != k for k, _ in tail)]
+        if left_out:
+            span = f"{left_out[0]}" if len(left_out) == 1 else f"{left_out[0]}-{left_out[-1]}"
+            note = f"turns {span} ({len(left_out)} turns) left out to fit the prompt budget"
+            texts = [keep_first[0][1], f"[… {note} …]"] + [t for _, t in tail]
+    return "\n".join(head + [t for t in texts if t]), note
+
+
+def render_exchange(query: Any, response: Any, reads: Reads, *,
+                    budget_chars: Optional[int] = None) -> Tuple[Optional[DataText], Optional[DataText], Optional[str]]:
+    """The query's transcript (system instructions and turns up to the user's last message) and the
+    response's (the agent's last turn), as ``reads`` says; either may be ``None`` when not given.
+    The third value names the turns left out to fit ``budget_chars`` (the query's middle turns),
+    or is ``None``."""
+    names: Dict[str, str] = {}
+    note = None
+    q_text = r_text = None
+    turn = 0
+    if isinstance(query, list):
+        out = _Turns()
+        turn = _walk(query, reads, 0, _last_user(query), out, names)
+        reserve = len(_json(response)) // 2 if budget_chars is not None and response is not None else 0
+        text, note = _join(out, None if budget_chars is None else max(budget_chars - reserve, 2000))
+        q_text = DataText(text)
+    elif isinstance(query, str):
+        q_text = DataText(f"User turn 1: {_value(query, reads.text_limit)}")
+        turn = 1
+    if isinstance(response, list):
+        if (isinstance(query, list) and response and response[0].get("role") == "user" and query
+                and _last_user(query) >= 0 and response[0].get("content") == query[_last_user(query)].get("content")):
+            response = response[1:]  # the user's message, given again at the head of the response: shown once
+        out = _Turns()
+        # the response is the agent's last turn: read in full (its own tool results under the limit)
+        _walk(response, reads._replace(earlier="all"), turn, -1, out, names)
+        text, _ = _join(out, None)
+        r_text = DataText(text)
+    elif isinstance(response, str):
+        r_text = DataText(f"Agent turn {max(turn, 1)}:\n  reply: {_value(response, reads.text_limit)}")
+    return q_text, r_text, note
+
+
+def render_calls_text(calls: Any, reads: Reads) -> DataText:
+    """Tool calls as the judge sees them: ``call N: name(arg=value, ...)`` and, where given and
+    read, ``result: ...``; text given in place of calls is written as it is (encoded)."""
+    if isinstance(calls, str):
+        return DataText(data_value(calls))
+    lines = []
+    for i, c in enumerate(calls or ()):
+        index = c.get("call_index", i)
+        shown = _call(c.get("name"), c.get("arguments"), reads.text_limit) if "arguments" in c else data_value(
+            str(c.get("name")))
+        lines.append(f"call {index}: {shown}")
+        if reads.tool_results and "result" in c:
+            lines.append(f"  result: {_value(c['result'], reads.tool_results)}")
+    return DataText("\n".join(lines))
+
+
+def _schema_type(schema: Mapping[str, Any]) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = "|".join(str(k) for k in kind)
+    text = str(kind) if kind else _json(schema)
+    if kind == "array" and isinstance(schema.get("items"), Mapping):
+        text = f"array of {_schema_type(schema['items'])}"
+    elif kind == "object" and isinstance(schema.get("properties"), Mapping):
+        text = "object " + _json({k: v.get("type", "any") if isinstance(v, Mapping) else v
+                                  for k, v in schema["properties"].items()})
+    if "enum" in schema:
+        text += " one of " + _json(schema["enum"])
+    return text
+
+
+def render_definitions_text(definitions: Any, reads: Reads, called: Set[str]) -> DataText:
+    """Tool definitions: the called tools (or all, for ``"all"``, with the rest by name and
+    description only) with each parameter's type, whether required, and description."""
+    if reads.tool_definitions == "none" or not definitions:
+        return DataText("")
+    if isinstance(definitions, str):
+        return DataText(data_value(definitions))
+    lines = []
+    for d in definitions:
+        if not isinstance(d, Mapping):
+            lines.append(_value(d, 0))
+            continue
+        name = str(d.get("name"))
+        full = name in called or not called and reads.tool_definitions == "called"
+        if not full and reads.tool_definitions == "called":
+            continue
+        lines.append(f"{data_value(name)}: {_value(d.get('description') or '', 0)}")
+        if not full:
+            continue
+        params = d.get("parameters") or {}
+        props = params.get("properties") if isinstance(params, Mapping) else None
+        if not isinstance(props, Mapping):
+            if params:
+                lines.append(f"  parameters: {_value(params, 0)}")
+            continue
+        required = set(params.get("required") or ())
+        for p, schema in props.items():
+            schema = schema if isinstance(schema, Mapping) else {}
+            extra = ", required" if p in required else ""
+            desc = schema.get("description")
+            lines.append(f"  {data_value(str(p))} ({data_value(_schema_type(schema))}{extra})"
+                         + (f": {_value(desc, 0)}" if desc else ""))
+    return DataText("\n".join(lines))
+
+
+def called_names(*values: Any) -> Set[str]:
+    """The names of the tools called in rendered messages or call lists."""
+    names: Set[str] = set()
+    for value in values:
+        for item in value if isinstance(value, list) else ():
+            if not isinstance(item, Mapping):
+                continue
+            if "name" in item and "role" not in item:
+                names.add(str(item["name"]))
+            for c in item.get("tool_calls") or ():
+                names.add(str(c.get("name")))
+    return names
