@@ -29,7 +29,7 @@ nothing of the package, and every module that reads or installs a field imports 
 
 import dataclasses
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Dict, Generic, List, Mapping, Optional, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Dict, Generic, List, Mapping, Optional, Protocol, Tuple, TypedDict, TypeVar
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -114,6 +114,10 @@ class RunContext:
     tool_session: Any = None
     #: the eval set whose case the running producer was called for (``None`` outside an eval-set run)
     eval_set_id: Optional[str] = None
+    #: ``max_prompt_tokens``: the agent metrics' prompt budget (``None``: the default)
+    prompt_budget: Optional[int] = None
+    #: ``terminal_tools``: more tool names whose call ends a conversation
+    terminal_tools: Tuple[str, ...] = ()
 
     def replace(self, **changes: "Unpack[Fields]") -> "RunContext":
         """A copy with ``changes`` (a ``TypeError`` names a field that does not exist)."""
@@ -135,6 +139,8 @@ class Fields(TypedDict, total=False):
     panel_index: int
     tool_session: Any
     eval_set_id: Optional[str]
+    prompt_budget: Optional[int]
+    terminal_tools: Tuple[str, ...]
 
 
 _FIELD_NAMES = frozenset(RunContext.__dataclass_fields__)

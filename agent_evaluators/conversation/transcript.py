@@ -30,6 +30,11 @@ from ._values import json_default
 
 #: the details key a cell records an elided conversation under
 ELIDED_KEY = "prompt_elided"
+#: ``max_prompt_tokens``' default: under the context window of the common judge models (32k and up), with room
+#: for the reply
+DEFAULT_MAX_PROMPT_TOKENS = 30_000
+#: a tool whose name holds one of these hands the conversation over: calling it ends the agent's part
+TERMINAL_NAME_PARTS = ("transfer", "handoff", "hand_off", "escalat")
 _CONTINUATION = "\n    "
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=json_default)
 
@@ -215,13 +220,11 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
     names: Dict[str, str] = {}
     note = None
     q_text = r_text = None
+    q_turns = None
     turn = 0
     if isinstance(query, list):
-        out = _Turns()
-        turn = _walk(query, reads, 0, _last_user(query), out, names)
-        reserve = len(_json(response)) // 2 if budget_chars is not None and response is not None else 0
-        text, note = _join(out, None if budget_chars is None else max(budget_chars - reserve, 2000))
-        q_text = DataText(text)
+        q_turns = _Turns()
+        turn = _walk(query, reads, 0, _last_user(query), q_turns, names)
     elif isinstance(query, str):
         q_text = DataText(f"User turn 1: {_value(query, reads.text_limit)}")
         turn = 1
@@ -236,6 +239,10 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
         r_text = DataText(text)
     elif isinstance(response, str):
         r_text = DataText(f"Agent turn {max(turn, 1)}:\n  reply: {_value(response, reads.text_limit)}")
+    if q_turns is not None:  # the earlier turns get what the last turn leaves of the budget
+        room = None if budget_chars is None else max(budget_chars - len(r_text or ""), 1000)
+        text, note = _join(q_turns, room)
+        q_text = DataText(text)
     return q_text, r_text, note
 
 
@@ -317,3 +324,22 @@ def called_names(*values: Any) -> Set[str]:
             for c in item.get("tool_calls") or ():
                 names.add(str(c.get("name")))
     return names
+
+
+def is_terminal_tool(name: Any, more: Sequence[str] = ()) -> bool:
+    """Whether calling the tool ``name`` ends the conversation: its name holds ``transfer``,
+    ``handoff``/``hand_off`` or ``escalat`` (any case), or it is one of ``more`` (any case)."""
+    low = str(name).lower()
+    return any(part in low for part in TERMINAL_NAME_PARTS) or low in {m.lower() for m in more}
+
+
+def ends_in_terminal_call(messages: Sequence[Any], more: Sequence[str] = ()) -> bool:
+    """Whether the agent's last action is a call of a terminal tool (a hand-off to a human, a transfer,
+    an escalation), followed by nothing but tool results: the conversation is over, not mid-run."""
+    for m in reversed(messages):
+        if m.role == "tool":
+            continue
+        if m.role != "assistant" or not m.tool_calls or (m.content or "").strip():
+            return False
+        return any(is_terminal_tool(c.name, more) for c in m.tool_calls)
+    return False

@@ -17,7 +17,16 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from ..conversation.transcript import Reads
 from .base import Outcome
-from .declared import CalibrationCases, DeclaredJudgeEvaluator, FinalText, Messages, Text, ToolCallsInput, ToolDefinitionsInput
+from .declared import (
+    CalibrationCases,
+    DeclaredJudgeEvaluator,
+    EndsInHandOff,
+    FinalText,
+    Messages,
+    Text,
+    ToolCallsInput,
+    ToolDefinitionsInput,
+)
 from .inputs import judge_messages
 from .tool_steps import defined_tools, definitions_json, read_tool_steps, render_calls, require_calls_source
 
@@ -76,14 +85,17 @@ TOOL_CALL_READS = Reads("each call needs its tool's schema, the conversation its
 
 
 # ---------------------------------------------------------------------------- evaluators
-class IntentResolutionEvaluator(DeclaredJudgeEvaluator):
+class IntentResolutionEvaluator(EndsInHandOff, DeclaredJudgeEvaluator):
     """How well the response identifies and resolves the user's intent.
 
     Key ``intent_resolution``; inputs ``query``, ``response`` (text or messages in any
     supported format), optional ``tool_definitions``, or ``conversation=`` (evaluated
     per user turn, mean). Score 1–5: 1 unrelated, 2 slightly related, 3 partial,
     4 mostly resolved with small gaps, 5 fully resolved. Default threshold 3.
-    ``not_applicable`` when the response ends in a tool call (the agent has not answered yet).
+    ``not_applicable`` when the response ends in a tool call (the agent has not answered yet),
+    unless that call hands the conversation over (a tool whose name holds ``transfer``,
+    ``handoff``/``hand_off`` or ``escalat``, or one named in ``terminal_tools=`` or the run's
+    ``terminal_tools``): the conversation is over and is judged on what the agent did.
     """
 
     result_key = "intent_resolution"

@@ -31,19 +31,21 @@ verdict). Per-turn conversations are the base's: ``conversation_turn_inputs``.
 """
 
 import inspect
-from typing import Any, ClassVar, Dict, List, Literal, Mapping, NamedTuple, Optional, Tuple, Type, Union
+from typing import Any, ClassVar, Dict, List, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..conversation.transcript import (
+    DEFAULT_MAX_PROMPT_TOKENS,
     ELIDED_KEY,
     Reads,
     called_names,
+    ends_in_terminal_call,
     render_calls_text,
     render_definitions_text,
     render_exchange,
 )
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from .base import Outcome
 from .inputs import (
     MessagesOrText,
@@ -54,7 +56,7 @@ from .inputs import (
     text_input,
     tool_definitions_json,
 )
-from .judge_base import JudgeEvaluator
+from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
 
 __all__ = [
     "DeclaredJudgeEvaluator",
@@ -71,6 +73,14 @@ __all__ = [
 ]
 
 _EMPTY = inspect.Parameter.empty
+
+
+def terminal_tools_of(evaluator: Any) -> Tuple[str, ...]:
+    """The tool names besides the built-in rule whose call ends a conversation: the evaluator's
+    ``terminal_tools`` option and the run's ``terminal_tools``."""
+    from ..run_context import current
+
+    return tuple(getattr(evaluator, "terminal_tools", None) or ()) + current().terminal_tools
 
 
 class NotApplicable(Exception):
@@ -118,7 +128,8 @@ class Messages(InputSpec):
         if value is None and self.optional:
             return []
         rendered, messages = judge_messages(evaluator, value, self.name, self.role)
-        if self.answered and messages is not None and ends_in_tool_call(messages):
+        if (self.answered and messages is not None and ends_in_tool_call(messages)
+                and not ends_in_terminal_call(messages, terminal_tools_of(evaluator))):
             raise NotApplicable(f"Not applicable: the {self.name} ends in a tool call, so the agent has not answered yet")
         return rendered
 
@@ -210,6 +221,24 @@ class ContextInput(InputSpec):
                             f"pass the {self.name} (text, or a list of passages)")
 
 
+class EndsInHandOff:
+    """The ``terminal_tools`` option of a metric that judges only answered conversations: a conversation
+    whose agent's last action is a hand-off (a tool whose name holds ``transfer``, ``handoff``/``hand_off``
+    or ``escalat``, or one named in ``terminal_tools``) is over, and is judged on what the agent did."""
+
+    terminal_tools: Optional[Tuple[str, ...]] = None
+
+    def __init__(self, model_config: Any = None, *, terminal_tools: Optional[Sequence[str]] = None,
+                 **judge: Unpack[JudgeOptions]) -> None:
+        names = [terminal_tools] if isinstance(terminal_tools, str) else list(terminal_tools or ())
+        if not all(isinstance(n, str) and n.strip() for n in names):
+            raise ConfigError(f"{type(self).__name__}: terminal_tools must be tool names, got {terminal_tools!r}",
+                              evaluator=type(self).__name__)
+        if names:  # an instance attribute only when given: the evaluator's repr and config show what was set
+            self.terminal_tools = tuple(n.strip() for n in names)
+        super().__init__(model_config, **judge)  # type: ignore[call-arg, misc]
+
+
 class CalibrationCases(NamedTuple):
     """How a metric's labelled calibration set is made from the shared scenarios
     (:mod:`agent_evaluators.calibration.scenarios`): per input, the scenario field a good case
@@ -297,23 +326,28 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
         if reads is None:
             return dict(values), None
         out = dict(values)
-        query, response, note = render_exchange(values.get("query"), values.get("response"), reads,
-                                                budget_chars=self._prompt_budget_chars())
-        if query is not None:
-            out["query"] = query
-        if response is not None:
-            out["response"] = response
+        declared = self.prompty.inputs
         if isinstance(values.get("tool_calls"), (list, str)):
             out["tool_calls"] = render_calls_text(values["tool_calls"], reads)
         if "tool_definitions" in values:
             called = called_names(values.get("response"), values.get("tool_calls"))
             out["tool_definitions"] = render_definitions_text(values["tool_definitions"], reads, called)
-        declared = self.prompty.inputs
+        fixed = sum(len(out[k]) for k in ("tool_calls", "tool_definitions") if k in declared and k in out)
+        query, response, note = render_exchange(values.get("query"), values.get("response"), reads,
+                                                budget_chars=self._prompt_budget_chars() - fixed)
+        if query is not None:
+            out["query"] = query
+        if response is not None:
+            out["response"] = response
         return {k: v for k, v in out.items() if k in declared}, note
 
-    def _prompt_budget_chars(self) -> Optional[int]:
-        """The prompt budget in characters (tokens x 3, a safe side of every tokenizer), or ``None``."""
-        return None
+    def _prompt_budget_chars(self) -> int:
+        """The conversation's share of ``max_prompt_tokens`` in characters: the budget less the
+        template's own text, at 3 characters a token (the safe side of English and JSON text)."""
+        from ..run_context import current
+
+        tokens = current().prompt_budget or DEFAULT_MAX_PROMPT_TOKENS
+        return max(tokens * 3 - len(self.prompty.body), 1000)
 
     async def _judge(self, given: Mapping[str, Any]) -> Outcome:
         try:

@@ -8,10 +8,10 @@ the request :class:`~.agent.IntentResolutionEvaluator`'s).
 from typing import List
 
 from ..conversation.transcript import Reads
-from .declared import CalibrationCases, DeclaredJudgeEvaluator, Messages, ToolDefinitionsInput
+from .declared import CalibrationCases, DeclaredJudgeEvaluator, EndsInHandOff, Messages, ToolDefinitionsInput
 
 
-class TaskCompletionEvaluator(DeclaredJudgeEvaluator):
+class TaskCompletionEvaluator(EndsInHandOff, DeclaredJudgeEvaluator):
     """Whether the agent completed the user's task end to end, with a usable result that meets
     every requirement the user stated.
 
@@ -22,7 +22,10 @@ class TaskCompletionEvaluator(DeclaredJudgeEvaluator):
     ``task_requirements``, ``delivered_outcome``, ``completion_gaps``.
 
     ``not_applicable`` (no judge call) when the response ends in a tool call or a tool result:
-    the agent has not given its final answer yet (azure 1.18's "intermediate response" rule).
+    the agent has not given its final answer yet (azure 1.18's "intermediate response" rule), unless
+    its last call hands the conversation over (a tool whose name holds ``transfer``, ``handoff``/
+    ``hand_off`` or ``escalat``, or one named in ``terminal_tools=`` or the run's ``terminal_tools``):
+    that conversation is over and is judged on what the agent did.
     """
 
     result_key = "task_completion"

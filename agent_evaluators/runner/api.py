@@ -8,10 +8,11 @@ builds the :class:`~.options.RunOptions` of the run from it, and hands that to a
 """
 
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from .. import plugins
 from .._util.loop import run_sync
+from ..conversation.transcript import DEFAULT_MAX_PROMPT_TOKENS
 from .dry_run import run_dry
 from .engine import RunWatch, run_local
 from .ledger import RunInterrupted
@@ -49,6 +50,8 @@ async def evaluate_async(
     dry_run: bool = False,
     max_cost: Optional[float] = None,
     max_judge_calls: Optional[int] = None,
+    max_prompt_tokens: int = DEFAULT_MAX_PROMPT_TOKENS,
+    terminal_tools: Optional[Sequence[str]] = None,
     azure_compat: bool = False,
     data_format: str = "auto",
     judge_mode: str = "direct",
@@ -67,6 +70,7 @@ async def evaluate_async(
         max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force, num_runs=num_runs,
         show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
         min_agreement=min_agreement, prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
+        max_prompt_tokens=max_prompt_tokens, terminal_tools=terminal_tools,
         azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
         batch_timeout_s=batch_timeout_s, batch_max_requests=batch_max_requests,
         batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
@@ -102,6 +106,8 @@ def evaluate(
     dry_run: bool = False,
     max_cost: Optional[float] = None,
     max_judge_calls: Optional[int] = None,
+    max_prompt_tokens: int = DEFAULT_MAX_PROMPT_TOKENS,
+    terminal_tools: Optional[Sequence[str]] = None,
     azure_compat: bool = False,
     data_format: str = "auto",
     judge_mode: str = "direct",
@@ -141,6 +147,7 @@ def evaluate(
         max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force, num_runs=num_runs,
         show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
         min_agreement=min_agreement, prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
+        max_prompt_tokens=max_prompt_tokens, terminal_tools=terminal_tools,
         azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
         batch_timeout_s=batch_timeout_s, batch_max_requests=batch_max_requests,
         batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,

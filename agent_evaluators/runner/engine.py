@@ -136,7 +136,9 @@ def run_fields(options: RunOptions, rows: RowEvaluator, route: Optional[BatchCol
     every judge client used joins); in batch mode the collector instead of the limiter; in a dry run the
     in-process judge."""
     fields: Fields = {"limiter": new_limiter(options.settings.max_concurrency), "prices": dict(options.settings.prices or {}),
-                      "budget": rows.budget, "secrets": rows.secrets}
+                      "budget": rows.budget, "secrets": rows.secrets,
+                      "prompt_budget": options.settings.max_prompt_tokens,
+                      "terminal_tools": tuple(options.settings.terminal_tools or ())}
     if route is not None:
         fields.update(routed(route))
     if dry is not None:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, 
 
 from .._util import validators
 from .._util.install_hint import install_hint
+from ..conversation.transcript import DEFAULT_MAX_PROMPT_TOKENS
 from ..errors import ConfigError
 from ..judge.prices import check_prices
 from ..wording import Text
@@ -48,6 +49,16 @@ def _cost_cap(what: validators.Subject, value: Any) -> Any:
 
 def _calls_cap(what: validators.Subject, value: Any) -> Any:
     return validators.budget_cap(what, value, whole=True)
+
+
+def _tool_names(what: validators.Subject, value: Any) -> Any:
+    """Tool names: a comma-separated text or a list of names; ``None``: none."""
+    if value is None:
+        return None
+    names = value.split(",") if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise ConfigError(f"{what} must be tool names: a comma-separated text or a list of names, got {value!r}")
+    return tuple(n.strip() for n in names)
 
 
 _data_format = validators.one_of(DATA_FORMATS, "auto: by the file's suffix, and OpenTelemetry traces by content; otlp: "
@@ -137,6 +148,15 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("max_judge_calls", None, "int", "stop judge work after this many judge calls; the cells left are "
               "not_run (exit 2); --resume with a higher cap goes on", _calls_cap, metavar="N", in_summary=True,
               report_label="Max judge calls"),
+    RunOption("max_prompt_tokens", DEFAULT_MAX_PROMPT_TOKENS, "int", "agent metrics' judge prompts: a conversation "
+              "longer than this many tokens keeps its system instructions, first user message and latest turns, and "
+              "leaves the middle turns out with a marker naming them (the cell's details record it; default "
+              f"{DEFAULT_MAX_PROMPT_TOKENS})", validators.positive_int, metavar="N", in_summary=True, fingerprinted=True,
+              report_label="Max prompt tokens"),
+    RunOption("terminal_tools", None, "text", "IntentResolution and TaskCompletion: tool names (comma-separated) whose "
+              "call ends a conversation, besides names holding transfer, handoff or escalat; such a conversation is "
+              "judged, not 'not applicable'", _tool_names, metavar="NAMES", in_summary=True, fingerprinted=True,
+              report_label="Terminal tools"),
     RunOption("azure_compat", False, "flag", "azure-ai-evaluation 1.18's meaning for the whole run: registry "
               "names are agent_evaluators.azure's classes (task_adherence 0/1, tool_call_accuracy 1-5, ...) and the "
               "metrics add 1.18's names (<alias>.binary_aggregate, <alias>.<key>_passed)", validators.flag, in_summary=True,

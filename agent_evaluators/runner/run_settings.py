@@ -12,9 +12,10 @@ an option from the public signature to where it acts.
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from .._util import validators
+from ..conversation.transcript import DEFAULT_MAX_PROMPT_TOKENS
 from ..errors import ConfigError
 from ..wording import Option, Text
 from .option_table import CONTINUING, RUN_OPTIONS, refuse_unknown
@@ -46,6 +47,8 @@ class RunSettings:
     dry_run: bool = False
     max_cost: Optional[float] = None
     max_judge_calls: Optional[int] = None
+    max_prompt_tokens: int = DEFAULT_MAX_PROMPT_TOKENS
+    terminal_tools: Optional[Sequence[str]] = None
     azure_compat: bool = False
     data_format: str = "auto"
     judge_mode: str = "direct"

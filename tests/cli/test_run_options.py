@@ -76,7 +76,8 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
               "prices": {"my-deploy": {"input": 1.0, "cached_input": 0.5, "output": 2.0}},
               "judge_mode": "batch", "batch_poll_s": 5.0, "batch_max_requests": 1000, "batch_max_bytes": 1_000_000,
               "batch_timeout_s": 600.0,
-              "dry_run": True, "max_cost": 2.5, "max_judge_calls": 100, "otel": False, "mlflow": False}
+              "dry_run": True, "max_cost": 2.5, "max_judge_calls": 100, "otel": False, "mlflow": False,
+              "max_prompt_tokens": 8000, "terminal_tools": "close_case,end_chat"}
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml
 
@@ -84,8 +85,9 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
     cfg = load_config(tmp_path / "all.yaml")
     assert cfg.run_options["output_path"] == tmp_path / "out"
     assert cfg.run_options["target"].__name__ == "answer"
+    checked = {**values, "terminal_tools": ("close_case", "end_chat")}  # a comma-separated text is read as names
     assert {k: v for k, v in cfg.run_options.items() if k not in ("target", "output_path")} == \
-        {k: v for k, v in values.items() if k not in ("target", "output_path")}
+        {k: v for k, v in checked.items() if k not in ("target", "output_path")}
 
 
 def test_a_run_config_switches_on_the_otel_and_mlflow_sinks(tmp_path):
