@@ -18,7 +18,9 @@ outputs (as context) as plain strings, as azure's quality evaluators take them.
 multi-KB JSON tool results), for the eight agent evaluators; the last line is the whole run's
 tokens (every request of every evaluator), ours over azure's.
 
-``--check`` exits 1 when any of our prompts costs more tokens per verdict than azure's.
+``--check`` exits 1 when any of our prompts costs more tokens per verdict than azure's. Each line
+also gives the wall and CPU milliseconds per judged row of each side (one call, its request and
+the local judge's reply; the CPU is this process's, the judge server's thread included).
 Needs the ``azure`` extra; ``PF_DISABLE_TRACING`` is set here.
 """
 
@@ -28,6 +30,7 @@ import json
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 from statistics import mean
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
@@ -124,6 +127,10 @@ class Measured(NamedTuple):
     judged: int  #: rows both sides judged
     our_total: int  #: every request's prompt tokens, summed
     their_total: int
+    our_ms: float  #: wall milliseconds per judged row (the call, its request and the local judge's reply)
+    their_ms: float
+    our_cpu_ms: float  #: this process's CPU milliseconds per judged row (the judge server's thread included)
+    their_cpu_ms: float
 
 
 def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Measured:
@@ -137,13 +144,16 @@ def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Measured:
         ours = getattr(ours_pkg, name)({**ours_server.openai_config(model), "type": "openai"})
         theirs = theirs_cls({**their_server.openai_config(model), "type": "openai"})
         judged = 0
+        spent = [0.0, 0.0, 0.0, 0.0]  # ours wall, ours CPU, theirs wall, theirs CPU
         for row in rows:
             kwargs = CALLS[name](row, {} if name in AGENT else _texts(row))
             before = (len(ours_server.requests), len(their_server.requests))
+            wall, cpu = time.perf_counter(), time.process_time()
             try:
                 ours(**kwargs)
             except Exception:  # noqa: BLE001 - a row one side refuses is left out of both
                 pass
+            mid_wall, mid_cpu = time.perf_counter(), time.process_time()
             try:
                 theirs(**kwargs)
             except Exception:  # noqa: BLE001
@@ -153,11 +163,16 @@ def measure(name: str, rows: List[Dict[str, Any]], model: str) -> Measured:
                 _drop_since(their_server, before[1])
                 continue
             judged += 1
+            spent[0] += mid_wall - wall
+            spent[1] += mid_cpu - cpu
+            spent[2] += time.perf_counter() - mid_wall
+            spent[3] += time.process_time() - mid_cpu
         _, our_mean = _tokens(ours_server, count)
         _, their_mean = _tokens(their_server, count)
         our_total = sum(r.prompt_tokens(count) for r in ours_server.requests)
         their_total = sum(r.prompt_tokens(count) for r in their_server.requests)
-    return Measured(our_mean, their_mean, judged, our_total, their_total)
+    per_row = [1000 * s / judged if judged else float("nan") for s in spent]
+    return Measured(our_mean, their_mean, judged, our_total, their_total, per_row[0], per_row[2], per_row[1], per_row[3])
 
 
 def _drop_since(server: JudgeServer, n: int) -> None:
@@ -179,7 +194,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     rows, names, limit = ((long_rows(args.long, args.seed), AGENT, 0.9) if args.long else (sample_rows(), list(AZURE), 1.0))
     kind = f"long conversations (seed {args.seed})" if args.long else "sample rows"
     print(f"prompt tokens per verdict, {len(rows)} {kind}, counted with: {counter_for(args.model).method}\n")
-    print(f"{'metric':34} {'ours':>7} {'azure':>7} {'ours/azure':>10} {'rows':>5}")
+    print(f"{'metric':34} {'ours':>7} {'azure':>7} {'ours/azure':>10} {'rows':>5}   ms/row ours, azure (wall; CPU)")
     worse = []
     totals = [0, 0]
     for name in names:
@@ -189,7 +204,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             worse.append(name)
         totals[0] += m.our_total
         totals[1] += m.their_total
-        print(f"{name:34} {m.ours:7.0f} {m.theirs:7.0f} {ratio:10.2f} {m.judged:5d}")
+        print(f"{name:34} {m.ours:7.0f} {m.theirs:7.0f} {ratio:10.2f} {m.judged:5d}   {m.our_ms:6.1f}, {m.their_ms:6.1f}; "
+              f"{m.our_cpu_ms:6.1f}, {m.their_cpu_ms:6.1f}")
     whole = totals[0] / totals[1] if totals[1] else float("nan")
     print(f"{'whole run (all requests)':34} {totals[0]:7d} {totals[1]:7d} {whole:10.2f}")
     if args.long and whole > 0.6:
