@@ -102,7 +102,8 @@ async def _run_shard(rows: RowEvaluator, budget: Any, shard: Shard, to_disk: boo
     window = RowWindow(rows, rows.spec.max_concurrency, emit)
     try:
         with scoped(limiter=limiter, prices=dict(rows.spec.prices or {}), budget=caps,  # the shard's run context
-                    secrets=rows.secrets):
+                    secrets=rows.secrets, prompt_budget=rows.spec.prompt_budget,
+                    terminal_tools=rows.spec.terminal_tools):
             for line, item in shard_rows(shard):
                 await window.breathe()
                 work: Any = shard.work.get(line)

@@ -137,8 +137,7 @@ def run_fields(options: RunOptions, rows: RowEvaluator, route: Optional[BatchCol
     in-process judge."""
     fields: Fields = {"limiter": new_limiter(options.settings.max_concurrency), "prices": dict(options.settings.prices or {}),
                       "budget": rows.budget, "secrets": rows.secrets,
-                      "prompt_budget": options.settings.max_prompt_tokens,
-                      "terminal_tools": tuple(options.settings.terminal_tools or ())}
+                      "prompt_budget": options.rows.prompt_budget, "terminal_tools": options.rows.terminal_tools}
     if route is not None:
         fields.update(routed(route))
     if dry is not None:

@@ -15,7 +15,7 @@ budget); the Ray engine ships exactly that, never the data or the output folder.
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Tuple
 
 from .._util.validators import positive_int, positive_seconds, whole_number_at_least
 from ..errors import ConfigError
@@ -47,6 +47,9 @@ class RowSpec:
     #: the run's ``prices`` (checked): a Ray worker installs them, as the local engine does, so a
     #: run-level price reaches the judge calls made in other processes
     prices: Optional[Mapping[str, Any]] = None
+    #: the run's ``max_prompt_tokens`` and ``terminal_tools`` (checked), installed by a Ray worker too
+    prompt_budget: Optional[int] = None
+    terminal_tools: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         evaluators = self.evaluators
@@ -99,6 +102,7 @@ class RunOptions:
         rows = RowSpec(
             evaluators=evaluators, evaluator_config=evaluator_config, target=settings.target,
             num_runs=settings.num_runs, max_concurrency=settings.max_concurrency, prices=settings.prices,
+            prompt_budget=settings.max_prompt_tokens, terminal_tools=tuple(settings.terminal_tools or ()),
             # in batch mode a call waits for its batch (hours, within the provider's 24 h window)
             timeout=settings.timeout if settings.judge_mode != "batch" else None,
         )
