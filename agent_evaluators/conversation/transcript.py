@@ -187,28 +187,27 @@ def _last_user(messages: Sequence[Mapping[str, Any]]) -> int:
 
 
 def _join(out: _Turns, budget_chars: Optional[int]) -> Tuple[str, Optional[str]]:
-    """The transcript text, and a note naming the turns left out to fit ``budget_chars`` (or ``None``)."""
+    """The transcript text, and a note naming the turns left out to fit ``budget_chars`` (or ``None``).
+
+    Over the budget, the system instructions, the first user turn (and any agent lines before it) and
+    as many of the latest turns as fit are kept; the turns between give way to one marker naming them."""
     head = ["System instructions: " + "\n\n".join(out.system)] if out.system else []
-    turns = [t for t in out.turns]
-    texts = ["\n".join(t) for t in turns]
-    total = sum(len(t) + 1 for t in texts) + sum(len(h) + 1 for h in head)
-    note = None
-    if budget_chars is not None and total > budget_chars and len(turns) > 3:
-        numbered = [(n, t) for n, t in enumerate(texts) if t]
-        keep_first = [numbered[0]]
-        room = budget_chars - sum(len(h) + 1 for h in head) - len(numbered[0][1]) - 80
-        tail: List[Tuple[int, str]] = []
-        for n, t in reversed(numbered[1:]):
-            if room - len(t) - 1 < 0 and tail:
-                break
-            room -= len(t) + 1
-            tail.insert(0, (n, t))
-        left_out = [n for n, _ in numbered[1:] if all(n != k for k, _ in tail)]
-        if left_out:
-            span = f"{left_out[0]}" if len(left_out) == 1 else f"{left_out[0]}-{left_out[-1]}"
-            note = f"turns {span} ({len(left_out)} turns) left out to fit the prompt budget"
-            texts = [keep_first[0][1], f"[… {note} …]"] + [t for _, t in tail]
-    return "\n".join(head + [t for t in texts if t]), note
+    texts = ["\n".join(t) for t in out.turns]
+    total = sum(len(t) + 1 for t in texts + head)
+    if budget_chars is None or total <= budget_chars or len(texts) <= 3:
+        return "\n".join(head + [t for t in texts if t]), None
+    first = [t for t in texts[:2] if t]  # turn 0 (agent lines before any user message) and turn 1
+    room = budget_chars - sum(len(t) + 1 for t in head + first) - 100
+    kept = len(texts)
+    while kept > 2 and (room - len(texts[kept - 1]) - 1 >= 0 or kept == len(texts)):
+        kept -= 1
+        room -= len(texts[kept]) + 1
+    left_out = [n for n in range(2, kept) if texts[n]]
+    if not left_out:
+        return "\n".join(head + [t for t in texts if t]), None
+    span = f"{left_out[0]}" if len(left_out) == 1 else f"{left_out[0]}-{left_out[-1]}"
+    note = f"turns {span} ({len(left_out)} turns) left out to fit the prompt budget"
+    return "\n".join(head + first + [f"[… {note} …]"] + [t for t in texts[kept:] if t]), note
 
 
 def render_exchange(query: Any, response: Any, reads: Reads, *,
