@@ -325,6 +325,8 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
         reads = self.reads
         if reads is None:
             return dict(values), None
+        # the transcript shortens long values: max_input_chars still guards the row's raw input size
+        self._refuse_over_limit(sum(_text_size(v) for v in values.values()), values)
         out = dict(values)
         declared = self.prompty.inputs
         if isinstance(values.get("tool_calls"), (list, str)):
@@ -360,6 +362,17 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
         if elided is not None:
             outcome.details = {**(outcome.details or {}), ELIDED_KEY: elided}
         return outcome
+
+
+def _text_size(value: Any) -> int:
+    """The characters of text in a JSON-like value (its strings, and the rest as written)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, Mapping):
+        return sum(_text_size(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_text_size(v) for v in value)
+    return 0 if value is None else len(str(value))
 
 
 def _declared_evaluate(cls: type) -> Any:

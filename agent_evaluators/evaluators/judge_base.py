@@ -305,6 +305,10 @@ class JudgeEvaluator(Evaluator):
         for m in messages:  # rendered messages: dicts with text content
             content = m.get("content") if isinstance(m, Mapping) else m
             size += len(content) if type(content) is str else len(str(content or ""))
+        self._refuse_over_limit(size, inputs)
+
+    def _refuse_over_limit(self, size: int, inputs: Mapping[str, Any]) -> None:
+        """An ``InputError`` when ``size`` characters (a prompt's, or a row's raw input) pass ``max_input_chars``."""
         limit = self._max_input_chars()
         if size > limit:
             biggest = max(inputs, key=lambda k: len(str(inputs[k])), default="")
