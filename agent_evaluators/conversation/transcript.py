@@ -24,7 +24,8 @@ line of its own, so it cannot pose as a turn, a call, a role line or the grader'
 """
 
 import json
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ._values import json_default
 

@@ -31,7 +31,8 @@ verdict). Per-turn conversations are the base's: ``conversation_turn_inputs``.
 """
 
 import inspect
-from typing import Any, ClassVar, Dict, List, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
+from typing import Any, ClassVar, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -366,12 +367,15 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
 
 def _text_size(value: Any) -> int:
     """The characters of text in a JSON-like value (its strings, and the rest as written)."""
+    kind = type(value)  # exact types first: isinstance against typing's Mapping is an ABC check per value
+    if kind is str:
+        return len(value)
+    if kind is dict or (kind is not list and isinstance(value, Mapping)):
+        return sum(_text_size(v) for v in value.values())
+    if kind is list or isinstance(value, tuple):
+        return sum(_text_size(v) for v in value)
     if isinstance(value, str):
         return len(value)
-    if isinstance(value, Mapping):
-        return sum(_text_size(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return sum(_text_size(v) for v in value)
     return 0 if value is None else len(str(value))
 
 

@@ -22,8 +22,9 @@ import random
 import re
 import threading
 import time
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
 from .._util import validators

@@ -16,7 +16,8 @@ else characters / 4) and priced from that, and the record says so in ``usage_pro
 """
 
 import time
-from typing import Any, Dict, Iterable, List, Mapping, Optional
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
+from typing import Any, Dict, Iterable, List, Optional
 
 from .prices import Price, priced
 from .token_count import counter_for, prompt_tokens

@@ -1,5 +1,6 @@
 """The local provider's configuration errors, without starting llama.cpp (no model needed)."""
 
+import re
 import sys
 
 import pytest
@@ -34,7 +35,8 @@ def test_missing_xllamacpp_names_the_extra(tmp_path, monkeypatch):
     model = tmp_path / "m.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 16)
     monkeypatch.setitem(sys.modules, "xllamacpp", None)  # what an environment without the extra looks like
-    with pytest.raises(ConfigError, match=r'pip install "agent-evaluators\[local\]"'):
+    with pytest.raises(ConfigError, match=re.escape(
+            "pip install 'agent-evaluators[local]' (from a checkout: pip install -e '.[local]')")):
         start_local_judge(model)
 
 

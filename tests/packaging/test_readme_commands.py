@@ -91,6 +91,8 @@ NOT_RUN: Dict[str, str] = {
     "python -m agent_evaluators.testing --": "the fake judge's command prefix, named in prose",
     "agent-eval report": "names the subcommand in prose",
     "agent-eval calibrate": "names the subcommand in prose (docs/guides/custom-evaluators.md)",
+    "agent-eval traces": "names the subcommand in prose; 'Evaluating traces' runs it on samples/traces",
+    "python bench/bench_prompt_tokens.py --long 20": "a benchmark against azure-ai-evaluation; figures in docs/guides/cost.md",
     "agent-eval run --dry-run": "a flag named in prose; the cost guide's dry run is run above",
     "pip install -e '.[otel,mlflow]'": "installs extras; CI installs them (.ci/run) for tests/export",
     "agent-eval run --config samples/eval.yaml --mlflow": "needs the mlflow extra; tests/export/test_mlflow_export.py "

@@ -22,6 +22,7 @@ from typing import Dict, List
 import pytest
 
 from agent_evaluators.testing import JudgeServer
+from tests.conftest import optional_import
 
 from ..runner.budget_helpers import PER_CALL, priced_judge
 from ..runner.distributed.helpers import make_rows, write_data
@@ -139,5 +140,5 @@ def test_budget_kill_loop(tmp_path, seed, kind):
 @pytest.mark.heavy
 @pytest.mark.ray
 def test_budget_kill_loop_on_ray(tmp_path):
-    pytest.importorskip("ray")
+    optional_import("ray")
     budget_kill_loop(tmp_path, seed=5, kind="calls", cap_calls=30, kills=3, rows=60, engine="ray")
