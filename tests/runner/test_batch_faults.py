@@ -356,7 +356,7 @@ def test_sigkill_loop_in_batch_mode_loses_no_row_and_sends_nothing_twice(tmp_pat
     rows = 24
     data = tmp_path / "d.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in make_rows(rows)))
-    faults = BatchFaults(complete_after_s=1.5, create_delay_s=1.0)  # a first run takes over 3 s
+    faults = BatchFaults(complete_after_s=3.0, create_delay_s=1.0)  # a first run takes over 4 s: the first kill (by 2.4 s) lands
     with JudgeServer(rule_judge, batch=faults) as server:
         cmd = [sys.executable, "-m", "agent_evaluators.cli", "run", "--data", str(data), "-e", "intent_resolution=intent",
                "--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"], "--no-show-progress",
