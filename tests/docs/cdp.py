@@ -5,7 +5,9 @@ load a page, type into it as a keyboard does, click, read the DOM and take a scr
 
 import asyncio
 import base64
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -26,14 +28,15 @@ class Browser:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._profile = tempfile.TemporaryDirectory()
+        # chromium's helper processes may still write to the profile as it closes: cleaned up tolerantly
+        self._profile = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
         self._next_id = 0
 
     async def __aenter__(self) -> "Browser":
         self._proc = subprocess.Popen(
             [self.path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
              "--window-size=1280,1000", "--remote-debugging-port=0", f"--user-data-dir={self._profile.name}",
-             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         port_file = Path(self._profile.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
         while not (port_file.exists() and port_file.read_text().strip()):
@@ -50,7 +53,10 @@ class Browser:
     async def __aexit__(self, *exc: Any) -> None:
         await self._ws.close()
         await self._session.close()
-        self._proc.terminate()
+        try:  # the whole process group: the browser and its helpers
+            os.killpg(self._proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
         self._proc.wait(timeout=30)
         self._profile.cleanup()
 
@@ -75,12 +81,25 @@ class Browser:
     async def until(self, expression: str, timeout: float = 20) -> Any:
         deadline = time.monotonic() + timeout
         while True:
-            value = await self.js(expression)
+            try:
+                value = await self.js(expression)
+            except RuntimeError as e:  # the page navigated while the expression ran: ask the new page
+                if "navigated" not in str(e) and "context" not in str(e).lower():
+                    raise
+                value = None
             if value:
                 return value
             if time.monotonic() > deadline:
                 raise TimeoutError(f"never true in the page: {expression}")
             await asyncio.sleep(0.2)
+
+    async def click(self, selector_js: str) -> None:
+        """Click the element ``selector_js`` evaluates to; a click that navigates may end the evaluation."""
+        try:
+            await self.js(f"{selector_js}.click()")
+        except RuntimeError as e:
+            if "navigated" not in str(e) and "context" not in str(e).lower():
+                raise
 
     async def type(self, text: str) -> None:
         await self.call("Input.insertText", text=text)

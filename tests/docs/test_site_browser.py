@@ -66,11 +66,11 @@ def test_the_navigation_leads_to_an_evaluators_page(browser, served):
     async def walk():
         async with Browser(browser) as page:
             await page.open(f"{served}/index.html")
-            await page.js("document.querySelector('nav a[href$=\"reference/evaluators/index.html\"]').click()")
+            await page.click("document.querySelector('nav a[href$=\"reference/evaluators/index.html\"]')")
             await page.until("location.pathname.endsWith('/reference/evaluators/index.html')")
             link = "document.querySelector('article a[href=\"tool_call_accuracy.html\"]')"
             await page.until(f"document.readyState === 'complete' && !!{link}")
-            await page.js(f"{link}.click()")
+            await page.click(link)
             await page.until("location.pathname.endsWith('/reference/evaluators/tool_call_accuracy.html')")
             return await page.until("document.readyState === 'complete' && document.querySelector('article h1')?.textContent")
 
