@@ -41,12 +41,8 @@ NOT_RUN: Dict[Tuple[str, str], str] = {
         "reads the reader's own helpfulness.prompty (custom-evaluators.md writes and tests one)",
     ("evaluators.md", "\"intent_resolution_result\": \"pass\""):
         "the shape of a result dict with placeholder values, not a program",
-    ("judge-models.md", "min_agreement=0.667"):
-        "two real judges (OpenAI and a local qwen2.5 server); not yet made runnable",
     ("judge-models.md", "start_local_judge("):
         "needs a GGUF model file and llama.cpp",
-    ("pytest-and-promptflow.md", "eval_cases(\"samples/eval.yaml\")"):
-        "a pytest test module fragment (result from an earlier run, pytest's parametrize)",
     ("ray.md", "engine=\"ray\""):
         "starts a Ray cluster of 8 workers and reads the reader's runs.jsonl",
 }
