@@ -28,10 +28,6 @@ NOT_RUN: Dict[Tuple[str, str], str] = {
     ("agents.md", "def test_weather_agent"):
         "a pytest test (pytest collects and runs it; as a script it is only defined), whose "
         "AssertionError for the sample's on-purpose failing case is the point",
-    ("agents.md", "ToolRecorder(\"out/recordings\""):
-        "needs the reader's own agent and tool (my_agent, get_weather); not yet made runnable",
-    ("azure-migration.md", "AzureOpenAIModelConfiguration(azure_endpoint="):
-        "its judge is a real Azure OpenAI endpoint and it reads the reader's runs.jsonl",
     ("calling-evaluators.md", "PromptyEvaluator(prompty=\"helpfulness.prompty\""):
         "reads the reader's own helpfulness.prompty (custom-evaluators.md writes and tests one)",
     ("evaluators.md", "\"intent_resolution_result\": \"pass\""):
