@@ -34,8 +34,6 @@ NOT_RUN: Dict[Tuple[str, str], str] = {
         "the shape of a result dict with placeholder values, not a program",
     ("judge-models.md", "start_local_judge("):
         "needs a GGUF model file and llama.cpp",
-    ("ray.md", "engine=\"ray\""):
-        "starts a Ray cluster of 8 workers and reads the reader's runs.jsonl",
 }
 
 
