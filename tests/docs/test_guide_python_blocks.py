@@ -46,6 +46,8 @@ def _excluded(page: str, block: str) -> bool:
 
 
 PAGES = sorted(p.name for p in GUIDES.glob("*.md") if p.name not in OWN_TEST and _blocks(p.name))
+#: the pages with a block to run (a page whose every block is in NOT_RUN is covered by the exclusion test)
+RUN_PAGES = [page for page in PAGES if any(not _excluded(page, b) for b in _blocks(page))]
 
 
 def test_every_exclusion_names_exactly_one_block():
@@ -59,7 +61,7 @@ def _snapshot(folder) -> Dict[str, float]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", RUN_PAGES)
 def test_the_pages_python_blocks_run_against_the_fake_judge(page, tmp_path):
     shutil.copytree(REPO_ROOT / "samples", tmp_path / "samples",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -78,5 +80,4 @@ def test_the_pages_python_blocks_run_against_the_fake_judge(page, tmp_path):
         wrote = [f for f, m in after.items() if before.get(f) != m and f != script.name]
         assert proc.stdout.strip() or wrote, f"{page} block {n} printed and wrote nothing:\n{block}"
         ran += 1
-    if not ran:
-        pytest.skip(f"every python block of {page} is in NOT_RUN")
+    assert ran
