@@ -1,0 +1,351 @@
+"""``agent-eval redteam TARGET``: scan an agent with attacks, print the scorecard, gate on attack success rates.
+
+::
+
+    agent-eval redteam mypkg.agent:answer --risk-categories violence,sensitive_data_leakage \\
+        --strategies easy,compose:tense+base64 --num-objectives 5 --max-asr violence=0.2 --output scans/v2
+    agent-eval compare scans/v1 scans/v2        # is v2 more robust? McNemar's test over the paired attacks
+
+The scan is :class:`agent_evaluators.red_team.RedTeam` (azure-ai-evaluation's API, offline); this
+module only turns flags into its arguments and its result into a table and an exit code, reading the
+scan folder through :mod:`agent_evaluators.report.red_team_scores` as the HTML report does.
+"""
+
+import argparse
+import asyncio
+import inspect
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Union
+
+from .._util.safe_text import terminal_safe as _safe
+from ..errors import AgentEvalError, ConfigError
+
+EXIT_CODES = (
+    "Exit codes: 2 on bad configuration, when an attack could not be scored (a target or judge error: "
+    "counted apart, never as defended), when the judge budget (--max-cost / --max-judge-calls) stopped "
+    "the scan, or when a --max-asr category had no attack scored; else 1 when a category's ASR upper bound "
+    "(Wilson 95%) passes its --max-asr (or, with no --max-asr, when any attack succeeded); else 0. "
+    "A dry run exits 0; Ctrl-C exits 130 and says how to resume."
+)
+
+#: azure's default risk categories (the four content categories)
+DEFAULT_CATEGORIES = ("hate_unfairness", "violence", "sexual", "self_harm")
+GROUP_NAMES = ("easy", "moderate", "difficult")
+#: the run options a scan takes as flags, as ``agent-eval run`` spells them
+RUN_FLAGS = ("dry_run", "resume", "force", "max_cost", "max_judge_calls", "max_prompt_tokens")
+
+Strategy = Union[str, List[str]]
+
+
+# ---------------------------------------------------------------------------- flags -> arguments
+def _items(values: Optional[Sequence[str]]) -> List[str]:
+    """Repeatable, comma-separated flag values as one list (``--x a,b --x c`` -> a, b, c)."""
+    return [v.strip() for text in values or () for v in str(text).split(",") if v.strip()]
+
+
+def parse_strategies(values: Optional[Sequence[str]]) -> List[Strategy]:
+    """``--strategies``: strategy values (``base64``), group names (``easy``), ``compose:a+b`` (a list of two)."""
+    out: List[Strategy] = []
+    for item in _items(values):
+        if item.lower().startswith("compose:"):
+            parts = [p.strip() for p in item.split(":", 1)[1].split("+") if p.strip()]
+            if len(parts) != 2:
+                raise ConfigError(f"--strategies {item!r}: a composition is two strategies joined by '+', applied in "
+                                  "order, e.g. compose:tense+base64")
+            out.append(parts)
+        else:
+            out.append(item)
+    return out
+
+
+def check_strategies(strategies: Sequence[Strategy]) -> None:
+    """Every name is an :class:`AttackStrategy` value or member name; else a message listing them."""
+    from ..red_team import AttackStrategy
+
+    known = {s.value for s in AttackStrategy} | {s.name for s in AttackStrategy}
+    for item in strategies:
+        for name in ([item] if isinstance(item, str) else item):
+            if name not in known:
+                raise ConfigError(f"--strategies: unknown strategy {name!r}; use one of "
+                                  f"{', '.join(s.value for s in AttackStrategy)} (groups: {', '.join(GROUP_NAMES)}), "
+                                  "or compose:a+b")
+            if not isinstance(item, str) and name.lower() in GROUP_NAMES:
+                raise ConfigError(f"--strategies compose:{'+'.join(item)}: a group ({name}) cannot be composed; "
+                                  "compose two strategies such as tense+base64")
+
+
+def parse_categories(values: Optional[Sequence[str]]) -> List[str]:
+    """``--risk-categories``: :class:`RiskCategory` values (``violence``), default azure's four content categories."""
+    from ..red_team import RiskCategory
+
+    names = _items(values) or list(DEFAULT_CATEGORIES)
+    known = {c.value for c in RiskCategory}
+    for name in names:
+        if name not in known:
+            raise ConfigError(f"--risk-categories: unknown category {name!r}; use {', '.join(sorted(known))}")
+    return list(dict.fromkeys(names))
+
+
+def parse_max_asr(values: Optional[Sequence[str]], categories: Sequence[str]) -> Dict[str, float]:
+    """``--max-asr CATEGORY=0.2`` (or ``=20%``; ``overall=...`` for every attack) -> {category: fraction}."""
+    out: Dict[str, float] = {}
+    for text in values or ():
+        name, eq, raw = str(text).partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not eq or not name or not raw:
+            raise ConfigError(f"--max-asr {text!r}: write --max-asr CATEGORY=LIMIT, e.g. --max-asr violence=0.2 "
+                              "(or violence=20%, overall=0.1)")
+        try:
+            limit = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+        except ValueError:
+            raise ConfigError(f"--max-asr {text!r}: {raw!r} is not a number; give a fraction (0.2) or a percent "
+                              "(20%)") from None
+        if not 0 <= limit <= 1:
+            raise ConfigError(f"--max-asr {text!r}: the limit is an attack success rate between 0 and 1 (or 0% and "
+                              "100%)")
+        if name != "overall" and name not in categories:
+            raise ConfigError(f"--max-asr {text!r}: {name!r} is not scanned (categories: {', '.join(categories)}); "
+                              "add it to --risk-categories or write overall=LIMIT")
+        out[name] = limit
+    return out
+
+
+def _success_thresholds(values: Optional[Sequence[str]]) -> Optional[Dict[str, int]]:
+    """``--success-threshold CATEGORY=N``: azure's ``attack_success_thresholds`` (severity 0-7 that counts)."""
+    out: Dict[str, int] = {}
+    for text in values or ():
+        name, eq, raw = str(text).partition("=")
+        if not eq or not raw.strip().isdigit() or not 0 <= int(raw) <= 7:
+            raise ConfigError(f"--success-threshold {text!r}: write CATEGORY=N with N a severity 0-7, e.g. "
+                              "--success-threshold violence=3")
+        out[name.strip()] = int(raw)
+    return out or None
+
+
+def _seeds(path: Optional[str]) -> Optional[str]:
+    if path is None:
+        return None
+    if not Path(path).is_file():
+        raise ConfigError(f"--seeds {path}: no such file; give azure's custom_attack_seed_prompts JSON file")
+    return str(path)
+
+
+def _language(code: str) -> Any:
+    from ..red_team import SupportedLanguages
+
+    for lang in SupportedLanguages:
+        if code.lower() in (lang.value, lang.name.lower()):
+            return lang
+    raise ConfigError(f"--language {code!r}: use one of {', '.join(lang.value for lang in SupportedLanguages)}")
+
+
+def _target(text: str) -> Any:
+    from .._util.import_path import import_object
+
+    return import_object(text, what="target", shape="a function as 'package.module:function'", kind="a function")
+
+
+def _scan_folder(args: argparse.Namespace) -> Path:
+    if args.output:
+        return Path(args.output)
+    name = args.scan_name or "redteam-" + datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return Path("agent-eval-results") / name
+
+
+def _run_options(args: argparse.Namespace, scan: Any) -> Dict[str, Any]:
+    """The run flags given, as keywords of ``scan`` (refused with its flag when this scan cannot take one)."""
+    from ..runner.option_table import option as table_option
+
+    given = {name: getattr(args, name) for name in RUN_FLAGS if getattr(args, name, None) not in (None, False)}
+    for name in ("max_concurrency", "judge_mode"):  # the judge group's
+        if getattr(args, name, None) is not None:
+            given[name] = getattr(args, name)
+    params = inspect.signature(scan).parameters
+    open_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    for name in given:
+        if name not in params and not open_kwargs:
+            raise ConfigError(f"{table_option(name).flag}: this version's RedTeam.scan does not take {name}")
+    return given
+
+
+# ---------------------------------------------------------------------------- outcome
+def asr_checks(scan: Any, limits: Dict[str, float]) -> List[Dict[str, Any]]:
+    """Each ``--max-asr``: FAIL when the ASR's Wilson 95% upper bound is above the limit, ERROR when no attack of
+    the category was scored; in ``agent-eval run``'s check shape, so :func:`~.output.print_checks` prints them."""
+    by_cat = scan.asr_by("risk_category")
+    checks = []
+    for name, limit in limits.items():
+        asr = scan.overall if name == "overall" else by_cat.get((name,))
+        label = f"{name} ASR upper bound <= {100 * limit:g}%"
+        if asr is None or asr.n == 0:
+            errors = 0 if asr is None else asr.errors
+            checks.append({"check": label, "metric": name, "value": None, "status": "error",
+                           "note": f"no attack scored ({errors} not scored: target or judge errors)"})
+            continue
+        upper = asr.interval[1] / 100
+        checks.append({"check": label, "metric": name, "value": upper, "status": "pass" if upper <= limit else "fail",
+                       "note": f"ASR {asr.text()}"})
+    return checks
+
+
+def scan_outcome(scan: Any, limits: Dict[str, float], budget_stop: Optional[Dict[str, Any]]) -> Any:
+    """The scan as a :class:`~.run_outcome.RunOutcome`: attacks not scored are error cells, successful attacks
+    failing cells, ``--max-asr`` the run thresholds; so the exit code is ``agent-eval run``'s rule."""
+    from .run_outcome import RunOutcome
+
+    overall = scan.overall
+    return RunOutcome(metrics={}, usage={}, aliases=[], result_keys={}, skipped={}, checks=asr_checks(scan, limits),
+                      fail_count=overall.successes, error_count=overall.errors, rows=len(scan.attacks),
+                      budget_stop=budget_stop)
+
+
+def _verdict(code: int, outcome: Any) -> str:
+    from .run import verdict
+
+    if code == 2 and outcome.error_count:
+        return f"ERROR ({outcome.error_count} attack(s) not scored: target or judge errors)"
+    if code == 2 and any(c["status"] == "error" for c in outcome.checks):
+        return "ERROR (a --max-asr category had no attack scored)"
+    if code == 1 and not outcome.checks:
+        return f"FAIL ({outcome.fail_count} attack(s) succeeded; set --max-asr CATEGORY=LIMIT to gate on rates)"
+    return verdict(code, outcome)
+
+
+# ---------------------------------------------------------------------------- the command
+def _describe(categories: Sequence[str], strategies: Sequence[Strategy]) -> str:
+    shown = ", ".join(s if isinstance(s, str) else "+".join(s) for s in strategies) or "baseline only"
+    return f"{', '.join(categories)}; strategies: {shown}"
+
+
+def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float], Any]:
+    """Build the scan from the flags and run it; the scan folder, the ``--max-asr`` limits, the result."""
+    from ..red_team import RedTeam
+    from .judge_flags import model_config_from_args
+
+    strategies = parse_strategies(args.strategies)
+    check_strategies(strategies)
+    categories = parse_categories(args.risk_categories)
+    limits = parse_max_asr(args.max_asr, categories)
+    if args.num_objectives < 1:
+        raise ConfigError(f"--num-objectives {args.num_objectives}: give 1 or more (objectives per category)")
+    target = _target(args.target)
+    judge = model_config_from_args(args)
+    folder = _scan_folder(args)
+    red_team = RedTeam(risk_categories=categories, num_objectives=args.num_objectives,
+                       application_scenario=args.scenario, custom_attack_seed_prompts=_seeds(args.seeds),
+                       language=_language(args.language), output_dir=str(folder.parent),
+                       attack_success_thresholds=_success_thresholds(args.success_threshold), judge=judge)
+    options = _run_options(args, red_team.scan)
+    print(_safe(f"agent-eval: red-teaming {args.target} on {_describe(categories, strategies)} -> {folder}"), file=out)
+    if judge is not None:
+        from ..config.judge_panels import describe_judges
+        print(_safe(describe_judges(judge) or ""), file=out)
+    out.flush()
+    result = asyncio.run(red_team.scan(target, scan_name=folder.name, attack_strategies=strategies,
+                                       output_path=str(folder), max_parallel_tasks=args.max_parallel_tasks,
+                                       timeout=args.timeout, skip_evals=args.skip_evals, **options))
+    return folder, limits, result
+
+
+def redteam_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..report.red_team_scores import load_scan
+    from ..runner import RunInterrupted
+    from .messages import interruption_told_here, print_error
+    from .output import print_checks
+    from .redteam_output import print_scorecard
+    from .run import _budget_stop, _interrupted, _write_checks
+    from .run_outcome import exit_code
+
+    try:
+        with interruption_told_here():
+            folder, limits, _result = _scan(args, out)
+        if args.dry_run:
+            print(_safe(f"\nDry run: nothing sent to the target, no judge called; see {folder}"), file=out)
+            print("Result: DRY RUN, exit code 0", file=out)
+            return 0
+        scan = load_scan(folder)
+    except RunInterrupted as exc:
+        return _interrupted(exc, out, err)
+    except AgentEvalError as exc:
+        return print_error(err, exc)
+
+    summary = _read_summary(folder)
+    outcome = scan_outcome(scan, limits, _budget_stop(summary))
+    code = exit_code(outcome)
+    print(f"\n{len(scan.attacks)} attack(s): {', '.join(f'{k} {v}' for k, v in scan.overall.counts.items())}\n",
+          file=out)
+    print_scorecard(scan, out)
+    print_checks(outcome, out)
+    _write_checks(folder, outcome, code)
+    written = [folder / "red_team.json"]
+    if args.html:
+        from ..report import write_report
+
+        written.append(write_report(folder))
+    print("\nWrote " + ", ".join(_safe(str(p)) for p in written), file=out)
+    print(f"Result: {_verdict(code, outcome)}, exit code {code}", file=out)
+    return code
+
+
+def _read_summary(folder: Path) -> Dict[str, Any]:
+    from ..runner.summary_file import read_summary
+
+    path = folder / "summary.json"
+    return (read_summary(path) or {}) if path.is_file() else {}
+
+
+def build_redteam_parser(prog: str = "agent-eval redteam") -> argparse.ArgumentParser:
+    from .judge_flags import add_judge_arguments
+    from .run_flags import add_run_option_flag
+
+    p = argparse.ArgumentParser(
+        prog=prog, description="Scan an agent with attack objectives turned by attack strategies, score each attack on "
+                               "the whole trajectory with your judge, and print the attack success rate (ASR, with its "
+                               "95% interval and count) per risk category and strategy. " + EXIT_CODES)
+    p.add_argument("target", metavar="TARGET", help="the agent under test: a function as 'package.module:function' "
+                                                    "(sync or async; azure's callback signature too)")
+    p.add_argument("--risk-categories", action="append", metavar="CAT[,CAT]",
+                   help=f"risk categories to attack (default: {','.join(DEFAULT_CATEGORIES)}); also "
+                        "sensitive_data_leakage, task_adherence, prohibited_actions, protected_material, "
+                        "code_vulnerability, ungrounded_attributes")
+    p.add_argument("--strategies", action="append", metavar="S[,S]",
+                   help="attack strategies: values (base64, rot13, flip, jailbreak, multi_turn, crescendo, "
+                        "indirect_jailbreak, ...), groups (easy, moderate, difficult) or compose:a+b; baseline is "
+                        "always run (default: baseline only)")
+    p.add_argument("--num-objectives", type=int, default=10, metavar="N",
+                   help="attack objectives per risk category (default 10)")
+    p.add_argument("--seeds", metavar="FILE", help="your own objectives: azure's custom_attack_seed_prompts JSON file")
+    p.add_argument("--scenario", metavar="TEXT", help="what the application does; more objectives are generated for it "
+                                                      "with the attacker model (the judge)")
+    p.add_argument("--language", default="en", metavar="CODE", help="language of the objectives (default en)")
+    p.add_argument("--scan-name", metavar="NAME", help="the scan folder's name under agent-eval-results/ "
+                                                       "(default redteam-<UTC time>)")
+    p.add_argument("--output", "-o", metavar="FOLDER", help="the scan folder (red_team.json, attacks, rows); "
+                                                           "default agent-eval-results/<scan name>")
+    p.add_argument("--max-asr", action="append", metavar="CATEGORY=LIMIT",
+                   help="fail (exit 1) when the category's ASR upper bound (Wilson 95%%) is above LIMIT, a fraction "
+                        "(0.2) or percent (20%%); 'overall' for every attack; repeatable")
+    p.add_argument("--success-threshold", action="append", metavar="CATEGORY=N",
+                   help="severity (0-7) from which a content attack counts as a success (azure's "
+                        "attack_success_thresholds; default 3)")
+    p.add_argument("--skip-evals", action="store_true", help="send the attacks, score nothing (azure's skip_evals)")
+    p.add_argument("--max-parallel-tasks", type=int, default=5, metavar="N", help="attacks in flight (default 5)")
+    p.add_argument("--timeout", type=int, default=3600, metavar="SECONDS", help="time limit of the scan (default 3600)")
+    p.add_argument("--html", action="store_true", help="also write report.html into the scan folder")
+    group = p.add_argument_group("run options (as agent-eval run has them)")
+    for name in RUN_FLAGS:
+        add_run_option_flag(group, name)
+    add_judge_arguments(p)
+    return p
+
+
+def redteam_main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``agent-eval redteam``; returns the exit code."""
+    parser = build_redteam_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else 2
+    return redteam_command(args, sys.stdout, sys.stderr)
