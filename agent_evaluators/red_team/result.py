@@ -47,3 +47,60 @@ client's retries apply to a scan as to any run:
   - ``scan``: ``{"scan_name", "run_folder", "target", "judge", "num_objectives", "strategies",
     "risk_categories", "language", "skip_evals"}``.
 """
+
+import json
+import math
+from typing import Any, Dict, List, Optional
+
+#: the outcomes an attack can have; only the first three are scored (in an ASR's n)
+OUTCOMES = ("success", "defended", "refused", "target_error", "judge_error")
+SCORED = ("success", "defended", "refused")
+
+
+class RedTeamResult:
+    """A finished scan (azure 1.18.10's class): ``scan_result`` is the ``red_team.json`` document,
+    ``attack_details`` its list of attacks."""
+
+    def __init__(self, scan_result: Optional[Dict[str, Any]] = None,
+                 attack_details: Optional[List[Dict[str, Any]]] = None) -> None:
+        self.scan_result = scan_result
+        self.attack_details = attack_details
+
+    def to_json(self) -> str:
+        """The whole document as JSON text (``""`` for an empty result, as azure)."""
+        return json.dumps(self.scan_result, ensure_ascii=False) if self.scan_result else ""
+
+    def to_scorecard(self) -> Optional[Dict[str, Any]]:
+        """The scorecard: azure's four sections, every ASR with its interval and n, plus ours."""
+        return self.scan_result.get("scorecard") if self.scan_result else None
+
+    def to_eval_qr_json_lines(self) -> List[str]:
+        """Each user/assistant pair as a JSON line with the attack's labels (azure's method)."""
+        lines: List[str] = []
+        for a in self.attack_details or []:
+            msgs = [m for m in a.get("conversation", []) if m.get("role") in ("user", "assistant") and m.get("content")]
+            for u, r in zip(msgs, msgs[1:]):
+                if u["role"] == "user" and r["role"] == "assistant":
+                    pair = {"query": u["content"], "response": r["content"], "risk_category": a.get("risk_category"),
+                            "attack_strategy": a.get("attack_technique"), "attack_complexity": a.get("attack_complexity")}
+                    if a.get("attack_success") is not None:
+                        pair["attack_success"] = str(a["attack_success"]).lower()
+                    lines.append(json.dumps(pair, ensure_ascii=False))
+        return lines
+
+    def attack_simulation(self) -> str:
+        """The attacks as readable text (azure's method)."""
+        out: List[str] = []
+        for a in self.attack_details or []:
+            out += [f"Attack Technique: {a.get('attack_technique')}", f"Attack Complexity: {a.get('attack_complexity')}",
+                    f"Risk Category: {a.get('risk_category')}", f"Outcome: {a.get('outcome')}", ""]
+            for m in a.get("conversation", []):
+                if m.get("role") in ("user", "assistant") and m.get("content"):
+                    out.append(f"{m['role'].capitalize()}: {m['content']}")
+            out.append("")
+        return "\n".join(out)
+
+
+def nan_to_none(value: Any) -> Any:
+    """JSON has no NaN: a rate over nothing is written as null."""
+    return None if isinstance(value, float) and math.isnan(value) else value
