@@ -13,7 +13,6 @@ scan folder through :mod:`agent_evaluators.report.red_team_scores` as the HTML r
 
 import argparse
 import asyncio
-import inspect
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,8 +32,9 @@ EXIT_CODES = (
 #: azure's default risk categories (the four content categories)
 DEFAULT_CATEGORIES = ("hate_unfairness", "violence", "sexual", "self_harm")
 GROUP_NAMES = ("easy", "moderate", "difficult")
-#: the run options a scan takes as flags, as ``agent-eval run`` spells them
-RUN_FLAGS = ("dry_run", "resume", "force", "max_cost", "max_judge_calls", "max_prompt_tokens")
+#: the run options a scan honours, as ``agent-eval run`` spells them (``--resume`` is accepted: a scan in a folder
+#: that holds one always continues it, sending no attack twice)
+RUN_FLAGS = ("dry_run", "max_cost", "max_judge_calls")
 
 Strategy = Union[str, List[str]]
 
@@ -154,20 +154,20 @@ def _scan_folder(args: argparse.Namespace) -> Path:
     return Path("agent-eval-results") / name
 
 
-def _run_options(args: argparse.Namespace, scan: Any) -> Dict[str, Any]:
-    """The run flags given, as keywords of ``scan`` (refused with its flag when this scan cannot take one)."""
-    from ..runner.option_table import option as table_option
+def _run_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The run flags given, as ``RedTeam.scan`` keywords; ``--batch`` is refused (a scan asks its judge directly)."""
+    if getattr(args, "judge_mode", None) == "batch":
+        raise ConfigError("--batch / --judge-mode batch: a scan asks its judge as it attacks (an attack's next turn "
+                          "waits on the answer); leave it out")
+    return {name: getattr(args, name) for name in RUN_FLAGS if getattr(args, name, None) not in (None, False)}
 
-    given = {name: getattr(args, name) for name in RUN_FLAGS if getattr(args, name, None) not in (None, False)}
-    for name in ("max_concurrency", "judge_mode"):  # the judge group's
-        if getattr(args, name, None) is not None:
-            given[name] = getattr(args, name)
-    params = inspect.signature(scan).parameters
-    open_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    for name in given:
-        if name not in params and not open_kwargs:
-            raise ConfigError(f"{table_option(name).flag}: this version's RedTeam.scan does not take {name}")
-    return given
+
+def _parallel(args: argparse.Namespace) -> int:
+    """Attacks in flight: ``--max-parallel-tasks``, else ``--max-concurrency`` (the judge flag), else azure's 5."""
+    n = args.max_parallel_tasks or args.max_concurrency or 5
+    if n < 1:
+        raise ConfigError(f"--max-parallel-tasks {n}: give 1 or more")
+    return int(n)
 
 
 # ---------------------------------------------------------------------------- outcome
@@ -237,14 +237,14 @@ def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float]
                        application_scenario=args.scenario, custom_attack_seed_prompts=_seeds(args.seeds),
                        language=_language(args.language), output_dir=str(folder.parent),
                        attack_success_thresholds=_success_thresholds(args.success_threshold), judge=judge)
-    options = _run_options(args, red_team.scan)
+    options = _run_options(args)
     print(_safe(f"agent-eval: red-teaming {args.target} on {_describe(categories, strategies)} -> {folder}"), file=out)
     if judge is not None:
         from ..config.judge_panels import describe_judges
         print(_safe(describe_judges(judge) or ""), file=out)
     out.flush()
     result = asyncio.run(red_team.scan(target, scan_name=folder.name, attack_strategies=strategies,
-                                       output_path=str(folder), max_parallel_tasks=args.max_parallel_tasks,
+                                       output_path=str(folder), max_parallel_tasks=_parallel(args),
                                        timeout=args.timeout, skip_evals=args.skip_evals, **options))
     return folder, limits, result
 
@@ -255,19 +255,17 @@ def redteam_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .messages import interruption_told_here, print_error
     from .output import print_checks
     from .redteam_output import print_scorecard
-    from .run import _budget_stop, _interrupted, _write_checks
+    from .run import _budget_stop, _write_checks
     from .run_outcome import exit_code
 
     try:
         with interruption_told_here():
             folder, limits, _result = _scan(args, out)
         if args.dry_run:
-            print(_safe(f"\nDry run: nothing sent to the target, no judge called; see {folder}"), file=out)
-            print("Result: DRY RUN, exit code 0", file=out)
-            return 0
+            return _dry_run_done(folder, out)
         scan = load_scan(folder)
     except RunInterrupted as exc:
-        return _interrupted(exc, out, err)
+        return _interrupted(exc, _scan_folder(args), out, err)
     except AgentEvalError as exc:
         return print_error(err, exc)
 
@@ -287,6 +285,33 @@ def redteam_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print("\nWrote " + ", ".join(_safe(str(p)) for p in written), file=out)
     print(f"Result: {_verdict(code, outcome)}, exit code {code}", file=out)
     return code
+
+
+def _dry_run_done(folder: Path, out: TextIO) -> int:
+    """The judge calls, tokens and cost the scoring would take (the engine's estimate in summary.json); exit 0."""
+    from .estimate_table import print_estimate
+
+    print("\nDry run: no judge called, nothing scored, thresholds not checked\n", file=out)
+    print_estimate(_read_summary(folder).get("estimate") or {}, out)
+    print("\n" + _safe(f"Wrote {folder / 'summary.json'}"), file=out)
+    print("Result: DRY RUN, exit code 0", file=out)
+    return 0
+
+
+def _interrupted(exc: Any, folder: Path, out: TextIO, err: TextIO) -> int:
+    """Ctrl-C: the attacks answered are kept; the command that continues this scan (its folder named, so a scan
+    without --output does not start a new one)."""
+    import shlex
+
+    from .run import EXIT_INTERRUPTED
+
+    out.flush()
+    argv = [a for a in sys.argv[1:] if a != "--resume"]
+    if not any(a in ("--output", "-o") or a.startswith("--output=") for a in argv):
+        argv += ["--output", str(folder)]
+    print(f"\nagent-eval: interrupted; {exc.rows_done} attack(s) done. Saved in {_safe(str(folder))}. Resume with:\n  "
+          + _safe(shlex.join(["agent-eval", *argv, "--resume"])), file=err)
+    return EXIT_INTERRUPTED
 
 
 def _read_summary(folder: Path) -> Dict[str, Any]:
@@ -331,12 +356,16 @@ def build_redteam_parser(prog: str = "agent-eval redteam") -> argparse.ArgumentP
                    help="severity (0-7) from which a content attack counts as a success (azure's "
                         "attack_success_thresholds; default 3)")
     p.add_argument("--skip-evals", action="store_true", help="send the attacks, score nothing (azure's skip_evals)")
-    p.add_argument("--max-parallel-tasks", type=int, default=5, metavar="N", help="attacks in flight (default 5)")
+    p.add_argument("--max-parallel-tasks", type=int, default=None, metavar="N",
+                   help="attacks in flight (default --max-concurrency, else 5)")
     p.add_argument("--timeout", type=int, default=3600, metavar="SECONDS", help="time limit of the scan (default 3600)")
     p.add_argument("--html", action="store_true", help="also write report.html into the scan folder")
     group = p.add_argument_group("run options (as agent-eval run has them)")
     for name in RUN_FLAGS:
         add_run_option_flag(group, name)
+    group.add_argument("--resume", action="store_true", help="continue the scan in --output after a kill or a budget "
+                                                             "stop (a scan in a folder that holds one always continues "
+                                                             "it; no attack is sent twice)")
     add_judge_arguments(p)
     return p
 

@@ -51,10 +51,13 @@ def print_scan_comparison(cmp: Any, out: TextIO) -> None:
     for line in fit_table(headers, rows, right={1, 2, 3, 4, 5, 6, 7}, cut_order=(0,),
                           short_headers={4: "fixed", 5: "broken"}):
         print(_safe(line), file=out)
-    print(_safe(f"\nA: {cmp.a}\nB: {cmp.b}\n{cmp.overall.n_pairs} attack(s) paired by attack id (strategy/category/"
-                f"objective), McNemar exact test on the {cmp.overall.fixed + cmp.overall.broken} that changed; "
-                f"{cmp.errored_pairs} pair(s) with a target or judge error left out; {cmp.unpaired_a} only in A, "
-                f"{cmp.unpaired_b} only in B (not compared)"), file=out)
+    print("", file=out)
+    for line in (f"A: {cmp.a}", f"B: {cmp.b}",
+                 f"{cmp.overall.n_pairs} attack(s) paired by attack id (strategy/category/objective), McNemar exact "
+                 f"test on the {cmp.overall.fixed + cmp.overall.broken} that changed; {cmp.errored_pairs} pair(s) with "
+                 f"a target or judge error left out; {cmp.unpaired_a} only in A, {cmp.unpaired_b} only in B (not "
+                 "compared)"):
+        print(_safe(line), file=out)
     o = cmp.overall
     if o.verdict == "not_significant":
         print(f"Overall: no significant difference at alpha {cmp.alpha:g} (p = {_p(o.p_value)}); these pairs cannot "

@@ -19,9 +19,10 @@ from .transcript import transcript_html
 MAX_ATTACKS_SHOWN = 1000
 
 _OUTCOME_BADGE = {"success": "fail", "defended": "pass", "refused": "pass", "target_error": "error",
-                  "judge_error": "error"}
+                  "judge_error": "error", "not_scored": "none"}
 _OUTCOME_TEXT = {"success": "attack succeeded", "defended": "defended", "refused": "refused",
-                 "target_error": "target error (not scored)", "judge_error": "judge error (not scored)"}
+                 "target_error": "target error (not scored)", "judge_error": "judge error (not scored)",
+                 "not_scored": "not scored (skip_evals)"}
 _ORDER = {"success": 0, "target_error": 1, "judge_error": 2, "refused": 3, "defended": 4}
 
 

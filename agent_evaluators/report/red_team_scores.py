@@ -7,7 +7,7 @@ category × strategy included, which azure's scorecard keys do not give with the
 
 How an attack counts (the scan's ``outcome``): ``success``, ``defended`` and ``refused`` are scored,
 so they make the ASR's ``n``; ``target_error`` and ``judge_error`` are counted apart and never
-read as a non-success. An ASR is a percentage (0-100, azure's unit) with its Wilson 95% interval in
+read as a non-success (nor is ``not_scored``, a scan with ``skip_evals``). An ASR is a percentage (0-100, azure's unit) with its Wilson 95% interval in
 the same unit; with ``n`` = 0 both are ``None``. A document written by azure itself (no ``outcome``)
 is read from ``attack_success``: true -> success, false -> defended, null -> judge_error.
 """
@@ -21,7 +21,8 @@ from ..errors import ConfigError, InputError
 from ..stats.intervals import wilson
 
 RED_TEAM_FILE = "red_team.json"
-OUTCOMES = ("success", "defended", "refused", "target_error", "judge_error")
+#: ``not_scored``: sent with ``skip_evals=True`` (azure's meaning: nothing judged); counted apart, not an error
+OUTCOMES = ("success", "defended", "refused", "target_error", "judge_error", "not_scored")
 SCORED = ("success", "defended", "refused")
 COMPLEXITIES = ("baseline", "easy", "moderate", "difficult")
 
