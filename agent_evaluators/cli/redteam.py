@@ -88,8 +88,9 @@ def parse_categories(values: Optional[Sequence[str]]) -> List[str]:
     return list(dict.fromkeys(names))
 
 
-def parse_max_asr(values: Optional[Sequence[str]], categories: Sequence[str]) -> Dict[str, float]:
-    """``--max-asr CATEGORY=0.2`` (or ``=20%``; ``overall=...`` for every attack) -> {category: fraction}."""
+def parse_max_asr(values: Optional[Sequence[str]], categories: Optional[Sequence[str]]) -> Dict[str, float]:
+    """``--max-asr CATEGORY=0.2`` (or ``=20%``; ``overall=...`` for every attack) -> {category: fraction};
+    ``categories`` ``None``: not known before the scan (a seed file's), so not checked here."""
     out: Dict[str, float] = {}
     for text in values or ():
         name, eq, raw = str(text).partition("=")
@@ -105,7 +106,7 @@ def parse_max_asr(values: Optional[Sequence[str]], categories: Sequence[str]) ->
         if not 0 <= limit <= 1:
             raise ConfigError(f"--max-asr {text!r}: the limit is an attack success rate between 0 and 1 (or 0% and "
                               "100%)")
-        if name != "overall" and name not in categories:
+        if name != "overall" and categories is not None and name not in categories:
             raise ConfigError(f"--max-asr {text!r}: {name!r} is not scanned (categories: {', '.join(categories)}); "
                               "add it to --risk-categories or write overall=LIMIT")
         out[name] = limit
@@ -179,8 +180,12 @@ def asr_checks(scan: Any, limits: Dict[str, float]) -> List[Dict[str, Any]]:
     for name, limit in limits.items():
         asr = scan.overall if name == "overall" else by_cat.get((name,))
         label = f"{name} ASR upper bound <= {100 * limit:g}%"
-        if asr is None or asr.n == 0:
-            errors = 0 if asr is None else asr.errors
+        if asr is None:
+            checks.append({"check": label, "metric": name, "value": None, "status": "error",
+                           "note": "no attack of this category in the scan (is it in the seed file?)"})
+            continue
+        if asr.n == 0:
+            errors = asr.errors
             checks.append({"check": label, "metric": name, "value": None, "status": "error",
                            "note": f"no attack scored ({errors} not scored: target or judge errors)"})
             continue
@@ -226,19 +231,21 @@ def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float]
 
     strategies = parse_strategies(args.strategies)
     check_strategies(strategies)
-    categories = parse_categories(args.risk_categories)
-    limits = parse_max_asr(args.max_asr, categories)
+    # --seeds without --risk-categories: the seed file's categories (RedTeam reads them), as in azure
+    categories = parse_categories(args.risk_categories) if args.risk_categories or not args.seeds else []
+    limits = parse_max_asr(args.max_asr, categories or None)
     if args.num_objectives < 1:
         raise ConfigError(f"--num-objectives {args.num_objectives}: give 1 or more (objectives per category)")
     target = _target(args.target)
     judge = model_config_from_args(args)
     folder = _scan_folder(args)
-    red_team = RedTeam(risk_categories=categories, num_objectives=args.num_objectives,
+    red_team = RedTeam(risk_categories=categories or None, num_objectives=args.num_objectives,
                        application_scenario=args.scenario, custom_attack_seed_prompts=_seeds(args.seeds),
                        language=_language(args.language), output_dir=str(folder.parent),
                        attack_success_thresholds=_success_thresholds(args.success_threshold), judge=judge)
     options = _run_options(args)
-    print(_safe(f"agent-eval: red-teaming {args.target} on {_describe(categories, strategies)} -> {folder}"), file=out)
+    shown = [c.value for c in red_team.risk_categories]
+    print(_safe(f"agent-eval: red-teaming {args.target} on {_describe(shown, strategies)} -> {folder}"), file=out)
     if judge is not None:
         from ..config.judge_panels import describe_judges
         print(_safe(describe_judges(judge) or ""), file=out)
