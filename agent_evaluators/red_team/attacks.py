@@ -9,6 +9,7 @@ user's target through :class:`~.targets.TargetDriver`, and returns the conversat
 raises is an outcome (``target_status: "error"``), not a crashed row.
 """
 
+import asyncio
 import base64
 import codecs
 import json
@@ -18,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ..errors import JudgeError
 from . import attacker
 from .jailbreaks import INDIRECT_DOCUMENT, INDIRECT_TASK, wrap
-from .journal import SendJournal
+from .journal import SendSession
 from .strategies import ATTACKER_STRATEGIES, DELIVERY_STRATEGIES
 from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text
 
@@ -69,9 +70,11 @@ def _inject(result: Any, attack: str) -> Any:
 class SendAttack:
     """The engine's target: sends one attack row to the user's target, at most once per scan."""
 
-    def __init__(self, target: Any, *, judge: Any, journal: SendJournal, run_folder: Path,
-                 tool_recorder: Any = None, tool_case: Optional[str] = None) -> None:
+    def __init__(self, target: Any, *, judge: Any, journal: SendSession, run_folder: Path,
+                 tool_recorder: Any = None, tool_case: Optional[str] = None, max_parallel: int = 5) -> None:
         self.driver = TargetDriver(target)
+        #: at most ``max_parallel`` attacks at the target at once (the engine keeps more rows in flight)
+        self._limiter = asyncio.Semaphore(max_parallel)
         self.judge = judge
         self.journal = journal
         self.run_folder = Path(run_folder)
@@ -87,6 +90,11 @@ class SendAttack:
                         "target_problem": "interrupted: the attack was sent before the scan was stopped and is "
                                           "not sent twice"}
             return {k: before[k] for k in ("conversation", "response", "target_status", "target_problem")}
+        async with self._limiter:
+            return await self._send(attack_id, prompt, objective, strategies, attack_index)
+
+    async def _send(self, attack_id: str, prompt: str, objective: str, strategies: List[str],
+                    attack_index: int) -> Dict[str, Any]:
         text = prompt
         if "tense" in strategies:  # the row holds the text up to Tense; the attacker rewrites it, then the rest
             at = strategies.index("tense")
