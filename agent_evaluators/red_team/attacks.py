@@ -1,7 +1,7 @@
 """Attack rows and sending them: what the scan's engine target does with one row.
 
 Building a row (before the run) applies the text strategies -- the converters
-(:mod:`.converters`, helper-owned) and the Jailbreak wrappers -- in the order given, so
+(:mod:`.converters`) and the Jailbreak wrappers -- in the order given, so
 ``attacks.jsonl`` holds the exact text of every attack that needs no model. Sending one (the
 engine's target, :class:`SendAttack`) applies what needs the attacker model (Tense, MultiTurn,
 Crescendo) and the delivery (IndirectJailbreak: the attack inside a tool result), drives the
@@ -10,14 +10,13 @@ raises is an outcome (``target_status: "error"``), not a crashed row.
 """
 
 import asyncio
-import base64
-import codecs
 import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import JudgeError
 from . import attacker
+from .converters import convert
 from .jailbreaks import INDIRECT_DOCUMENT, INDIRECT_TASK, wrap
 from .journal import SendSession
 from .strategies import ATTACKER_STRATEGIES, DELIVERY_STRATEGIES
@@ -25,24 +24,6 @@ from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text
 
 #: turns of a MultiTurn / Crescendo attack (the attacker writes every user turn)
 MAX_TURNS = 3
-
-
-def _fallback_convert(strategy: str, text: str) -> str:
-    """The two stdlib converters used while the converter module is absent (a partial checkout)."""
-    if strategy == "base64":
-        return base64.b64encode(text.encode("utf-8")).decode("ascii")
-    if strategy == "rot13":
-        return codecs.encode(text, "rot13")
-    raise KeyError(strategy)
-
-
-def convert(strategy: str, text: str, seed: int) -> str:
-    """``text`` through the text converter of ``strategy`` (KeyError: not a text converter)."""
-    try:
-        from .converters import convert as real  # type: ignore[attr-defined]
-    except ImportError:
-        return _fallback_convert(strategy, text)
-    return real(strategy, text, seed=seed)
 
 
 def build_prompt(strategies: Sequence[str], objective: str, *, index: int) -> str:
@@ -53,7 +34,7 @@ def build_prompt(strategies: Sequence[str], objective: str, *, index: int) -> st
             break  # the attacker model rewrites when the attack is sent (SendAttack), then the rest apply
         if s == "baseline" or s in ATTACKER_STRATEGIES or s in DELIVERY_STRATEGIES:
             continue
-        text = wrap(text, index) if s == "jailbreak" else convert(s, text, index)
+        text = wrap(text, index) if s == "jailbreak" else convert(s, text, seed=index)
     return text
 
 
