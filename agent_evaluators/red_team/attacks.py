@@ -1,7 +1,7 @@
 """Attack rows and sending them: what the scan's engine target does with one row.
 
 Building a row (before the run) applies the text strategies -- the converters
-(:mod:`.converters`, helper-owned) and the Jailbreak wrappers -- in the order given, so
+(:mod:`.converters`) and the Jailbreak wrappers -- in the order given, so
 ``attacks.jsonl`` holds the exact text of every attack that needs no model. Sending one (the
 engine's target, :class:`SendAttack`) applies what needs the attacker model (Tense, MultiTurn,
 Crescendo) and the delivery (IndirectJailbreak: the attack inside a tool result), drives the
@@ -9,39 +9,21 @@ user's target through :class:`~.targets.TargetDriver`, and returns the conversat
 raises is an outcome (``target_status: "error"``), not a crashed row.
 """
 
-import base64
-import codecs
+import asyncio
 import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import JudgeError
 from . import attacker
+from .converters import convert
 from .jailbreaks import INDIRECT_DOCUMENT, INDIRECT_TASK, wrap
-from .journal import SendJournal
+from .journal import SendSession
 from .strategies import ATTACKER_STRATEGIES, DELIVERY_STRATEGIES
 from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text
 
 #: turns of a MultiTurn / Crescendo attack (the attacker writes every user turn)
 MAX_TURNS = 3
-
-
-def _fallback_convert(strategy: str, text: str) -> str:
-    """The two stdlib converters used while the converter module is absent (a partial checkout)."""
-    if strategy == "base64":
-        return base64.b64encode(text.encode("utf-8")).decode("ascii")
-    if strategy == "rot13":
-        return codecs.encode(text, "rot13")
-    raise KeyError(strategy)
-
-
-def convert(strategy: str, text: str, seed: int) -> str:
-    """``text`` through the text converter of ``strategy`` (KeyError: not a text converter)."""
-    try:
-        from .converters import convert as real  # type: ignore[attr-defined]
-    except ImportError:
-        return _fallback_convert(strategy, text)
-    return real(strategy, text, seed=seed)
 
 
 def build_prompt(strategies: Sequence[str], objective: str, *, index: int) -> str:
@@ -52,7 +34,7 @@ def build_prompt(strategies: Sequence[str], objective: str, *, index: int) -> st
             break  # the attacker model rewrites when the attack is sent (SendAttack), then the rest apply
         if s == "baseline" or s in ATTACKER_STRATEGIES or s in DELIVERY_STRATEGIES:
             continue
-        text = wrap(text, index) if s == "jailbreak" else convert(s, text, index)
+        text = wrap(text, index) if s == "jailbreak" else convert(s, text, seed=index)
     return text
 
 
@@ -69,9 +51,11 @@ def _inject(result: Any, attack: str) -> Any:
 class SendAttack:
     """The engine's target: sends one attack row to the user's target, at most once per scan."""
 
-    def __init__(self, target: Any, *, judge: Any, journal: SendJournal, run_folder: Path,
-                 tool_recorder: Any = None, tool_case: Optional[str] = None) -> None:
+    def __init__(self, target: Any, *, judge: Any, journal: SendSession, run_folder: Path,
+                 tool_recorder: Any = None, tool_case: Optional[str] = None, max_parallel: int = 5) -> None:
         self.driver = TargetDriver(target)
+        #: at most ``max_parallel`` attacks at the target at once (the engine keeps more rows in flight)
+        self._limiter = asyncio.Semaphore(max_parallel)
         self.judge = judge
         self.journal = journal
         self.run_folder = Path(run_folder)
@@ -87,6 +71,11 @@ class SendAttack:
                         "target_problem": "interrupted: the attack was sent before the scan was stopped and is "
                                           "not sent twice"}
             return {k: before[k] for k in ("conversation", "response", "target_status", "target_problem")}
+        async with self._limiter:
+            return await self._send(attack_id, prompt, objective, strategies, attack_index)
+
+    async def _send(self, attack_id: str, prompt: str, objective: str, strategies: List[str],
+                    attack_index: int) -> Dict[str, Any]:
         text = prompt
         if "tense" in strategies:  # the row holds the text up to Tense; the attacker rewrites it, then the rest
             at = strategies.index("tense")

@@ -16,8 +16,10 @@ from typing import Any, Dict, Optional
 SENT, REPLIED = "sent", "replied"
 
 
-class SendJournal:
-    """Append-only journal of one scan; thread-safe (sync targets run in worker threads)."""
+class SendSession:
+    """The journal of one scan process; thread-safe (sync targets run in worker threads). Its name ends
+    in ``Session`` so the resume fingerprint treats it as live machinery: what it holds changes as
+    attacks are sent, and must not make a resumed scan look like another setup."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from ..errors import ConfigError
 from . import attacker
 from .attacks import SendAttack, build_prompt
-from .journal import SendJournal
+from .journal import SendSession
 from .objectives import Objective, choose, load_seed_prompts
 from .objectives_data import CANARY
 from .result import RedTeamResult
@@ -148,8 +148,9 @@ class RedTeam:
             tmp = attacks_file.with_suffix(".tmp")
             tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
             tmp.replace(attacks_file)
-        sender = SendAttack(target, judge=self.judge, journal=SendJournal(folder / "sent.jsonl"), run_folder=folder,
-                            tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None))
+        sender = SendAttack(target, judge=self.judge, journal=SendSession(folder / "sent.jsonl"), run_folder=folder,
+                            tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None),
+                            max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
         engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress")
                           if k in kwargs}
