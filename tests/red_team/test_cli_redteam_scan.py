@@ -57,6 +57,20 @@ def test_the_scan_folder_report_shows_the_leak_in_the_tool_call(scans: dict) -> 
     assert rerendered.rc == 0, rerendered
 
 
+def test_the_table_counts_as_the_scans_own_scorecard(scans: dict) -> None:
+    """The CLI and report recount from attack_details; the scan's scorecard (RedTeam.scan) must say the same."""
+    from agent_evaluators.report.red_team_scores import load_scan
+
+    for name in ("leaky_agent", "refusing_agent"):
+        scan = load_scan(scans["root"] / name)
+        summary = scan.document["scorecard"]["risk_category_summary"][0]
+        for (category,), asr in scan.asr_by("risk_category").items():
+            assert (summary[f"{category}_asr"], summary[f"{category}_asr_n"]) == (asr.asr, asr.n)
+            assert tuple(summary[f"{category}_asr_interval"]) == asr.interval
+        assert (summary["overall_asr"], tuple(summary["overall_asr_interval"])) == (scan.overall.asr,
+                                                                                   scan.overall.interval)
+
+
 def test_compare_says_which_version_is_more_robust(scans: dict) -> None:
     root = scans["root"]
     result = agent_eval("compare", root / "leaky_agent", root / "refusing_agent")
