@@ -279,8 +279,8 @@ def redteam_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     summary = _read_summary(folder)
     outcome = scan_outcome(scan, limits, _budget_stop(summary))
     code = exit_code(outcome)
-    print(f"\n{len(scan.attacks)} attack(s): {', '.join(f'{k} {v}' for k, v in scan.overall.counts.items())}\n",
-          file=out)
+    counts = {k: v for k, v in scan.overall.counts.items() if v or k != "not_scored"}  # skip_evals' only
+    print(f"\n{len(scan.attacks)} attack(s): {', '.join(f'{k} {v}' for k, v in counts.items())}\n", file=out)
     print_scorecard(scan, out)
     print_checks(outcome, out)
     _write_checks(folder, outcome, code)
