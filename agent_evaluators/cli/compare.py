@@ -77,8 +77,13 @@ def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..report import compare_runs
     from ..report.red_team_scores import has_scan
 
-    if has_scan(args.run_a) and has_scan(args.run_b):  # two scans: attack success, paired per attack
+    scans = [has_scan(args.run_a), has_scan(args.run_b)]
+    if all(scans):  # two scans: attack success, paired per attack
         return _compare_scans(args, out, err)
+    if any(scans):
+        scan, other = (args.run_a, args.run_b) if scans[0] else (args.run_b, args.run_a)
+        return print_error(err, f"{scan} is a red-team scan and {other} is not (no red_team.json): compare two scans "
+                                "(agent-eval redteam --output) or two runs")
     try:
         cmp = compare_runs(args.run_a, args.run_b, metrics=args.metric or None, alpha=args.alpha,
                            min_effect=args.min_effect, key=args.key)

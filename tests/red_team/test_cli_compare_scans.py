@@ -70,3 +70,12 @@ def test_cli_prints_the_verdict_and_gates_on_less_robust(tmp_path: Path, capsys:
     assert cli(["compare", str(a), str(b), "--json"]) == 0
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert first["group"] == "overall" and first["verdict"] == "more_robust" and first["test"] == "mcnemar-exact"
+
+
+def test_a_scan_against_a_plain_run_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    a, _ = _scans(tmp_path)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "summary.json").write_text("{}", encoding="utf-8")
+    assert cli(["compare", str(a), str(run)]) == 2
+    assert "is a red-team scan and" in capsys.readouterr().err

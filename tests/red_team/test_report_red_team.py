@@ -98,3 +98,10 @@ def test_malformed_files_name_the_entry_and_what_to_do(tmp_path: Path) -> None:
     (tmp_path / "s" / "red_team.json").write_text("{", encoding="utf-8")
     with pytest.raises(InputError, match="not readable as JSON"):
         load_scan(tmp_path / "s")
+
+
+def test_a_red_team_json_alone_gets_a_report(tmp_path: Path) -> None:
+    """azure writes red_team.json with no run files beside it; the page is then the red-team section."""
+    folder = write_scan(tmp_path / "azure-scan", _ten("violence", "baseline", 3))
+    page = write_report(folder).read_text(encoding="utf-8")
+    assert 'id="red-team"' in page and "3/10" in page
