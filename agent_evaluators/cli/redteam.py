@@ -271,8 +271,8 @@ def redteam_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.dry_run:
             return _dry_run_done(folder, out)
         scan = load_scan(folder)
-    except RunInterrupted as exc:
-        return _interrupted(exc, _scan_folder(args), out, err)
+    except (RunInterrupted, KeyboardInterrupt):  # asyncio.run re-raises Ctrl-C once the cancelled scan has saved
+        return _interrupted(_scan_folder(args), out, err)
     except AgentEvalError as exc:
         return print_error(err, exc)
 
@@ -305,19 +305,21 @@ def _dry_run_done(folder: Path, out: TextIO) -> int:
     return 0
 
 
-def _interrupted(exc: Any, folder: Path, out: TextIO, err: TextIO) -> int:
-    """Ctrl-C: the attacks answered are kept; the command that continues this scan (its folder named, so a scan
-    without --output does not start a new one)."""
+def _interrupted(folder: Path, out: TextIO, err: TextIO) -> int:
+    """Ctrl-C: the attacks answered are kept (the send journal); the command that continues this scan, its folder
+    named, so a scan without --output does not start a new one."""
     import shlex
 
     from .run import EXIT_INTERRUPTED
 
     out.flush()
+    journal = folder / "sent.jsonl"
+    answered = journal.read_text(encoding="utf-8").count('"event": "replied"') if journal.is_file() else 0
     argv = [a for a in sys.argv[1:] if a != "--resume"]
     if not any(a in ("--output", "-o") or a.startswith("--output=") for a in argv):
         argv += ["--output", str(folder)]
-    print(f"\nagent-eval: interrupted; {exc.rows_done} attack(s) done. Saved in {_safe(str(folder))}. Resume with:\n  "
-          + _safe(shlex.join(["agent-eval", *argv, "--resume"])), file=err)
+    print(f"\nagent-eval: interrupted; {answered} attack(s) answered and kept in {_safe(str(folder))}. "
+          "Resume with:\n  " + _safe(shlex.join(["agent-eval", *argv, "--resume"])), file=err)
     return EXIT_INTERRUPTED
 
 
@@ -384,4 +386,18 @@ def redteam_main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else 2
+    _log_to_stderr()
     return redteam_command(args, sys.stdout, sys.stderr)
+
+
+def _log_to_stderr() -> None:
+    """The library's warnings as ``agent-eval run`` prints them (in flag words), through a handler the Ctrl-C
+    notice filter (:func:`~.messages.interruption_told_here`) reaches."""
+    import logging
+
+    from .messages import FlagWords
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="agent-eval: %(levelname)s: %(message)s", stream=sys.stderr)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(FlagWords())

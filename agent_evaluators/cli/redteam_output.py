@@ -31,7 +31,14 @@ def print_scorecard(scan: Any, out: TextIO) -> None:
         print(_safe(line), file=out)
     if scan.overall.errors:
         print(_safe(f"{scan.overall.errors} attack(s) not scored (target or judge errors): not in n, not counted as "
-                    "defended"), file=out)
+                    "defended; why:"), file=out)
+        reasons: dict = {}
+        for a in scan.attacks:
+            if a.outcome in ("target_error", "judge_error"):
+                reasons.setdefault((a.outcome, a.reason), []).append(a.attack_id or str(a.index))
+        for (outcome, reason), ids in list(reasons.items())[:5]:
+            more = f" and {len(ids) - 1} more" if len(ids) > 1 else ""
+            print(_safe(f"  {outcome}: {' '.join(reason.split())[:300]} ({ids[0]}{more})"), file=out)
 
 
 def _p(v: float) -> str:

@@ -120,3 +120,44 @@ def test_dry_run_prints_the_estimate_and_exits_0(tmp_path: Path) -> None:
         assert result.rc == 0, result
     assert "Result: DRY RUN, exit code 0" in result.out and "judge calls" in result.out
     assert (tmp_path / "dry" / "summary.json").is_file()
+
+
+def test_ctrl_c_says_how_to_resume_and_the_resume_sends_no_attack_twice(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.cli.helpers import clean_env
+    from tests.conftest import REPO_ROOT
+
+    folder = tmp_path / "scan"
+    argv = ["redteam", "tests.red_team.cli_slow_target:slow_refusing_agent", "--risk-categories",
+            "sensitive_data_leakage", "--strategies", "base64", "--num-objectives", "10", "--max-parallel-tasks", "1",
+            "--output", str(folder)]
+    env = clean_env(PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", *argv], cwd=REPO_ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    journal = folder / "sent.jsonl"
+    deadline = time.monotonic() + 60
+    while not (journal.is_file() and journal.read_text(encoding="utf-8").count('"replied"') >= 3):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Resume with:" in err and err.count("interrupted") == 1  # one notice, not the library's too
+    command = err.split("Resume with:\n", 1)[1].strip()
+    assert command.endswith("--resume") and "--output" in command
+
+    resumed = agent_eval(*argv, "--resume")
+    assert resumed.rc in (0, 2), resumed  # 2 when an attack was at the target at Ctrl-C (never resent: not scored)
+    sends = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    sent_ids = [e["attack_id"] for e in sends if e["event"] == "sent"]
+    assert len(sent_ids) == len(set(sent_ids)) == 20  # every attack reached the target once, none twice
+    doc = json.loads((folder / "red_team.json").read_text(encoding="utf-8"))
+    assert len(doc["attack_details"]) == 20
+    errors = [a for a in doc["attack_details"] if a["outcome"] == "target_error"]
+    assert (resumed.rc == 2) == bool(errors) and len(errors) <= 1
