@@ -209,6 +209,8 @@ def scan_outcome(scan: Any, limits: Dict[str, float], budget_stop: Optional[Dict
 def _verdict(code: int, outcome: Any) -> str:
     from .run import verdict
 
+    if code == 2 and outcome.budget_stop is not None:
+        return f"INCOMPLETE (stopped by the judge budget: {outcome.error_count} attack(s) not scored)"
     if code == 2 and outcome.error_count:
         return f"ERROR ({outcome.error_count} attack(s) not scored: target or judge errors)"
     if code == 2 and any(c["status"] == "error" for c in outcome.checks):
@@ -291,7 +293,30 @@ def redteam_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         written.append(write_report(folder))
     print("\nWrote " + ", ".join(_safe(str(p)) for p in written), file=out)
     print(f"Result: {_verdict(code, outcome)}, exit code {code}", file=out)
+    if outcome.budget_stop is not None:
+        _print_budget_stop(outcome, folder, err)
     return code
+
+
+def _print_budget_stop(outcome: Any, folder: Path, err: TextIO) -> None:
+    """The judge budget stopped the scan: the command that scores the rest (the answered attacks are not resent)."""
+    import shlex
+
+    argv: List[str] = []
+    skip_value = False
+    for a in sys.argv[1:]:  # the old caps and --resume out; the new cap goes last
+        if skip_value:
+            skip_value = False
+            continue
+        if a == "--resume" or a.split("=")[0] in ("--max-cost", "--max-judge-calls"):
+            skip_value = a in ("--max-cost", "--max-judge-calls")  # its value is the next word
+            continue
+        argv.append(a)
+    if not any(a in ("--output", "-o") or a.startswith("--output=") for a in argv):
+        argv += ["--output", str(folder)]
+    cap = "--max-cost USD" if (outcome.budget_stop or {}).get("max_cost") is not None else "--max-judge-calls N"
+    print(f"\nagent-eval: {outcome.error_count} attack(s) not scored, saved. Score them with a higher cap (no attack "
+          "is sent again):\n  " + _safe(shlex.join(["agent-eval", *argv, "--resume"])) + f" {cap}", file=err)
 
 
 def _dry_run_done(folder: Path, out: TextIO) -> int:

@@ -4,6 +4,7 @@ Both read the scan folder through :mod:`agent_evaluators.report.red_team_scores`
 counts), and lay out with :func:`~.table.fit_table`, so the table fits the terminal.
 """
 
+import re
 from typing import Any, List, TextIO
 
 from .._util.safe_text import terminal_safe as _safe
@@ -35,10 +36,11 @@ def print_scorecard(scan: Any, out: TextIO) -> None:
         reasons: dict = {}
         for a in scan.attacks:
             if a.outcome in ("target_error", "judge_error"):
-                reasons.setdefault((a.outcome, a.reason), []).append(a.attack_id or str(a.index))
+                why = re.sub(r"^row \d+: ", "", " ".join(a.reason.split()))  # one cause, not one per attack
+                reasons.setdefault((a.outcome, why), []).append(a.attack_id or str(a.index))
         for (outcome, reason), ids in list(reasons.items())[:5]:
             more = f" and {len(ids) - 1} more" if len(ids) > 1 else ""
-            print(_safe(f"  {outcome}: {' '.join(reason.split())[:300]} ({ids[0]}{more})"), file=out)
+            print(_safe(f"  {outcome}: {reason[:300]} ({ids[0]}{more})"), file=out)
 
 
 def _p(v: float) -> str:

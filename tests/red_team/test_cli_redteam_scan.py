@@ -161,3 +161,20 @@ def test_ctrl_c_says_how_to_resume_and_the_resume_sends_no_attack_twice(tmp_path
     assert len(doc["attack_details"]) == 20
     errors = [a for a in doc["attack_details"] if a["outcome"] == "target_error"]
     assert (resumed.rc == 2) == bool(errors) and len(errors) <= 1
+
+
+def test_budget_cap_stops_the_scoring_and_the_resume_finishes_it(tmp_path: Path) -> None:
+    folder = tmp_path / "capped"
+    argv = ["redteam", "samples.red_team:refusing_agent", "--risk-categories", "violence", "--num-objectives", "5",
+            "--output", folder]
+    with JudgeServer() as server:
+        judge = ["--judge-model", "fake", "--judge-base-url", server.openai_config()["base_url"]]
+        capped = agent_eval(*argv, *judge, "--max-judge-calls", "2")
+        assert capped.rc == 2, capped
+        assert "INCOMPLETE (stopped by the judge budget: 3 attack(s) not scored)" in capped.out
+        assert "--resume --max-judge-calls N" in capped.err
+        finished = agent_eval(*argv, *judge, "--resume", "--max-judge-calls", "20")
+    assert finished.rc in (0, 1) and "INCOMPLETE" not in finished.out, finished
+    assert "5 attack(s)" in finished.out and "judge_error 0" in finished.out
+    sent = [json.loads(line) for line in (folder / "sent.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(1 for e in sent if e["event"] == "sent") == 5  # scoring resumed; no attack was sent again
