@@ -10,6 +10,7 @@ folder (layout: :mod:`.result`).
 
 import json
 import logging
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -133,7 +134,9 @@ class RedTeam:
                    parallel_execution: bool = True, max_parallel_tasks: int = 5, timeout: int = 3600,
                    skip_evals: bool = False, **kwargs: Any) -> RedTeamResult:
         """Attack ``target`` and score every attack; returns azure's :class:`RedTeamResult` and writes
-        the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls`` (the engine's),
+        the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed`` (the engine's;
+        a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
+        returns a result holding only the engine's ``estimate``),
         ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session)."""
         from ..runner.api import evaluate_async
 
@@ -148,12 +151,15 @@ class RedTeam:
             tmp = attacks_file.with_suffix(".tmp")
             tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
             tmp.replace(attacks_file)
-        sender = SendAttack(target, judge=self.judge, journal=SendSession(folder / "sent.jsonl"), run_folder=folder,
+        dry_run = bool(kwargs.get("dry_run"))
+        # a dry run's attacks (the attacker answered by placeholders) must never stand in for real ones on resume
+        journal = folder / "sent.jsonl" if not dry_run else Path(tempfile.mkdtemp(prefix="redteam-dry-")) / "sent.jsonl"
+        sender = SendAttack(target, judge=self.judge, journal=SendSession(journal), run_folder=folder,
                             tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None),
                             max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
-        engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress")
-                          if k in kwargs}
+        engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress",
+                                                     "rerun_failed") if k in kwargs}
         if kwargs:
             log.debug("RedTeam.scan: ignoring azure options %s", sorted(kwargs))
         resume = (folder / "rows.jsonl").exists() and (folder / "rows.jsonl").stat().st_size > 0
@@ -161,6 +167,9 @@ class RedTeam:
             data=str(attacks_file), target=sender, evaluators={"attack": scorer},
             output_path=folder, resume=resume, max_concurrency=max_parallel_tasks if parallel_execution else 1,
             timeout=float(timeout), evaluation_name=name, **engine_options)
+        if dry_run:
+            return RedTeamResult({"dry_run": True, "scan": {"scan_name": name, "run_folder": str(folder)},
+                                  "estimate": _estimate(folder)}, [])
         details = [attack_detail(r, self) for r in result.rows]
         details.sort(key=lambda a: a["attack_technique"])
         cats = [c.value for c in self.risk_categories]
@@ -185,6 +194,17 @@ class RedTeam:
         for c in self.risk_categories:
             out[c.value] = self.thresholds.get(c.value, 3 if c.value in _SEVERITY_KEYS else 0)
         return out
+
+
+def _estimate(folder: Path) -> Any:
+    """The engine's dry-run estimate: in ``summary.json``, or ``estimate.json`` beside an earlier run's rows."""
+    for name in ("estimate.json", "summary.json"):
+        path = folder / name
+        if path.exists():
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if name == "estimate.json" or doc.get("status") == "dry_run":
+                return doc.get("estimate", doc)
+    return None
 
 
 def _judge_name(judge: Any) -> Optional[str]:
