@@ -4,8 +4,10 @@ The key names were read from the 1.18.10 wheel's ``azure/ai/evaluation/red_team/
 (``_create_detailed_scorecard``: ``overall_asr``/``_total``/``_successful_attacks``, ``<risk>_asr``...,
 ``attack_technique_summary`` keyed ``baseline_asr``, ``easy_asr``, ... as its code writes them;
 ``_calculate_joint_summaries``: ``risk_category``, ``baseline_asr``, ``easy_complexity_asr`` ...,
-``detailed_joint_risk_attack_asr[complexity][risk]["<technique>_ASR"]``). Intervals: Wilson 95 %, as
-``statsmodels.stats.proportion.proportion_confint(k, n, method="wilson")`` gives them.
+``detailed_joint_risk_attack_asr[complexity][risk]["<technique>_ASR"]``). Intervals: Wilson 95 % (statsmodels'
+``proportion_confint(k, n, method="wilson")``), computed independently of our code with
+``python3 -c "import math; z=1.959963984540054; ..."`` (the closed form: centre (p+z²/2n)/(1+z²/n),
+half-width z·sqrt(p(1-p)/n+z²/4n²)/(1+z²/n), in percent, rounded to 2 places).
 """
 
 from agent_evaluators.red_team.result import RedTeamResult
