@@ -134,7 +134,7 @@ class RedTeam:
                    parallel_execution: bool = True, max_parallel_tasks: int = 5, timeout: int = 3600,
                    skip_evals: bool = False, **kwargs: Any) -> RedTeamResult:
         """Attack ``target`` and score every attack; returns azure's :class:`RedTeamResult` and writes
-        the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed`` (the engine's;
+        the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed``, ``force`` (the engine's;
         a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
         returns a result holding only the engine's ``estimate``),
         ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session)."""
@@ -159,7 +159,7 @@ class RedTeam:
                             max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
         engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress",
-                                                     "rerun_failed") if k in kwargs}
+                                                     "rerun_failed", "force") if k in kwargs}
         if kwargs:
             log.debug("RedTeam.scan: ignoring azure options %s", sorted(kwargs))
         resume = (folder / "rows.jsonl").exists() and (folder / "rows.jsonl").stat().st_size > 0
