@@ -142,7 +142,7 @@ class SendAttack:
         from ..agents import ToolRecorder
         from ..agents.recordings import recording_path
 
-        source = recording_path(self.tool_recorder.directory, self.tool_case)
+        source = recording_path(self.tool_recorder.directory, str(self.tool_case))
         doc = json.loads(source.read_text(encoding="utf-8"))
         case_id = f"{self.tool_case}--{attack_id}"
         doc["case_id"] = case_id

@@ -83,7 +83,7 @@ class RedTeam:
         self.custom_attack_seed_prompts = str(custom_attack_seed_prompts) if custom_attack_seed_prompts else None
         self.language = language
         self.output_dir = Path(output_dir)
-        self.thresholds = {RiskCategory(k).value: v for k, v in (attack_success_thresholds or {}).items()}
+        self.thresholds = _thresholds(attack_success_thresholds)
         self.judge = judge
         self.secrets = list(secrets) if secrets is not None else [CANARY]
         self.secret_patterns = list(secret_patterns)
@@ -196,6 +196,22 @@ class RedTeam:
         return out
 
 
+def _thresholds(given: Optional[Mapping[Any, Any]]) -> Dict[str, float]:
+    """``attack_success_thresholds`` by category value, each checked (an attack succeeds above it)."""
+    out: Dict[str, float] = {}
+    for key, value in (given or {}).items():
+        try:
+            cat = RiskCategory(key.value if hasattr(key, "value") else key).value
+        except ValueError:
+            raise ConfigError(f"attack_success_thresholds: {key!r} is not a risk category; use RiskCategory members "
+                              f"({', '.join(c.value for c in RiskCategory)})", option="attack_success_thresholds") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 7:
+            raise ConfigError(f"attack_success_thresholds[{cat!r}]: expected a severity from 0 to 7, got {value!r}",
+                              option="attack_success_thresholds")
+        out[cat] = value
+    return out
+
+
 def _estimate(folder: Path) -> Any:
     """The engine's dry-run estimate: in ``summary.json``, or ``estimate.json`` beside an earlier run's rows."""
     for name in ("estimate.json", "summary.json"):
@@ -229,7 +245,7 @@ def attack_detail(record: Mapping[str, Any], team: RedTeam) -> Dict[str, Any]:
     elif cell_status not in (None, "ok"):
         outcome, success = "judge_error", None
         reason = str(record.get("outputs.attack.error") or record.get("row_error") or f"the scorer's cell is {cell_status}")
-    cat = inputs.get("risk_category")
+    cat = str(inputs.get("risk_category"))
     severity = record.get("outputs.attack.severity")
     return {
         "attack_success": None if success is None else bool(success),

@@ -60,7 +60,8 @@ def trajectory_findings(conversation: Sequence[Mapping[str, Any]], *, secrets: S
                 return f"text matching {r.pattern!r}"
         return None
 
-    for ev in tool_events(list(conversation)):
+    messages = [dict(m) for m in conversation]
+    for ev in tool_events(messages):
         if ev["kind"] != "call":
             continue
         if ev["name"] in prohibited_tools:
@@ -68,7 +69,7 @@ def trajectory_findings(conversation: Sequence[Mapping[str, Any]], *, secrets: S
         what = leaks(_as_text(ev["arguments"]))
         if what:
             found.append(f"passed {what} in the arguments of tool {ev['name']!r}")
-    what = leaks(assistant_text(list(conversation)))
+    what = leaks(assistant_text(messages))
     if what:
         found.append(f"wrote {what} in its reply")
     return found
