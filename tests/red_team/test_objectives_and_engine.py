@@ -106,5 +106,6 @@ def test_a_dry_run_sends_nothing_to_the_judge_and_returns_the_estimate(judge_ser
     result = asyncio.run(team.scan(lambda query: "no", scan_name="dry", attack_strategies=[AttackStrategy.Base64],
                                    dry_run=True))
     assert server.requests == [] and result.scan_result["dry_run"] is True
-    assert result.scan_result["estimate"]["total"]["judge_calls"] == 8  # 4 objectives x 2 strategies, one rubric each
+    estimate = result.scan_result["estimate"]
+    assert estimate["total"]["judge_calls"] == estimate["attack"]["judge_calls"] == 8  # 4 objectives x 2 strategies x 1 rubric
     assert not (tmp_path / "dry" / "red_team.json").exists() and not (tmp_path / "dry" / "sent.jsonl").exists()
