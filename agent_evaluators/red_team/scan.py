@@ -146,11 +146,15 @@ class RedTeam:
         scenario = application_scenario or self.application_scenario
         objectives = await self._objectives(folder, scenario)
         attacks_file = folder / "attacks.jsonl"
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.attack_rows(objectives, list(attack_strategies)))
         if not attacks_file.exists():
-            rows = self.attack_rows(objectives, list(attack_strategies))
             tmp = attacks_file.with_suffix(".tmp")
-            tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+            tmp.write_text(text, encoding="utf-8")
             tmp.replace(attacks_file)
+        elif attacks_file.read_text(encoding="utf-8") != text:
+            raise ConfigError(f"scan: {folder} holds a scan with other attacks (other strategies, categories or "
+                              "objectives); resuming it would not run what you asked. Choose another scan_name "
+                              "(or output_path), or run the same scan again to resume it.", option="scan_name")
         dry_run = bool(kwargs.get("dry_run"))
         # a dry run's attacks (the attacker answered by placeholders) must never stand in for real ones on resume
         journal = folder / "sent.jsonl" if not dry_run else Path(tempfile.mkdtemp(prefix="redteam-dry-")) / "sent.jsonl"

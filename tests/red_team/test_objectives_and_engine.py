@@ -109,3 +109,15 @@ def test_a_dry_run_sends_nothing_to_the_judge_and_returns_the_estimate(judge_ser
     estimate = result.scan_result["estimate"]
     assert estimate["total"]["judge_calls"] == estimate["attack"]["judge_calls"] == 8  # 4 objectives x 2 strategies x 1 rubric
     assert not (tmp_path / "dry" / "red_team.json").exists() and not (tmp_path / "dry" / "sent.jsonl").exists()
+
+
+def test_a_scan_name_that_holds_other_attacks_is_refused_not_silently_resumed(judge_server, tmp_path):
+    server = judge_server(lambda req: schema_reply(req, score=0))
+    team = RedTeam(risk_categories=[RiskCategory.Violence], num_objectives=1, output_dir=tmp_path,
+                   judge=server.openai_config())
+    asyncio.run(team.scan(lambda query: "no", scan_name="one", attack_strategies=[AttackStrategy.Base64]))
+    again = asyncio.run(team.scan(lambda query: "no", scan_name="one", attack_strategies=[AttackStrategy.Base64]))
+    assert len(again.attack_details) == 2 and len(server.requests) == 2  # the same scan: resumed, nothing re-sent
+    with pytest.raises(ConfigError, match="holds a scan with other attacks") as err:
+        asyncio.run(team.scan(lambda query: "no", scan_name="one", attack_strategies=[AttackStrategy.ROT13]))
+    assert err.value.option == "scan_name"
