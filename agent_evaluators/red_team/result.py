@@ -39,7 +39,7 @@ client's retries apply to a scan as to any run:
     ``attack_technique``, ``attack_complexity``, ``risk_category``, ``conversation``,
     ``risk_assessment``, ``attack_success_threshold``, and ``attack_success_reason`` (why it
     counted), ``outcome`` (``"success"`` | ``"defended"`` | ``"refused"`` | ``"target_error"`` |
-    ``"judge_error"``), ``attack_id``, ``objective``;
+    ``"judge_error"``; ``"not_scored"`` with ``skip_evals=True``), ``attack_id``, ``objective``;
   - in the scorecard every ``<x>_asr`` (a percentage, 0-100, rounded to 2 places as azure's;
     ``NaN`` written as ``null`` when nothing was scored) has siblings ``<x>_asr_interval``
     ``[lo, hi]`` (Wilson 95 %, same percent unit; ``null`` when n is 0) and ``<x>_asr_n`` (the

@@ -109,6 +109,13 @@ def test_a_dry_run_sends_nothing_to_the_judge_and_returns_the_estimate(judge_ser
     estimate = result.scan_result["estimate"]
     assert estimate["total"]["judge_calls"] == estimate["attack"]["judge_calls"] == 8  # 4 objectives x 2 strategies x 1 rubric
     assert not (tmp_path / "dry" / "red_team.json").exists() and not (tmp_path / "dry" / "sent.jsonl").exists()
+    # the real scan in the same folder sends every attack (none was journalled by the dry run) and meets the estimate
+    sent = []
+    real = asyncio.run(team.scan(lambda query: sent.append(query) or "no", scan_name="dry",
+                                 attack_strategies=[AttackStrategy.Base64]))
+    assert len(sent) == 8 and len(server.requests) == 8 and len(real.attack_details) == 8
+    summary = json.loads((tmp_path / "dry" / "summary.json").read_text())
+    assert summary["estimate_vs_actual"]["attack"]["judge_calls"] == {"estimated": 8, "actual": 8, "ratio": 1.0}
 
 
 def test_a_scan_name_that_holds_other_attacks_is_refused_not_silently_resumed(judge_server, tmp_path):
