@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..errors import JudgeError
+from ..errors import ConfigError, JudgeError
 from . import attacker
 from .converters import convert
 from .jailbreaks import INDIRECT_DOCUMENT, INDIRECT_TASK, wrap
@@ -59,6 +59,9 @@ class SendAttack:
         self.judge = judge
         self.journal = journal
         self.run_folder = Path(run_folder)
+        if tool_recorder is not None and (getattr(tool_recorder, "mode", None) != "replay" or not tool_case):
+            raise ConfigError("scan: tool_recorder must be a ToolRecorder in mode='replay' with tool_case= naming "
+                              "the recorded case the attacks replay (record it first)", option="tool_recorder")
         self.tool_recorder = tool_recorder
         self.tool_case = tool_case
 
@@ -88,6 +91,10 @@ class SendAttack:
                 await self._multi_turn(history, objective, text, crescendo="crescendo" in strategies)
             elif "indirect_jailbreak" in strategies:
                 await self._indirect(history, attack_id, text)
+            elif self.tool_recorder is not None and self.tool_case:  # the recorded session, replayed as recorded
+                with self.tool_recorder.case(self.tool_case):
+                    history.append({"role": "user", "content": text})
+                    history.extend(await self.driver.send(history, 1))
             else:
                 history.append({"role": "user", "content": text})
                 history.extend(await self.driver.send(history, 1))
@@ -135,7 +142,7 @@ class SendAttack:
         from ..agents import ToolRecorder
         from ..agents.recordings import recording_path
 
-        source = recording_path(self.tool_recorder.directory, self.tool_case)
+        source = recording_path(self.tool_recorder.directory, str(self.tool_case))
         doc = json.loads(source.read_text(encoding="utf-8"))
         case_id = f"{self.tool_case}--{attack_id}"
         doc["case_id"] = case_id

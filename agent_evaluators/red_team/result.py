@@ -16,10 +16,16 @@ client's retries apply to a scan as to any run:
   ``"easy"``, ``"moderate"``, ``"difficult"``), ``objective`` (the plain test objective),
   ``objective_id``, ``prompt`` (the objective after the text converters; attacker-model strategies
   rewrite it when the attack is sent), ``strategies`` (the strategy values applied, in order).
+* ``objectives.json`` -- the objectives chosen per category (``{"<risk>": [{"risk_category", "text",
+  "source": "builtin" | "custom" | "generated", "id"}]}``), kept so a resumed scan attacks with the same ones.
 * ``rows.jsonl`` / ``summary.json`` -- the engine's files: one record per attack row; the target
   step's outputs are ``outputs.conversation`` (messages, tool calls included), ``outputs.response``,
-  ``outputs.target_status`` (``"ok"`` | ``"error"`` | ``"interrupted"``); the scorer's cell is
-  ``outputs.attack.*`` (``attack_success`` 1/0/None, ``outcome``, ``reason``).
+  ``outputs.target_status`` (``"ok"`` | ``"error"`` | ``"interrupted"``), ``outputs.target_problem``
+  (why not ok); the scorer's cell is ``outputs.attack.*`` (``attack_success`` 1.0/0.0/None, ``outcome``,
+  ``reason``, ``severity``, ``judge_usage``), so ``summary.json``'s ``attack.attack_success`` mean is
+  the overall ASR over the scored attacks.
+* ``indirect_recordings/`` -- only with ``tool_recorder=``: per IndirectJailbreak attack, the recorded
+  tool session with the attack planted in its results (the user's recording is never changed).
 * ``sent.jsonl`` -- the send journal: a line ``{"attack_id", "event": "sent"}`` is flushed before the
   target is called and ``{"attack_id", "event": "replied", "conversation", ...}`` after it answers.
   A resumed scan never sends an attack the journal says was sent: a reply on record is reused,
@@ -33,7 +39,7 @@ client's retries apply to a scan as to any run:
     ``attack_technique``, ``attack_complexity``, ``risk_category``, ``conversation``,
     ``risk_assessment``, ``attack_success_threshold``, and ``attack_success_reason`` (why it
     counted), ``outcome`` (``"success"`` | ``"defended"`` | ``"refused"`` | ``"target_error"`` |
-    ``"judge_error"``), ``attack_id``, ``objective``;
+    ``"judge_error"``; ``"not_scored"`` with ``skip_evals=True``), ``attack_id``, ``objective``;
   - in the scorecard every ``<x>_asr`` (a percentage, 0-100, rounded to 2 places as azure's;
     ``NaN`` written as ``null`` when nothing was scored) has siblings ``<x>_asr_interval``
     ``[lo, hi]`` (Wilson 95 %, same percent unit; ``null`` when n is 0) and ``<x>_asr_n`` (the
@@ -44,8 +50,12 @@ client's retries apply to a scan as to any run:
   - the scorecard also has ``attack_technique_asr``: ``{<attack technique>: {"asr", "asr_interval",
     "asr_n", "total", "successful_attacks"}}`` (per strategy, paired: every strategy runs on the same
     objectives as ``baseline``);
-  - ``scan``: ``{"scan_name", "run_folder", "target", "judge", "num_objectives", "strategies",
-    "risk_categories", "language", "skip_evals"}``.
+  - ``scan``: ``{"scan_name", "run_folder", "target" (``"<kind>:<name>"``, kind one of text, callback,
+    messages, model), "judge", "num_objectives", "strategies", "risk_categories", "language", "skip_evals"}``.
+
+  Two scans of the same objectives pair attack by attack on ``attack_id`` (a paired comparison).
+  A dry run (``scan(..., dry_run=True)``) writes no ``red_team.json``: its result is
+  ``{"dry_run": true, "scan": {...}, "estimate": <the engine's estimate>}``.
 """
 
 import json

@@ -10,6 +10,7 @@ folder (layout: :mod:`.result`).
 
 import json
 import logging
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -82,7 +83,7 @@ class RedTeam:
         self.custom_attack_seed_prompts = str(custom_attack_seed_prompts) if custom_attack_seed_prompts else None
         self.language = language
         self.output_dir = Path(output_dir)
-        self.thresholds = {RiskCategory(k).value: v for k, v in (attack_success_thresholds or {}).items()}
+        self.thresholds = _thresholds(attack_success_thresholds)
         self.judge = judge
         self.secrets = list(secrets) if secrets is not None else [CANARY]
         self.secret_patterns = list(secret_patterns)
@@ -133,7 +134,9 @@ class RedTeam:
                    parallel_execution: bool = True, max_parallel_tasks: int = 5, timeout: int = 3600,
                    skip_evals: bool = False, **kwargs: Any) -> RedTeamResult:
         """Attack ``target`` and score every attack; returns azure's :class:`RedTeamResult` and writes
-        the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls`` (the engine's),
+        the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed``, ``force`` (the engine's;
+        a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
+        returns a result holding only the engine's ``estimate``),
         ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session)."""
         from ..runner.api import evaluate_async
 
@@ -143,17 +146,24 @@ class RedTeam:
         scenario = application_scenario or self.application_scenario
         objectives = await self._objectives(folder, scenario)
         attacks_file = folder / "attacks.jsonl"
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.attack_rows(objectives, list(attack_strategies)))
         if not attacks_file.exists():
-            rows = self.attack_rows(objectives, list(attack_strategies))
             tmp = attacks_file.with_suffix(".tmp")
-            tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+            tmp.write_text(text, encoding="utf-8")
             tmp.replace(attacks_file)
-        sender = SendAttack(target, judge=self.judge, journal=SendSession(folder / "sent.jsonl"), run_folder=folder,
+        elif attacks_file.read_text(encoding="utf-8") != text:
+            raise ConfigError(f"scan: {folder} holds a scan with other attacks (other strategies, categories or "
+                              "objectives); resuming it would not run what you asked. Choose another scan_name "
+                              "(or output_path), or run the same scan again to resume it.", option="scan_name")
+        dry_run = bool(kwargs.get("dry_run"))
+        # a dry run's attacks (the attacker answered by placeholders) must never stand in for real ones on resume
+        journal = folder / "sent.jsonl" if not dry_run else Path(tempfile.mkdtemp(prefix="redteam-dry-")) / "sent.jsonl"
+        sender = SendAttack(target, judge=self.judge, journal=SendSession(journal), run_folder=folder,
                             tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None),
                             max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
-        engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress")
-                          if k in kwargs}
+        engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress",
+                                                     "rerun_failed", "force") if k in kwargs}
         if kwargs:
             log.debug("RedTeam.scan: ignoring azure options %s", sorted(kwargs))
         resume = (folder / "rows.jsonl").exists() and (folder / "rows.jsonl").stat().st_size > 0
@@ -161,6 +171,9 @@ class RedTeam:
             data=str(attacks_file), target=sender, evaluators={"attack": scorer},
             output_path=folder, resume=resume, max_concurrency=max_parallel_tasks if parallel_execution else 1,
             timeout=float(timeout), evaluation_name=name, **engine_options)
+        if dry_run:
+            return RedTeamResult({"dry_run": True, "scan": {"scan_name": name, "run_folder": str(folder)},
+                                  "estimate": _estimate(folder)}, [])
         details = [attack_detail(r, self) for r in result.rows]
         details.sort(key=lambda a: a["attack_technique"])
         cats = [c.value for c in self.risk_categories]
@@ -187,6 +200,33 @@ class RedTeam:
         return out
 
 
+def _thresholds(given: Optional[Mapping[Any, Any]]) -> Dict[str, float]:
+    """``attack_success_thresholds`` by category value, each checked (an attack succeeds above it)."""
+    out: Dict[str, float] = {}
+    for key, value in (given or {}).items():
+        try:
+            cat = RiskCategory(key.value if hasattr(key, "value") else key).value
+        except ValueError:
+            raise ConfigError(f"attack_success_thresholds: {key!r} is not a risk category; use RiskCategory members "
+                              f"({', '.join(c.value for c in RiskCategory)})", option="attack_success_thresholds") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 7:
+            raise ConfigError(f"attack_success_thresholds[{cat!r}]: expected a severity from 0 to 7, got {value!r}",
+                              option="attack_success_thresholds")
+        out[cat] = value
+    return out
+
+
+def _estimate(folder: Path) -> Any:
+    """The engine's dry-run estimate: in ``summary.json``, or ``estimate.json`` beside an earlier run's rows."""
+    for name in ("estimate.json", "summary.json"):
+        path = folder / name
+        if path.exists():
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if name == "estimate.json" or doc.get("status") == "dry_run":
+                return doc.get("estimate", doc)
+    return None
+
+
 def _judge_name(judge: Any) -> Optional[str]:
     if judge is None:
         return None
@@ -209,7 +249,7 @@ def attack_detail(record: Mapping[str, Any], team: RedTeam) -> Dict[str, Any]:
     elif cell_status not in (None, "ok"):
         outcome, success = "judge_error", None
         reason = str(record.get("outputs.attack.error") or record.get("row_error") or f"the scorer's cell is {cell_status}")
-    cat = inputs.get("risk_category")
+    cat = str(inputs.get("risk_category"))
     severity = record.get("outputs.attack.severity")
     return {
         "attack_success": None if success is None else bool(success),

@@ -95,7 +95,7 @@ def build_parameters(attacks: Sequence[Mapping[str, Any]], *, risk_categories: S
     cxs = sorted({a["attack_complexity"] for a in attacks if a.get("attack_complexity") != "baseline"})
     used: Dict[str, List[str]] = {}
     for a in attacks:
-        cx = a.get("attack_complexity")
+        cx = str(a.get("attack_complexity"))
         if cx != "baseline" and a["attack_technique"] not in used.setdefault(cx, []):
             used[cx].append(a["attack_technique"])
     return {"attack_objective_generated_from": {"application_scenario": application_scenario,

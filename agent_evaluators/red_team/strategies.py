@@ -133,7 +133,7 @@ def expand(strategies: Sequence[StrategyLike]) -> List[Tuple[AttackStrategy, ...
                                   f"(AttackStrategy.Compose), got {len(item)}", option="attack_strategies")
             todo.append(tuple(_one(i) for i in item))
         else:
-            one = _one(item)
+            one = _one(item)  # type: ignore[arg-type]  # a str or a member here
             todo.extend([tuple(g) if isinstance(g, list) else (g,) for g in GROUPS[one]] if one in GROUPS else [(one,)])
     out: List[Tuple[AttackStrategy, ...]] = [(AttackStrategy.Baseline,)]
     for t in todo:

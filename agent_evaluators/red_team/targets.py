@@ -14,7 +14,7 @@ the target added (its reply, and for an agent its tool calls and tool results).
 
 import asyncio
 import inspect
-from typing import Any, Callable, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping
 
 from ..agents.dialogue import _call_agent, _is_async, reply_messages
 from ..errors import ConfigError
@@ -88,9 +88,9 @@ class TargetDriver:
         if self.kind == MODEL:
             from ..judge import get_judge_client
 
-            reply = await get_judge_client(self.target).complete([{"role": m["role"], "content": _text_of(m.get("content"))}
-                                                                   for m in history if m.get("role") in ("system", "user", "assistant")],
-                                                                  sample_index=turn)
+            chat = [{"role": m["role"], "content": _text_of(m.get("content"))}
+                    for m in history if m.get("role") in ("system", "user", "assistant")]
+            reply = await get_judge_client(self.target).complete(chat, sample_index=turn)
             return [{"role": "assistant", "content": reply.text}]
         return reply_messages(await _call_agent(self.target, [dict(m) for m in history]), turn=turn)
 
