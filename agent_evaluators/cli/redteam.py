@@ -34,7 +34,7 @@ DEFAULT_CATEGORIES = ("hate_unfairness", "violence", "sexual", "self_harm")
 GROUP_NAMES = ("easy", "moderate", "difficult")
 #: the run options a scan honours, as ``agent-eval run`` spells them (``--resume`` is accepted: a scan in a folder
 #: that holds one always continues it, sending no attack twice)
-RUN_FLAGS = ("dry_run", "max_cost", "max_judge_calls")
+RUN_FLAGS = ("dry_run", "max_cost", "max_judge_calls", "rerun_failed", "force")
 
 Strategy = Union[str, List[str]]
 
@@ -323,7 +323,8 @@ def _dry_run_done(folder: Path, out: TextIO) -> int:
     """The judge calls, tokens and cost the scoring would take (the engine's estimate in summary.json); exit 0."""
     from .estimate_table import print_estimate
 
-    print("\nDry run: no judge called, nothing scored, thresholds not checked\n", file=out)
+    print("\nDry run: the attacks were sent to the target (scoring needs its replies), no judge called, nothing "
+          "scored, thresholds not checked; the real scan sends them again\n", file=out)
     print_estimate(_read_summary(folder).get("estimate") or {}, out)
     print("\n" + _safe(f"Wrote {folder / 'summary.json'}"), file=out)
     print("Result: DRY RUN, exit code 0", file=out)
