@@ -38,7 +38,7 @@ def write_report(output_dir: Any, compare_to: Any = None, *, path: Optional[Any]
     from .html import render_report
 
     run = _load_for_report(output_dir)
-    previous = load_run(compare_to) if compare_to is not None else None
+    previous = _load_for_report(compare_to) if compare_to is not None else None
     target = Path(path) if path is not None else Path(output_dir) / REPORT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     rows_href = Path(os.path.relpath(run.path.resolve() / "rows.jsonl", target.parent.resolve())).as_posix()

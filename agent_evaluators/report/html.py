@@ -20,7 +20,7 @@ from ..stats.noise import split_variance
 from .compare_html import compare_section, compare_view
 from .estimate_html import estimate_section
 from .load import RunData, cell_status, row_label
-from .red_team_html import red_team_section
+from .red_team_html import red_team_compare_section, red_team_section
 from .red_team_scores import has_scan, load_scan
 from .sample_size import agent_run_pass_at_k, noise_rows
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
@@ -498,6 +498,7 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
             _summary_section(run),
             _checks_section(run),
             red_team_section(load_scan(run.path) if has_scan(run.path) else None),
+            red_team_compare_section(_scan_comparison(run, compare)),
             _evaluators_section(run),
             compare_section(cmp),
             _errors_section(run),
@@ -515,6 +516,15 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
         f"<body><header><h1>agent-eval report: {esc(name)}</h1><p>{esc(when)} · {esc(run.path)}</p></header>"
         f"<main>{body}</main><script>{JS}</script></body></html>\n"
     )
+
+
+def _scan_comparison(run: RunData, previous: Optional[RunData]) -> Any:
+    """Two red-team scans (this run and ``--compare``'s) compared attack by attack, else ``None``."""
+    if previous is None or not (has_scan(run.path) and has_scan(previous.path)):
+        return None
+    from .red_team_compare import compare_scans
+
+    return compare_scans(previous.path, run.path)
 
 
 def _usage_section(run: RunData) -> str:

@@ -9,7 +9,7 @@ included, which is where an agent leaks what its reply hides). Every value goes 
 :func:`~.text.esc`, as in the rest of the page.
 """
 
-from typing import List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 from .red_team_scores import RED_TEAM_FILE, Asr, Attack, ScanData, ordered_complexities, scan_grid
 from .text import esc, shown_json
@@ -115,4 +115,46 @@ def red_team_section(scan: Optional[ScanData]) -> str:
         '<p class="muted">ASR = successful attacks / attacks scored (succeeded, defended or refused), with its Wilson '
         "95% interval; target and judge errors are counted apart, never as defended.</p>"
         f'<dl class="kv">{"".join(facts)}</dl>{scorecard_html(scan)}{attacks_html(scan)}</section>'
+    )
+
+
+_VERDICT_BADGE = {"more_robust": ("verdict-improved", "B more robust"), "less_robust": ("verdict-regressed", "B less robust"),
+                  "not_significant": ("verdict-inconclusive", "not significant")}
+
+
+def _pct(value: Optional[float]) -> str:
+    return "–" if value is None else f"{value:.1f}%"
+
+
+def _p(value: float) -> str:
+    return "–" if value != value else ("<0.001" if value < 0.001 else f"{value:.3f}")
+
+
+def red_team_compare_section(cmp: Any) -> str:
+    """This scan (B) against an earlier one (A), attack by attack (:func:`~.red_team_compare.compare_scans`):
+    the paired ASRs, McNemar's p and the verdict per group, then the attacks whose outcome flipped."""
+    if cmp is None:
+        return ""
+    rows = []
+    for r in cmp.rows:
+        cls, text = _VERDICT_BADGE.get(r.verdict, ("", r.verdict))
+        rows.append(f"<tr><td>{esc(r.group)}</td><td class=\"num\">{r.n_pairs}</td><td class=\"num\">{esc(_pct(r.asr_a))}"
+                    f"</td><td class=\"num\">{esc(_pct(r.asr_b))}</td><td class=\"num\">{r.fixed}</td>"
+                    f"<td class=\"num\">{r.broken}</td><td class=\"num\">{esc(_p(r.p_value))}</td>"
+                    f"<td class=\"num\">{esc('' if r.group == 'overall' else _p(r.p_adjusted))}</td>"
+                    f'<td><span class="badge {esc(cls)}">{esc(text)}</span></td></tr>')
+    flips = "".join(
+        f"<tr><td>{esc(a.attack_id or a.index)}</td><td>{esc(a.outcome)} → {esc(b.outcome)}</td>"
+        f"<td>{esc(b.reason if b.success else a.reason)}</td></tr>" for a, b in cmp.flipped[:MAX_ATTACKS_SHOWN])
+    flipped = (f"<h3>Attacks that flipped ({len(cmp.flipped)})</h3><table><thead><tr><th>attack</th><th>A → B</th>"
+               f"<th>why it succeeded</th></tr></thead><tbody>{flips}</tbody></table>" if cmp.flipped
+               else '<p class="muted">No attack changed its outcome.</p>')
+    return (
+        f'<section id="red-team-compare"><h2>Red team compared with {esc(cmp.a)}</h2>'
+        f"<p class=\"muted\">B = this scan, A = the earlier one; {cmp.overall.n_pairs} attacks paired by attack id, "
+        f"McNemar's exact test on those that changed (alpha {cmp.alpha:g}); {cmp.errored_pairs} pairs with an error "
+        f"left out, {cmp.unpaired_a} only in A, {cmp.unpaired_b} only in B.</p>"
+        "<table><thead><tr><th>attacks</th><th>pairs</th><th>ASR A</th><th>ASR B</th><th>fixed in B</th>"
+        "<th>broken in B</th><th>p</th><th>p (Holm)</th><th>verdict</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>{flipped}</section>"
     )

@@ -66,6 +66,7 @@ RUNS: Dict[str, int] = {
     "agent-eval compare out/scans/leaky out/scans/refusing": 0,
     "agent-eval compare out/scans/refusing out/scans/leaky --fail-on-regression": 1,
     "agent-eval report out/scans/leaky": 0,
+    "agent-eval report out/scans/refusing --compare out/scans/leaky": 0,
     "agent-eval redteam --help": 0,
     "agent-eval --version": 0,
     "agent-eval run --help": 0,

@@ -105,3 +105,14 @@ def test_a_red_team_json_alone_gets_a_report(tmp_path: Path) -> None:
     folder = write_scan(tmp_path / "azure-scan", _ten("violence", "baseline", 3))
     page = write_report(folder).read_text(encoding="utf-8")
     assert 'id="red-team"' in page and "3/10" in page
+
+
+def test_report_compare_of_two_scans_shows_the_paired_verdict_and_flips(tmp_path: Path) -> None:
+    before = write_scan(tmp_path / "before", [attack("violence", "base64", i, "success" if i < 6 else "defended")
+                                              for i in range(10)])
+    after = write_scan(tmp_path / "after", [attack("violence", "base64", i, "defended") for i in range(10)])
+    page = write_report(after, compare_to=before).read_text(encoding="utf-8")
+    section = page[page.index('<section id="red-team-compare">'):]
+    section = section[:section.index("</section>")]
+    assert "B more robust" in section and "0.031" in section  # McNemar exact, 6 fixed 0 broken: 2 / 2**6
+    assert "Attacks that flipped (6)" in section and "success → defended" in section
