@@ -109,7 +109,8 @@ def compare_scans(a: object, b: object, *, alpha: float = 0.05) -> ScanCompariso
     rows = [_row("overall", scored)]
     family: List[RobustnessRow] = []
     for field_name, label in (("risk_category", "category"), ("technique", "strategy")):
-        for value in dict.fromkeys(getattr(x, field_name) for x, _ in pairs):
+        values = list(dict.fromkeys(getattr(x, field_name) for x, _ in pairs))
+        for value in sorted(values, key=lambda v: v != "baseline"):  # the reference strategy first
             family.append(_row(f"{label}: {value}", [(x, y) for x, y in scored if getattr(x, field_name) == value]))
     for row, adjusted in zip(family, holm([r.p_value for r in family])):
         row.p_adjusted = adjusted

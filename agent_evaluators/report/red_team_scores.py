@@ -117,7 +117,9 @@ class ScanData:
 
     @property
     def techniques(self) -> List[str]:
-        return list(dict.fromkeys(a.technique for a in self.attacks))
+        """Strategies in scan order, ``baseline`` (the objectives as written, the reference) first."""
+        seen = list(dict.fromkeys(a.technique for a in self.attacks))
+        return sorted(seen, key=lambda t: t != "baseline")
 
     @property
     def scan_info(self) -> Mapping[str, Any]:
