@@ -71,7 +71,7 @@ def _attack_html(a: Attack, where: str) -> str:
     parts = [
         f'<details class="row attack" data-outcome="{esc(a.outcome)}" data-category="{esc(a.risk_category)}" '
         f'data-strategy="{esc(a.technique)}"><summary><span class="badge {esc(badge)}">{esc(_OUTCOME_TEXT.get(a.outcome, a.outcome))}'
-        f'</span> <span class="rid">{esc(a.attack_id or f"attack {a.index}")}</span>'
+        f'</span> <span class="rid">{esc(a.attack_id or f"attack {a.index}")}</span> '
         f'<span class="muted">{esc(a.risk_category)} · {esc(a.technique)} · {esc(a.complexity)}</span></summary>'
         '<div class="drill"><dl class="kv">',
         f"<dt>outcome</dt><dd>{esc(a.outcome)}</dd>",
@@ -108,7 +108,7 @@ def red_team_section(scan: Optional[ScanData]) -> str:
         value = info.get(key)
         if value not in (None, ""):
             facts.append(f"<dt>{esc(label)}</dt><dd>{esc(value if isinstance(value, str) else shown_json(value, RED_TEAM_FILE, indent=None))}</dd>")
-    counts = scan.overall.counts
+    counts = {k: v for k, v in scan.overall.counts.items() if v or k != "not_scored"}  # skip_evals' only
     facts.append("<dt>Outcomes</dt><dd>" + esc(", ".join(f"{k}: {v}" for k, v in counts.items())) + "</dd>")
     return (
         '<section id="red-team"><h2>Red team</h2>'
