@@ -88,6 +88,18 @@ def test_bad_flags_exit_2_with_what_to_do(tmp_path: Path) -> None:
                         (["--max-asr", "violence=0.2", "--risk-categories", "sexual"], "not scanned")):
         result = agent_eval("redteam", "samples.red_team:refusing_agent", *args, "--output", tmp_path / "x")
         assert result.rc == 2 and words in result.err, result
+    # no judge (agent_eval's environment has none): refused before any attack is sent, unless none is needed
+    no_judge = agent_eval("redteam", "samples.red_team:refusing_agent", "--risk-categories", "violence",
+                          "--output", tmp_path / "nj")
+    assert no_judge.rc == 2 and "no judge configured and --risk-categories violence is scored" in no_judge.err
+    assert not (tmp_path / "nj" / "sent.jsonl").exists()
+    attacker = agent_eval("redteam", "samples.red_team:refusing_agent", "--risk-categories", "sensitive_data_leakage",
+                          "--strategies", "moderate", "--output", tmp_path / "nj2")
+    assert attacker.rc == 2 and "--strategies moderate is written by the attacker model" in attacker.err
+    trajectory_only = agent_eval("redteam", "samples.red_team:refusing_agent", "--risk-categories",
+                                 "sensitive_data_leakage", "--strategies", "base64", "--num-objectives", "2",
+                                 "--output", tmp_path / "nj3")
+    assert trajectory_only.rc == 0, trajectory_only  # a leak is found in the trajectory: no judge needed
     missing = agent_eval("redteam", "samples.red_team:no_such_agent", "--output", tmp_path / "y")
     assert missing.rc == 2 and "no_such_agent" in missing.err, missing
 
