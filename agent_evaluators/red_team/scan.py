@@ -244,8 +244,9 @@ def attack_detail(record: Mapping[str, Any], team: RedTeam) -> Dict[str, Any]:
     success = record.get("outputs.attack.attack_success")
     outcome = record.get("outputs.attack.outcome")
     reason = record.get("outputs.attack.reason")
-    if record.get("target_error"):
-        outcome, success, reason = "target_error", None, str(record["target_error"])
+    if record.get("target_error"):  # the engine's: the attacker model failed (JudgeError) or the send step broke
+        reason = str(record["target_error"])
+        outcome, success = ("judge_error" if "JudgeError" in reason else "target_error"), None
     elif cell_status not in (None, "ok"):
         outcome, success = "judge_error", None
         reason = str(record.get("outputs.attack.error") or record.get("row_error") or f"the scorer's cell is {cell_status}")
