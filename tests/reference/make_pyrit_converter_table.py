@@ -125,15 +125,16 @@ def run(converter: Any, text: str) -> str:
     return digest(output)
 
 
-def inputs() -> List[str]:
-    rng = random.Random(20261128)
+def inputs(seed: int = 20261128, count: int = N_INPUTS) -> List[str]:
+    """``count`` strings drawn with ``random.Random(seed)`` after the special ones (the table: the defaults)."""
+    rng = random.Random(seed)
     out = list(SPECIAL)
 
     def char() -> str:
         low, high = rng.choice(BLOCKS)
         return chr(rng.randint(low, high))
 
-    while len(out) < N_INPUTS:
+    while len(out) < count:
         kind = len(out) % 6
         if kind == 0:  # ASCII sentences
             out.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 30))))
