@@ -103,7 +103,7 @@ def ascii_art_fonts() -> Tuple[str, ...]:
 
 def ascii_art(text: str, rng: random.Random) -> str:
     """The text drawn in a font picked uniformly at random (PyRIT's AsciiArtConverter with azure's default
-    ``font="rand"``; random, though the issue listed it as deterministic). Characters the font lacks are
+    ``font="rand"``, which makes it random). Characters the font lacks are
     left out, as art does."""
     return render_ascii_art(text, draw_font(rng))
 
