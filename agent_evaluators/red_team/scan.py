@@ -144,7 +144,11 @@ class RedTeam:
         the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed``, ``force`` (the engine's;
         a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
         returns a result holding only the engine's ``estimate``),
-        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session)."""
+        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session).
+
+        ``timeout`` bounds each attack's steps (its send, its scoring), not the whole scan; at most
+        ``max_parallel_tasks`` attacks are at the target at once (1 without ``parallel_execution``).
+        Run it again with the same ``scan_name`` to resume a scan that stopped."""
         from ..runner.api import evaluate_async
 
         name = scan_name or time.strftime("redteam-%Y%m%d-%H%M%S", time.gmtime())
