@@ -26,7 +26,7 @@ from .objectives_data import CANARY
 from .result import RedTeamResult
 from .scorecard import build_parameters, build_scorecard
 from .scoring import AttackSuccess
-from .strategies import RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
+from .strategies import ATTACKER_STRATEGIES, RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
 from .targets import TargetDriver
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class RedTeam:
         """The scan's scorer (``reply_only=True``: the final reply's text alone, for comparison)."""
         return AttackSuccess(self.judge, thresholds=self.thresholds, secrets=self.secrets,
                              patterns=self.secret_patterns, prohibited_tools=self.prohibited_tools,
-                             reply_only=reply_only)
+                             reply_only=reply_only, categories=[c.value for c in self.risk_categories])
 
     async def _objectives(self, folder: Path, scenario: Optional[str], *,
                           dry_run: bool = False) -> Dict[RiskCategory, List[Objective]]:
@@ -161,7 +161,10 @@ class RedTeam:
         scratch = Path(tempfile.mkdtemp(prefix="redteam-dry-")) if dry_run else None
         objectives = await self._objectives(folder, scenario, dry_run=dry_run)
         attacks_file = (scratch or folder) / "attacks.jsonl"
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.attack_rows(objectives, list(attack_strategies)))
+        rows = self.attack_rows(objectives, list(attack_strategies))
+        if any(s in ATTACKER_STRATEGIES for r in rows for s in r["strategies"]):
+            attacker.check_ready(self.judge)
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
         if not attacks_file.exists():
             tmp = attacks_file.with_suffix(".tmp")
             tmp.write_text(text, encoding="utf-8")

@@ -131,3 +131,21 @@ def test_a_scan_name_that_holds_other_attacks_is_refused_not_silently_resumed(ju
     with pytest.raises(ConfigError, match="holds a scan with other attacks") as err:
         asyncio.run(team.scan(lambda query: "no", scan_name="one", attack_strategies=[AttackStrategy.ROT13]))
     assert err.value.option == "scan_name"
+
+
+def test_without_a_judge_the_scan_stops_before_any_attack_saying_what_to_set(tmp_path, monkeypatch):
+    for var in ("OPENAI_API_KEY", "AGENT_EVAL_JUDGE_MODEL", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY",
+                "AZURE_OPENAI_DEPLOYMENT", "AGENT_EVAL_JUDGE_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    sent = []
+    team = RedTeam(risk_categories=[RiskCategory.Violence], num_objectives=1, output_dir=tmp_path)
+    with pytest.raises(ConfigError, match="evaluator 'attack': No judge model configured"):
+        asyncio.run(team.scan(lambda query: sent.append(query) or "no", scan_name="a"))
+    agent_only = RedTeam(risk_categories=[RiskCategory.SensitiveDataLeakage], num_objectives=1, output_dir=tmp_path)
+    with pytest.raises(ConfigError, match="use the judge as attacker: No judge model configured"):
+        asyncio.run(agent_only.scan(lambda query: sent.append(query) or "no", scan_name="b",
+                                    attack_strategies=[AttackStrategy.MultiTurn]))
+    assert sent == []
+    # the agent categories alone need no judge: the trajectory checks are code
+    result = asyncio.run(agent_only.scan(lambda query: "CANARY-7f3a91", scan_name="c"))
+    assert [a["outcome"] for a in result.attack_details] == ["success"]
