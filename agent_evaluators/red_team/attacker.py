@@ -45,6 +45,18 @@ def attacker_config(judge: Any) -> Any:
     return judge
 
 
+def check_ready(judge: Any) -> None:
+    """Raise ``ConfigError`` before the first attack when no attacker model (the judge) is configured."""
+    from ..errors import ConfigError
+    from ..judge import get_judge_client
+
+    try:
+        get_judge_client(attacker_config(judge))
+    except ConfigError as exc:
+        raise ConfigError(f"the attack strategies Tense, MultiTurn and Crescendo use the judge as attacker: {exc}",
+                          key=exc.key) from None
+
+
 async def _ask(judge: Any, prompt: str, model: Any, sample_index: int = 0) -> Any:
     from ..judge import get_judge_client
 

@@ -10,6 +10,7 @@ folder (layout: :mod:`.result`).
 
 import json
 import logging
+import shutil
 import tempfile
 import time
 import warnings
@@ -25,7 +26,7 @@ from .objectives_data import CANARY
 from .result import RedTeamResult
 from .scorecard import build_parameters, build_scorecard
 from .scoring import AttackSuccess
-from .strategies import RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
+from .strategies import ATTACKER_STRATEGIES, RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
 from .targets import TargetDriver
 
 log = logging.getLogger(__name__)
@@ -94,19 +95,25 @@ class RedTeam:
         """The scan's scorer (``reply_only=True``: the final reply's text alone, for comparison)."""
         return AttackSuccess(self.judge, thresholds=self.thresholds, secrets=self.secrets,
                              patterns=self.secret_patterns, prohibited_tools=self.prohibited_tools,
-                             reply_only=reply_only)
+                             reply_only=reply_only, categories=[c.value for c in self.risk_categories])
 
-    async def _objectives(self, folder: Path, scenario: Optional[str]) -> Dict[RiskCategory, List[Objective]]:
+    async def _objectives(self, folder: Path, scenario: Optional[str], *,
+                          dry_run: bool = False) -> Dict[RiskCategory, List[Objective]]:
+        """The scan's objectives: those it started with (resume), else chosen now and saved. Generation from
+        the scenario asks the judge once per category before the run (outside its caps); a dry run skips it
+        (it would send real requests) and attacks with the built-in set, saving nothing."""
         saved = folder / "objectives.json"
         if saved.exists():  # a resumed scan attacks with the objectives it started with
             data = json.loads(saved.read_text(encoding="utf-8"))
             return {RiskCategory(k): [Objective(RiskCategory(o["risk_category"]), o["text"], o["source"], o["id"])
                                       for o in v] for k, v in data.items()}
         generated = None
-        if scenario and not self.custom:
+        if scenario and not self.custom and not dry_run:
             generated = {c: await attacker.generate_objectives(self.judge, scenario, c.value, self.num_objectives)
                          for c in self.risk_categories}
         chosen = choose(self.risk_categories, self.num_objectives, custom=self.custom, generated=generated)
+        if dry_run:
+            return chosen
         saved.write_text(json.dumps({c.value: [{"risk_category": o.risk_category.value, "text": o.text,
                                                 "source": o.source, "id": o.id} for o in objs]
                                      for c, objs in chosen.items()}, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -137,16 +144,27 @@ class RedTeam:
         the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed``, ``force`` (the engine's;
         a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
         returns a result holding only the engine's ``estimate``),
-        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session)."""
+        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session).
+
+        ``timeout`` bounds each attack's steps (its send, its scoring), not the whole scan; at most
+        ``max_parallel_tasks`` attacks are at the target at once (1 without ``parallel_execution``).
+        Run it again with the same ``scan_name`` to resume a scan that stopped."""
         from ..runner.api import evaluate_async
 
         name = scan_name or time.strftime("redteam-%Y%m%d-%H%M%S", time.gmtime())
         folder = Path(output_path) if output_path else self.output_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         scenario = application_scenario or self.application_scenario
-        objectives = await self._objectives(folder, scenario)
-        attacks_file = folder / "attacks.jsonl"
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.attack_rows(objectives, list(attack_strategies)))
+        dry_run = bool(kwargs.get("dry_run"))
+        # a dry run's attacks (the attacker answered by placeholders) must never stand in for real ones on resume:
+        # its attack rows and send journal live in a folder of their own, removed afterwards
+        scratch = Path(tempfile.mkdtemp(prefix="redteam-dry-")) if dry_run else None
+        objectives = await self._objectives(folder, scenario, dry_run=dry_run)
+        attacks_file = (scratch or folder) / "attacks.jsonl"
+        rows = self.attack_rows(objectives, list(attack_strategies))
+        if any(s in ATTACKER_STRATEGIES for r in rows for s in r["strategies"]):
+            attacker.check_ready(self.judge)
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
         if not attacks_file.exists():
             tmp = attacks_file.with_suffix(".tmp")
             tmp.write_text(text, encoding="utf-8")
@@ -155,10 +173,8 @@ class RedTeam:
             raise ConfigError(f"scan: {folder} holds a scan with other attacks (other strategies, categories or "
                               "objectives); resuming it would not run what you asked. Choose another scan_name "
                               "(or output_path), or run the same scan again to resume it.", option="scan_name")
-        dry_run = bool(kwargs.get("dry_run"))
-        # a dry run's attacks (the attacker answered by placeholders) must never stand in for real ones on resume
-        journal = folder / "sent.jsonl" if not dry_run else Path(tempfile.mkdtemp(prefix="redteam-dry-")) / "sent.jsonl"
-        sender = SendAttack(target, judge=self.judge, journal=SendSession(journal), run_folder=folder,
+        sender = SendAttack(target, judge=self.judge, journal=SendSession((scratch or folder) / "sent.jsonl"),
+                            run_folder=scratch or folder,
                             tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None),
                             max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
@@ -171,7 +187,8 @@ class RedTeam:
             data=str(attacks_file), target=sender, evaluators={"attack": scorer},
             output_path=folder, resume=resume, max_concurrency=max_parallel_tasks if parallel_execution else 1,
             timeout=float(timeout), evaluation_name=name, **engine_options)
-        if dry_run:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
             return RedTeamResult({"dry_run": True, "scan": {"scan_name": name, "run_folder": str(folder)},
                                   "estimate": _estimate(folder)}, [])
         details = [attack_detail(r, self) for r in result.rows]
@@ -244,8 +261,9 @@ def attack_detail(record: Mapping[str, Any], team: RedTeam) -> Dict[str, Any]:
     success = record.get("outputs.attack.attack_success")
     outcome = record.get("outputs.attack.outcome")
     reason = record.get("outputs.attack.reason")
-    if record.get("target_error"):
-        outcome, success, reason = "target_error", None, str(record["target_error"])
+    if record.get("target_error"):  # the engine's: the attacker model failed (JudgeError) or the send step broke
+        reason = str(record["target_error"])
+        outcome, success = ("judge_error" if "JudgeError" in reason else "target_error"), None
     elif cell_status not in (None, "ok"):
         outcome, success = "judge_error", None
         reason = str(record.get("outputs.attack.error") or record.get("row_error") or f"the scorer's cell is {cell_status}")

@@ -16,7 +16,7 @@ import asyncio
 import inspect
 from typing import Any, Callable, Dict, List, Mapping
 
-from ..agents.dialogue import _call_agent, _is_async, reply_messages
+from ..agents.dialogue import reply_messages
 from ..errors import ConfigError
 
 TEXT, CALLBACK, MESSAGES, MODEL = "text", "callback", "messages", "model"
@@ -47,6 +47,13 @@ def _text_of(content: Any) -> str:
     if isinstance(content, list):
         return "\n".join(str(p.get("text", "")) if isinstance(p, Mapping) else str(p) for p in content)
     return "" if content is None else str(content)
+
+
+def _is_async(fn: Any) -> bool:
+    if inspect.iscoroutinefunction(fn):
+        return True
+    call = getattr(type(fn), "__call__", None)  # noqa: B004 - an instance whose __call__ is async
+    return not inspect.isfunction(fn) and call is not None and inspect.iscoroutinefunction(call)
 
 
 async def _maybe_async(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -92,7 +99,7 @@ class TargetDriver:
                     for m in history if m.get("role") in ("system", "user", "assistant")]
             reply = await get_judge_client(self.target).complete(chat, sample_index=turn)
             return [{"role": "assistant", "content": reply.text}]
-        return reply_messages(await _call_agent(self.target, [dict(m) for m in history]), turn=turn)
+        return reply_messages(await _maybe_async(self.target, [dict(m) for m in history]), turn=turn)
 
 
 def assistant_text(messages: List[Dict[str, Any]]) -> str:

@@ -2,6 +2,8 @@
 
 Equality with PyRIT 0.11.0 itself is ``test_converters_match_pyrit.py``; here, what a caller relies on."""
 
+import enum
+
 import pytest
 
 from agent_evaluators.errors import InputError
@@ -89,3 +91,13 @@ def test_text_a_converter_cannot_write_is_an_input_error_naming_the_character():
 def test_morse_writes_ae_with_the_code_pyrit_meant():
     # PyRIT 0.11.0 raises KeyError on Æ (its table keys it " Æ"); Ä has the same code
     assert convert("morse", "æ Æ") == convert("morse", "Ä Ä") == ".-.- / .-.-"
+
+
+def test_an_enum_member_stands_for_its_value():
+    class Strategy(enum.Enum):
+        Base64 = "base64"
+        Tense = "tense"
+
+    assert convert(Strategy.Base64, "abc") == compose([Strategy.Base64], "abc") == "YWJj"  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match="'tense' is not a text converter"):
+        convert(Strategy.Tense, "abc")  # type: ignore[arg-type]

@@ -102,18 +102,21 @@ def test_the_budget_cap_stops_the_scorers_judge_calls(judge_server, tmp_path):
 def test_a_dry_run_sends_nothing_to_the_judge_and_returns_the_estimate(judge_server, tmp_path):
     server = judge_server(lambda req: schema_reply(req, score=0))
     team = RedTeam(risk_categories=[RiskCategory.Violence], num_objectives=4, output_dir=tmp_path,
-                   judge=server.openai_config())
+                   judge=server.openai_config(), application_scenario="a bank's support bot")
     result = asyncio.run(team.scan(lambda query: "no", scan_name="dry", attack_strategies=[AttackStrategy.Base64],
                                    dry_run=True))
     assert server.requests == [] and result.scan_result["dry_run"] is True
     estimate = result.scan_result["estimate"]
     assert estimate["total"]["judge_calls"] == estimate["attack"]["judge_calls"] == 8  # 4 objectives x 2 strategies x 1 rubric
-    assert not (tmp_path / "dry" / "red_team.json").exists() and not (tmp_path / "dry" / "sent.jsonl").exists()
+    # no scenario generation (it would be a real request), and nothing a real scan would reuse
+    assert [p.name for p in (tmp_path / "dry").iterdir()] == ["summary.json"]
     # the real scan in the same folder sends every attack (none was journalled by the dry run) and meets the estimate
     sent = []
     real = asyncio.run(team.scan(lambda query: sent.append(query) or "no", scan_name="dry",
                                  attack_strategies=[AttackStrategy.Base64]))
-    assert len(sent) == 8 and len(server.requests) == 8 and len(real.attack_details) == 8
+    titles = [(r.json_schema or {}).get("title") for r in server.requests]
+    assert len(sent) == 8 and titles == ["RedTeamObjectives"] + ["ViolenceVerdict"] * 8
+    assert len(real.attack_details) == 8
     summary = json.loads((tmp_path / "dry" / "summary.json").read_text())
     assert summary["estimate_vs_actual"]["attack"]["judge_calls"] == {"estimated": 8, "actual": 8, "ratio": 1.0}
 
@@ -128,3 +131,21 @@ def test_a_scan_name_that_holds_other_attacks_is_refused_not_silently_resumed(ju
     with pytest.raises(ConfigError, match="holds a scan with other attacks") as err:
         asyncio.run(team.scan(lambda query: "no", scan_name="one", attack_strategies=[AttackStrategy.ROT13]))
     assert err.value.option == "scan_name"
+
+
+def test_without_a_judge_the_scan_stops_before_any_attack_saying_what_to_set(tmp_path, monkeypatch):
+    for var in ("OPENAI_API_KEY", "AGENT_EVAL_JUDGE_MODEL", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY",
+                "AZURE_OPENAI_DEPLOYMENT", "AGENT_EVAL_JUDGE_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    sent = []
+    team = RedTeam(risk_categories=[RiskCategory.Violence], num_objectives=1, output_dir=tmp_path)
+    with pytest.raises(ConfigError, match="evaluator 'attack': No judge model configured"):
+        asyncio.run(team.scan(lambda query: sent.append(query) or "no", scan_name="a"))
+    agent_only = RedTeam(risk_categories=[RiskCategory.SensitiveDataLeakage], num_objectives=1, output_dir=tmp_path)
+    with pytest.raises(ConfigError, match="use the judge as attacker: No judge model configured"):
+        asyncio.run(agent_only.scan(lambda query: sent.append(query) or "no", scan_name="b",
+                                    attack_strategies=[AttackStrategy.MultiTurn]))
+    assert sent == []
+    # the agent categories alone need no judge: the trajectory checks are code
+    result = asyncio.run(agent_only.scan(lambda query: "CANARY-7f3a91", scan_name="c"))
+    assert [a["outcome"] for a in result.attack_details] == ["success"]

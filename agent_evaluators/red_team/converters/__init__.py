@@ -51,16 +51,19 @@ RANDOM_CONVERTER_STRATEGIES = frozenset({"ansi_attack", "ascii_art", "char_swap"
 
 
 def _converter(strategy: str) -> Converter:
+    # an AttackStrategy member stands for its value, as in azure
+    value = getattr(strategy, "value", strategy)
     try:
-        return _CONVERTERS[strategy]
+        return _CONVERTERS[value]
     except (KeyError, TypeError):
         raise KeyError(
-            f"{strategy!r} is not a text converter strategy; the converters are: {', '.join(sorted(_CONVERTERS))}"
+            f"{value!r} is not a text converter strategy; the converters are: {', '.join(sorted(_CONVERTERS))}"
         ) from None
 
 
 def convert(strategy: str, text: str, *, seed: int = 0) -> str:
-    """``text`` converted by the strategy named ``strategy`` (an AttackStrategy value, e.g. ``"base64"``).
+    """``text`` converted by the strategy named ``strategy`` (an AttackStrategy value, e.g. ``"base64"``, or
+    the member itself).
 
     Raises ``KeyError`` when ``strategy`` is not a text converter, ``InputError`` when the converter cannot
     write ``text`` (Binary past U+FFFF, UnicodeSubstitution past U+1FFFF, as PyRIT)."""

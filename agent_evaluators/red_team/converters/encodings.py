@@ -37,8 +37,9 @@ _ATBASH = str.maketrans("".join(_ALPHABETS), "".join(a[::-1] for a in _ALPHABETS
 _CAESAR = str.maketrans(
     "".join(_ALPHABETS), "".join(a[CAESAR_OFFSET:] + a[:CAESAR_OFFSET] for a in _ALPHABETS)
 )
-# PyRIT's class verbatim: ``+,-.`` is a range from ``+`` to ``.``, the same four characters
-_ASCII_PUNCTUATION = re.compile(r"[!\"#$%&'()*+,-./:;<=>?@[\\\]^_`{|}~]")
+# PyRIT's class verbatim: ``+,-.`` is a range from ``+`` to ``.`` (the same four characters), and ``\\]`` is an
+# escaped ``]``, so the backslash itself is kept
+_ASCII_PUNCTUATION = re.compile(r"[!\"#$%&'()*+,-./:;<=>?@[\]^_`{|}~]")
 
 _MORSE = {
     "A": ".-", "B": "-...", "C": "-.-.", "D": "-..", "E": ".", "F": "..-.", "G": "--.", "H": "....", "I": "..",
@@ -132,7 +133,7 @@ def ascii_smuggler(text: str, rng: random.Random) -> str:
 
 
 def character_space(text: str, rng: random.Random) -> str:
-    """A space between every two characters, then ASCII punctuation removed."""
+    """A space between every two characters, then ASCII punctuation but the backslash removed."""
     return _ASCII_PUNCTUATION.sub("", " ".join(text))
 
 
@@ -154,7 +155,7 @@ def leetspeak(text: str, rng: random.Random) -> str:
 
 def diacritic(text: str, rng: random.Random) -> str:
     """An acute accent on every lower-case a, e, i, o, u (composed: ``á`` is one code point). PyRIT's
-    DiacriticConverter with azure's defaults is deterministic, though the issue listed it as random."""
+    DiacriticConverter with azure's defaults (``aeiou``, acute) draws nothing: unlike CharSwap, it is deterministic."""
     return "".join(
         unicodedata.normalize("NFC", char + _ACUTE) if char in _DIACRITIC_TARGETS else char for char in text
     )

@@ -103,9 +103,14 @@ def ascii_art_fonts() -> Tuple[str, ...]:
 
 def ascii_art(text: str, rng: random.Random) -> str:
     """The text drawn in a font picked uniformly at random (PyRIT's AsciiArtConverter with azure's default
-    ``font="rand"``; random, though the issue listed it as deterministic). Characters the font lacks are
+    ``font="rand"``, which makes it random). Characters the font lacks are
     left out, as art does."""
-    return render_ascii_art(text, rng.choice(ascii_art_fonts()))
+    return render_ascii_art(text, draw_font(rng))
+
+
+def draw_font(rng: random.Random) -> str:
+    """One of :func:`ascii_art_fonts`, each equally likely."""
+    return rng.choice(ascii_art_fonts())
 
 
 def render_ascii_art(text: str, font: str) -> str:
