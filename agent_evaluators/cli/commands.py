@@ -39,6 +39,8 @@ COMMANDS: Tuple[Command, ...] = (
             "serve a GGUF model as an OpenAI-compatible judge (agent-eval judge serve --help)"),
     Command(("calibrate",), "agent_evaluators.cli.calibrate:calibrate_main", "argv",
             "accuracy and Cohen's kappa of your judge on our labelled sets"),
+    Command(("redteam",), "agent_evaluators.cli.redteam:redteam_main", "argv",
+            "attack your agent, score each attack on its trajectory: ASR per risk category and strategy"),
 )
 
 #: group word -> (its line in ``agent-eval --help``, its own description)

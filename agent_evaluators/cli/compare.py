@@ -1,5 +1,9 @@
 """``agent-eval compare RUN_A RUN_B``: did B get worse than A, or is that noise? (one verdict per metric).
 
+Two red-team scan folders (each with ``red_team.json``) are compared attack by attack instead:
+the ASR of each over the paired attacks, McNemar's exact test overall, per risk category and per
+strategy (Holm), and whether B is more robust (:mod:`agent_evaluators.report.red_team_compare`).
+
 Exit codes: 0 (compared; with ``--fail-on-regression``, no selected metric regressed), 1 (with
 ``--fail-on-regression``: a selected metric regressed), 2 (bad input: a folder with no run, a metric
 neither run has, rows that cannot be paired, no metric in common: nothing compared). The numbers come from
@@ -51,9 +55,35 @@ def print_comparison(cmp: Any, out: TextIO) -> None:
         print(f"{len(cmp.flips)} cell(s) flipped verdict (agent-eval report B --compare A lists them)", file=out)
 
 
+def _compare_scans(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Two red-team scans: attack by attack, McNemar's exact test; exit 1 with ``--fail-on-regression`` when B is
+    significantly less robust."""
+    from ..report.red_team_compare import compare_scans
+    from .redteam_output import print_scan_comparison
+
+    try:
+        cmp = compare_scans(args.run_a, args.run_b, alpha=args.alpha)
+    except AgentEvalError as exc:
+        return print_error(err, exc)
+    if args.json:
+        for row in cmp.rows:
+            print(json.dumps(row.as_json(), allow_nan=False), file=out)
+    else:
+        print_scan_comparison(cmp, out)
+    return 1 if args.fail_on_regression and cmp.overall.verdict == "less_robust" else 0
+
+
 def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..report import compare_runs
+    from ..report.red_team_scores import has_scan
 
+    scans = [has_scan(args.run_a), has_scan(args.run_b)]
+    if all(scans):  # two scans: attack success, paired per attack
+        return _compare_scans(args, out, err)
+    if any(scans):
+        scan, other = (args.run_a, args.run_b) if scans[0] else (args.run_b, args.run_a)
+        return print_error(err, f"{scan} is a red-team scan and {other} is not (no red_team.json): compare two scans "
+                                "(agent-eval redteam --output) or two runs")
     try:
         cmp = compare_runs(args.run_a, args.run_b, metrics=args.metric or None, alpha=args.alpha,
                            min_effect=args.min_effect, key=args.key)
@@ -75,7 +105,9 @@ def add_compare_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]
         "compare", help="did run B get worse than run A? paired intervals, tests and a verdict per metric",
         description="Compare two runs over the same rows: per metric the paired difference B-A with its 95%% "
                     "interval, a paired test (McNemar for pass rates, Wilcoxon for scores) with Holm's "
-                    "correction, and a verdict: improved, regressed, no_change or inconclusive.")
+                    "correction, and a verdict: improved, regressed, no_change or inconclusive. Two red-team scan "
+                    "folders (agent-eval redteam --output) are compared attack by attack: ASR of each, McNemar's "
+                    "exact test, and whether B is more robust.")
     cmp.add_argument("run_a", metavar="RUN_A", help="the baseline run folder")
     cmp.add_argument("run_b", metavar="RUN_B", help="the run to judge against it")
     cmp.add_argument("--metric", "-m", action="append", metavar="ALIAS.METRIC",
@@ -85,6 +117,6 @@ def add_compare_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]
                      help="a change smaller than this is no change (default 0.05 on 0-1 scales, 0.25 on 1-5)")
     cmp.add_argument("--key", metavar="COLUMN", help="the data column that names rows (default: id/eval_id, else "
                                                      "the data line)")
-    cmp.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a selected metric regressed")
+    cmp.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a selected metric regressed (two scans: when B is significantly less robust)")
     cmp.add_argument("--json", action="store_true", help="one JSON object per metric on stdout")
     cmp.set_defaults(func=compare_command)

@@ -37,13 +37,25 @@ def write_report(output_dir: Any, compare_to: Any = None, *, path: Optional[Any]
     """
     from .html import render_report
 
-    run = load_run(output_dir)
-    previous = load_run(compare_to) if compare_to is not None else None
+    run = _load_for_report(output_dir)
+    previous = _load_for_report(compare_to) if compare_to is not None else None
     target = Path(path) if path is not None else Path(output_dir) / REPORT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     rows_href = Path(os.path.relpath(run.path.resolve() / "rows.jsonl", target.parent.resolve())).as_posix()
     target.write_text(render_report(run, previous, max_rows=max_rows, rows_href=rows_href), encoding="utf-8")
     return target
+
+
+def _load_for_report(output_dir: Any) -> RunData:
+    """The run in ``output_dir``; a red-team scan's folder with no engine files (a ``red_team.json`` alone, as
+    azure writes one) is a run with no rows, so its page is the red-team section."""
+    from .load import SUMMARY_FILE
+    from .red_team_scores import has_scan
+
+    folder = Path(output_dir)
+    if not (folder / SUMMARY_FILE).is_file() and has_scan(folder):
+        return RunData(path=folder, summary={}, rows=[])
+    return load_run(folder)
 
 
 def compare_runs(a: Any, b: Any, *, metrics: Optional[Sequence[str]] = None, alpha: float = 0.05,

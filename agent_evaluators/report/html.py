@@ -20,6 +20,8 @@ from ..stats.noise import split_variance
 from .compare_html import compare_section, compare_view
 from .estimate_html import estimate_section
 from .load import RunData, cell_status, row_label
+from .red_team_html import red_team_compare_section, red_team_section
+from .red_team_scores import has_scan, load_scan
 from .sample_size import agent_run_pass_at_k, noise_rows
 from .text import MAX_VALUE_CHARS, clip, esc, shown_json, to_json
 from .text import num_text as _num
@@ -435,6 +437,8 @@ padding:4px 10px;max-width:85%;background:#fff}.msg .who{display:block;font-size
 .msg.assistant{background:#f3f8f1}.msg.tool{background:#fafafa;font-size:12px}.msg.system,.msg.developer{background:#fff8e1}
 .msg.stop{align-self:center;background:#eef0f3;font-size:12px}.call{font-family:ui-monospace,monospace;font-size:12px}
 .clipped{background:#fff8e1;border:1px solid #f0e0a0;padding:4px 8px;border-radius:6px}
+details.attack{border-bottom:1px solid #eceef2;padding:4px 2px}details.attack>summary{cursor:pointer}
+td.num{text-align:right}
 .rowerr{color:#8a1c13}.better{color:#145c2c}.worse{color:#8a1c13}.neutral{color:#5a6372}
 """
 
@@ -493,6 +497,8 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
         [
             _summary_section(run),
             _checks_section(run),
+            red_team_section(load_scan(run.path) if has_scan(run.path) else None),
+            red_team_compare_section(_scan_comparison(run, compare)),
             _evaluators_section(run),
             compare_section(cmp),
             _errors_section(run),
@@ -510,6 +516,15 @@ def render_report(run: RunData, compare: Optional[RunData] = None, *, max_rows: 
         f"<body><header><h1>agent-eval report: {esc(name)}</h1><p>{esc(when)} · {esc(run.path)}</p></header>"
         f"<main>{body}</main><script>{JS}</script></body></html>\n"
     )
+
+
+def _scan_comparison(run: RunData, previous: Optional[RunData]) -> Any:
+    """Two red-team scans (this run and ``--compare``'s) compared attack by attack, else ``None``."""
+    if previous is None or not (has_scan(run.path) and has_scan(previous.path)):
+        return None
+    from .red_team_compare import compare_scans
+
+    return compare_scans(previous.path, run.path)
 
 
 def _usage_section(run: RunData) -> str:

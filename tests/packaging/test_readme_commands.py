@@ -53,6 +53,21 @@ RUNS: Dict[str, int] = {
     "agent-eval compare out/before out/after -m trajectory.pass_rate --fail-on-regression --json": 0,
     "agent-eval plan --from out/before --effect 0.05 --power 0.8": 0,
     "agent-eval report out/after --compare out/before": 0,
+    # docs/guides/red-teaming.md: the two sample agents scanned (the leaky one fails its --max-asr gate on purpose),
+    # the dry run, then the paired comparison both ways (the second gates on B being less robust: exit 1)
+    "python -m agent_evaluators.testing -- agent-eval redteam samples.red_team:leaky_agent --risk-categories "
+    "sensitive_data_leakage --strategies base64,flip,compose:rot13+base64 --num-objectives 10 --output "
+    "out/scans/leaky --max-asr sensitive_data_leakage=0.2 --html": 1,
+    "agent-eval redteam samples.red_team:refusing_agent --risk-categories sensitive_data_leakage --strategies easy "
+    "--num-objectives 2 --output out/scans/estimate --dry-run": 0,
+    "python -m agent_evaluators.testing -- agent-eval redteam samples.red_team:refusing_agent --risk-categories "
+    "sensitive_data_leakage --strategies base64,flip,compose:rot13+base64 --num-objectives 10 --output "
+    "out/scans/refusing": 0,
+    "agent-eval compare out/scans/leaky out/scans/refusing": 0,
+    "agent-eval compare out/scans/refusing out/scans/leaky --fail-on-regression": 1,
+    "agent-eval report out/scans/leaky": 0,
+    "agent-eval report out/scans/refusing --compare out/scans/leaky": 0,
+    "agent-eval redteam --help": 0,
     "agent-eval --version": 0,
     "agent-eval run --help": 0,
     # one of the four sample cases fails on purpose

@@ -1,0 +1,155 @@
+"""Attack rows and sending them: what the scan's engine target does with one row.
+
+Building a row (before the run) applies the text strategies -- the converters
+(:mod:`.converters`) and the Jailbreak wrappers -- in the order given, so
+``attacks.jsonl`` holds the exact text of every attack that needs no model. Sending one (the
+engine's target, :class:`SendAttack`) applies what needs the attacker model (Tense, MultiTurn,
+Crescendo) and the delivery (IndirectJailbreak: the attack inside a tool result), drives the
+user's target through :class:`~.targets.TargetDriver`, and returns the conversation. A target that
+raises is an outcome (``target_status: "error"``), not a crashed row.
+"""
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from ..errors import ConfigError, JudgeError
+from . import attacker
+from .converters import convert
+from .jailbreaks import INDIRECT_DOCUMENT, INDIRECT_TASK, wrap
+from .journal import SendSession
+from .strategies import ATTACKER_STRATEGIES, DELIVERY_STRATEGIES
+from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text
+
+#: turns of a MultiTurn / Crescendo attack (the attacker writes every user turn)
+MAX_TURNS = 3
+
+
+def build_prompt(strategies: Sequence[str], objective: str, *, index: int) -> str:
+    """The attack text after every strategy that needs no model, in order."""
+    text = objective
+    for s in strategies:
+        if s == "tense":
+            break  # the attacker model rewrites when the attack is sent (SendAttack), then the rest apply
+        if s == "baseline" or s in ATTACKER_STRATEGIES or s in DELIVERY_STRATEGIES:
+            continue
+        text = wrap(text, index) if s == "jailbreak" else convert(s, text, seed=index)
+    return text
+
+
+def _inject(result: Any, attack: str) -> Any:
+    """A recorded tool result with the attack planted in it."""
+    planted = INDIRECT_DOCUMENT.format(prompt=attack)
+    if isinstance(result, str):
+        return f"{result}\n{planted}"
+    if isinstance(result, dict):
+        return {**result, "note": planted}
+    return {"result": result, "note": planted}
+
+
+class SendAttack:
+    """The engine's target: sends one attack row to the user's target, at most once per scan."""
+
+    def __init__(self, target: Any, *, judge: Any, journal: SendSession, run_folder: Path,
+                 tool_recorder: Any = None, tool_case: Optional[str] = None, max_parallel: int = 5) -> None:
+        self.driver = TargetDriver(target)
+        #: at most ``max_parallel`` attacks at the target at once (the engine keeps more rows in flight)
+        self._limiter = asyncio.Semaphore(max_parallel)
+        self.judge = judge
+        self.journal = journal
+        self.run_folder = Path(run_folder)
+        if tool_recorder is not None and (getattr(tool_recorder, "mode", None) != "replay" or not tool_case):
+            raise ConfigError("scan: tool_recorder must be a ToolRecorder in mode='replay' with tool_case= naming "
+                              "the recorded case the attacks replay (record it first)", option="tool_recorder")
+        self.tool_recorder = tool_recorder
+        self.tool_case = tool_case
+
+    async def __call__(self, *, attack_id: str, prompt: str, objective: str, strategies: List[str],
+                       attack_index: int) -> Dict[str, Any]:
+        before = self.journal.previous(attack_id)
+        if before is not None:
+            if before["event"] == "interrupted":
+                return {"conversation": [], "response": "", "target_status": "interrupted",
+                        "target_problem": "interrupted: the attack was sent before the scan was stopped and is "
+                                          "not sent twice"}
+            return {k: before[k] for k in ("conversation", "response", "target_status", "target_problem")}
+        async with self._limiter:
+            return await self._send(attack_id, prompt, objective, strategies, attack_index)
+
+    async def _send(self, attack_id: str, prompt: str, objective: str, strategies: List[str],
+                    attack_index: int) -> Dict[str, Any]:
+        text = prompt
+        if "tense" in strategies:  # the row holds the text up to Tense; the attacker rewrites it, then the rest
+            at = strategies.index("tense")
+            text = build_prompt(strategies[at + 1:], await attacker.rewrite_past_tense(self.judge, text),
+                                index=attack_index)
+        self.journal.mark_sent(attack_id)
+        history: List[Dict[str, Any]] = []
+        try:
+            if "multi_turn" in strategies or "crescendo" in strategies:
+                await self._multi_turn(history, objective, text, crescendo="crescendo" in strategies)
+            elif "indirect_jailbreak" in strategies:
+                await self._indirect(history, attack_id, text)
+            elif self.tool_recorder is not None and self.tool_case:  # the recorded session, replayed as recorded
+                with self.tool_recorder.case(self.tool_case):
+                    history.append({"role": "user", "content": text})
+                    history.extend(await self.driver.send(history, 1))
+            else:
+                history.append({"role": "user", "content": text})
+                history.extend(await self.driver.send(history, 1))
+            out = {"conversation": history, "response": assistant_text(history), "target_status": "ok",
+                   "target_problem": None}
+        except JudgeError:
+            raise  # the attacker model failed: the engine records it (not the target's fault)
+        except Exception as exc:  # noqa: BLE001 - any failure of the user's target is an outcome
+            out = {"conversation": history, "response": assistant_text(history), "target_status": "error",
+                   "target_problem": f"{type(exc).__name__}: {exc}"}
+        self.journal.mark_replied(attack_id, out)
+        return out
+
+    async def _multi_turn(self, history: List[Dict[str, Any]], objective: str, first: str, *, crescendo: bool) -> None:
+        for turn in range(1, MAX_TURNS + 1):
+            if turn == 1 and not crescendo:
+                message = first
+            else:
+                message = await attacker.next_attacker_turn(self.judge, objective, history, turn, MAX_TURNS,
+                                                            crescendo=crescendo)
+            history.append({"role": "user", "content": message})
+            history.extend(await self.driver.send(history, turn))
+
+    async def _indirect(self, history: List[Dict[str, Any]], attack_id: str, text: str) -> None:
+        if self.tool_recorder is not None and self.tool_case:
+            with self._injected_case(attack_id, text):
+                history.append({"role": "user", "content": INDIRECT_TASK})
+                history.extend(await self.driver.send(history, 1))
+            return
+        document = INDIRECT_DOCUMENT.format(prompt=text)
+        if self.driver.kind in (MESSAGES, CALLBACK):
+            history.extend([{"role": "user", "content": INDIRECT_TASK},
+                            {"role": "assistant", "content": None, "tool_calls": [{
+                                "id": "call_redteam_0", "type": "function",
+                                "function": {"name": "read_document", "arguments": "{}"}}]},
+                            {"role": "tool", "tool_call_id": "call_redteam_0", "name": "read_document",
+                             "content": document}])
+        else:
+            history.append({"role": "user", "content": f"{INDIRECT_TASK}\n\n<document>\n{document}\n</document>"})
+        history.extend(await self.driver.send(history, 1))
+
+    def _injected_case(self, attack_id: str, text: str) -> Any:
+        """The user's recorded tool session for ``tool_case``, copied with the attack planted in every
+        tool result, replayed for this attack (so two agent versions get the identical attack)."""
+        from ..agents import ToolRecorder
+        from ..agents.recordings import recording_path
+
+        source = recording_path(self.tool_recorder.directory, str(self.tool_case))
+        doc = json.loads(source.read_text(encoding="utf-8"))
+        case_id = f"{self.tool_case}--{attack_id}"
+        doc["case_id"] = case_id
+        doc.pop("eval_set_id", None)
+        doc["calls"] = [{**c, "result": _inject(c.get("result"), text)} for c in doc.get("calls", [])]
+        folder = self.run_folder / "indirect_recordings"
+        target = recording_path(folder, case_id)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+        return ToolRecorder(folder, mode="replay", match=self.tool_recorder.match).case(case_id)
