@@ -19,7 +19,7 @@ LABEL_CSS = """
 #bar{display:flex;gap:18px;align-items:center;flex-wrap:wrap}#progress{font-size:18px;font-weight:700}
 .keys kbd{border:1px solid #c5cad3;border-bottom-width:2px;border-radius:4px;padding:0 5px;background:#fff;
 font-family:ui-monospace,monospace}
-#answer{display:flex;gap:10px;align-items:center;flex-wrap:wrap}#answer button{font-size:14px;padding:4px 14px}
+#answer[hidden]{display:none}#answer{display:flex;gap:10px;align-items:center;flex-wrap:wrap}#answer button{font-size:14px;padding:4px 14px}
 #reason{flex:1;min-width:240px;padding:4px 8px}#reason.ready{border-color:#145c2c}
 #reveal{border-left:4px solid #5b7bd5}#reveal .agree{color:#145c2c;font-weight:700}
 #reveal .disagree{color:#8a1c13;font-weight:700}#error{color:#8a1c13}
