@@ -19,7 +19,8 @@ LABEL_CSS = """
 #bar{display:flex;gap:18px;align-items:center;flex-wrap:wrap}#progress{font-size:18px;font-weight:700}
 .keys kbd{border:1px solid #c5cad3;border-bottom-width:2px;border-radius:4px;padding:0 5px;background:#fff;
 font-family:ui-monospace,monospace}
-#answer[hidden]{display:none}#answer{display:flex;gap:10px;align-items:center;flex-wrap:wrap}#answer button{font-size:14px;padding:4px 14px}
+#answer[hidden]{display:none}
+#answer{display:flex;gap:10px;align-items:center;flex-wrap:wrap}#answer button{font-size:14px;padding:4px 14px}
 #reason{flex:1;min-width:240px;padding:4px 8px}#reason.ready{border-color:#145c2c}
 #reveal{border-left:4px solid #5b7bd5}#reveal .agree{color:#145c2c;font-weight:700}
 #reveal .disagree{color:#8a1c13;font-weight:700}#error{color:#8a1c13}
@@ -70,7 +71,10 @@ SCRIPT = r"""
       document.body.setAttribute('data-state','done');
     }
   }
-  function fail(e){busy=false;say($('error'),e.message);document.body.setAttribute('data-state',state&&state.cell?'ready':'done');}
+  function fail(e){
+    busy=false;say($('error'),e.message);
+    document.body.setAttribute('data-state',state&&state.cell?'ready':'done');
+  }
   function send(path,body){
     if(busy){return;}
     busy=true;say($('error'),'');document.body.setAttribute('data-state','busy');
@@ -110,7 +114,8 @@ def label_page(run_name: str, token: str) -> str:
         f'</span><span class="muted"><span id="in-all">0</span> cells of this run labelled by you in all</span>'
         f"{keys}</div><p id=\"error\"></p></section>"
         '<section id="reveal" hidden><h3>Your last answer</h3><dl class="kv"><dt>cell</dt><dd id="rv-cell"></dd>'
-        '<dt>you said</dt><dd id="rv-you"></dd><dt>your reason</dt><dd id="rv-yours"></dd><dt>the judge said</dt><dd id="rv-judge"></dd><dt></dt>'
+        '<dt>you said</dt><dd id="rv-you"></dd><dt>your reason</dt><dd id="rv-yours"></dd>'
+        '<dt>the judge said</dt><dd id="rv-judge"></dd><dt></dt>'
         '<dd id="rv-same"></dd><dt>judge\'s reason</dt><dd id="rv-reason"></dd></dl></section>'
         '<section id="ask"><div id="answer"><button id="b-pass">pass (p)</button><button id="b-fail">fail (f)'
         '</button><button id="b-skip">skip (s)</button><input id="reason" type="text" placeholder="reason (optional; r)"'
