@@ -87,6 +87,12 @@ ADK_RUNS: Dict[str, int] = {
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"
 NOT_RUN: Dict[str, str] = {
+    # docs/guides/labelling.md: a server that runs until Ctrl-C
+    "agent-eval label": "names the subcommand in prose (docs/guides/labelling.md)",
+    "agent-eval label out/before --limit 20": "serves the labelling page until Ctrl-C; tests/report/"
+    "test_label_browser.py labels a sample run with it in headless Chromium",
+    "agent-eval label out/before --annotator ana --evaluator intent task_adherence --port 8500 --no-open": "serves until "
+    "Ctrl-C; tests/report/test_label_server.py runs agent-eval label --no-open and stops it",
     "pip install -e '.[docs]'": "installs the docs extra; .ci/run installs it and builds the site (tests/docs)",
     "python -m agent_evaluators.testing --": "the fake judge's command prefix, named in prose",
     "agent-eval report": "names the subcommand in prose",
