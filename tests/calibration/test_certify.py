@@ -188,3 +188,23 @@ def test_an_uncertified_judge_says_so_beside_its_threshold(judge, data, labelled
 def test_a_certification_option_naming_nothing_is_refused(data):
     with pytest.raises(ConfigError, match="no such file or folder"):
         evaluate(data=str(data), evaluators={"x": lambda **_: {"x": 1}}, certification="/nonexistent/labels")
+
+
+def test_report_and_compare_show_raw_and_corrected_rates_side_by_side(labelled, judge, data, tmp_path):
+    from agent_evaluators.report import write_report
+
+    out = tmp_path / "certified"
+    evaluate(data=str(data), evaluators={"intent": IntentResolutionEvaluator(judge.openai_config())},
+             output_path=out, show_progress=False, certification=labelled)
+    html = write_report(out).read_text(encoding="utf-8")
+    assert "<dt>pass rate</dt><dd>50.0%</dd>" in html
+    assert "<dt>corrected pass rate</dt><dd>50.0% [" in html and "(delta-agresti-coull)" in html
+    assert "<dt>judge certification</dt><dd>certified (TPR 0.97 [0.83, 1.00]" in html
+    r = agent_eval("compare", labelled, out)
+    assert r.rc == 0, r
+    assert "Pass rates corrected for the judge's errors" in r.out
+    [line] = [ln for ln in r.out.splitlines() if ln.startswith("intent ")]
+    # A raw with its interval, A corrected: none (A had no certification), B raw, B corrected with its interval
+    assert line.split()[1] == "0.500" and line.split()[4] == "–" and line.count("0.500") == 3
+    html = write_report(out, compare_to=labelled).read_text(encoding="utf-8")
+    assert "Pass rates corrected for the judge" in html and "<th>B corrected</th>" in html
