@@ -1,6 +1,6 @@
 """Simulation: does the corrected pass rate's interval cover the true pass rate? (issue 40)
 
-    python bench/label_correction_coverage.py            # 1,000 runs at each of three judge qualities, ~10 s
+    python bench/label_correction_coverage.py            # 1,000 runs at each of three judge qualities, under 1 s
     python bench/label_correction_coverage.py --reps 200 # a smoke run
     python bench/label_correction_coverage.py --check    # exit 1 when the corrected coverage is below 93%
     python bench/label_correction_coverage.py --json     # the figures as one JSON object
@@ -11,8 +11,11 @@ people label ``--labels`` of those rows (default 100, drawn at random from the r
 labels a sample). The raw interval is the Wilson interval of the judge's pass rate (what a run
 reports today); the corrected one is :func:`agent_evaluators.stats.judge_error.corrected_interval`
 (Rogan–Gladen with the delta method). Coverage is the share of runs whose interval holds the true
-pass rate of the run's rows; nominal 95%. A run whose labels hold no pass or no fail (no TPR or
-TNR to estimate) has no corrected interval and counts as not covered.
+pass rate (``--true-rate``, the agent's, which the run's rows sample); nominal 95%. A run whose labels
+hold no pass or no fail (no TPR or TNR to estimate) has no corrected interval and counts as not covered.
+The labelled rows are rows of the run, as when a user labels their own run: the judge's errors on them
+are part of its raw rate, so the two estimates' errors partly cancel, which the interval (made for
+labels from any run) does not count on; it over-covers here, on the safe side.
 """
 
 import argparse

@@ -19,7 +19,7 @@ labels into a labelled set, so a judge is calibrated on them as on ours.
 """
 
 from .._util.lazy import lazy_exports
-from .certify import certify
+from .certify import certify, uncertified_note
 from .certify import describe as describe_certification
 from .catalog import CalibrationCase, JudgeMetric, find_metric, judge_metrics
 from .kappa import cohen_kappa, confusion_matrix
@@ -40,6 +40,7 @@ __all__ = [
     "certify",
     "describe_certification",
     "labels_to_cases",
+    "uncertified_note",
 ]
 
 #: ``agent-eval calibrate``'s entry, which lives with the command line now: importable here for one more

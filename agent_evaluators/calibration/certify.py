@@ -185,6 +185,18 @@ def certify(run_folder: Union[str, Path], floor: float = DEFAULT_FLOOR,
     return out
 
 
+def uncertified_note(record: Any) -> str:
+    """``"judge not certified (TPR lower bound 0.62, ...)"`` for a run's certification record of an evaluator
+    (``summary.json``'s ``certification[alias]``) that is not certified; ``""`` when certified or not a record."""
+    if not isinstance(record, Mapping) or record.get("certified"):
+        return ""
+    why = record.get("reason")
+    if not why and record.get("tpr_interval") and record.get("tnr_interval"):
+        why = (f"TPR lower bound {record['tpr_interval'][0]:.2f}, TNR lower bound {record['tnr_interval'][0]:.2f}, "
+               f"floor {record.get('floor')}")
+    return f"judge not certified ({why or 'too few labels of a pass or a fail'})"
+
+
 def describe(alias: str, record: Mapping[str, Any], metrics: Optional[Mapping[str, Any]] = None) -> str:
     """One line: ``intent: certified (TPR 0.95 [0.83, 0.99], TNR 0.90 [0.81, 0.96], 60 labels, floor 0.8)``,
     then, given a run's ``metrics`` holding it, ``; pass rate 0.84, corrected 0.71 [0.62, 0.80]``."""

@@ -169,14 +169,11 @@ def check_thresholds(
 
 def _uncertified(t: Threshold, certification: Mapping[str, Any]) -> str:
     """``"judge not certified (...)"`` for a check over a judge evaluator people's labels did not certify, else ``""``."""
-    record = certification.get(t.alias)
-    if not isinstance(record, Mapping) or record.get("certified"):
+    if not certification:
         return ""
-    why = record.get("reason")
-    if not why and record.get("tpr_interval") and record.get("tnr_interval"):
-        why = (f"TPR lower bound {record['tpr_interval'][0]:.2f}, TNR lower bound {record['tnr_interval'][0]:.2f}, "
-               f"floor {record.get('floor')}")
-    return f"judge not certified ({why or 'no labels'})"
+    from ..calibration import uncertified_note
+
+    return uncertified_note(certification.get(t.alias))
 
 
 def _unknowable(t: Threshold, metrics: Mapping[str, Any]) -> Optional[Tuple[str, str]]:

@@ -208,3 +208,15 @@ def test_report_and_compare_show_raw_and_corrected_rates_side_by_side(labelled, 
     assert line.split()[1] == "0.500" and line.split()[4] == "–" and line.count("0.500") == 3
     html = write_report(out, compare_to=labelled).read_text(encoding="utf-8")
     assert "Pass rates corrected for the judge" in html and "<th>B corrected</th>" in html
+
+
+def test_assert_passes_holds_an_uncertified_judge_inconclusive_with_require_certified(judge, data, tmp_path):
+    from agent_evaluators.pytest_plugin import assert_passes
+
+    result = evaluate(data=str(data), evaluators={"intent": IntentResolutionEvaluator(judge.openai_config())},
+                      output_path=tmp_path / "run", show_progress=False, require_certified=True)
+    assert result.summary["certification"]["intent"] == {
+        "certified": False, "reason": "no labels: label the run (agent-eval label RUN) or give certification"}
+    with pytest.raises(AssertionError, match=r"intent.pass_rate >= 0.4: INCONCLUSIVE \(actual 0.5\), judge not "
+                                             r"certified \(no labels"):
+        assert_passes(result, ["intent.pass_rate >= 0.4"])
