@@ -12,7 +12,6 @@ false negative, row 59 a false positive). Row 60 is labelled skip, row 61 is a t
 """
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_evaluators.stats.judge_error import (beta_cdf, beta_ppf, clopper_pearson, corrected_interval,
-                                                 rogan_gladen)
+from agent_evaluators.stats.judge_error import beta_cdf, beta_ppf, clopper_pearson, corrected_interval, rogan_gladen
 
 TABLE = json.loads(Path(__file__).with_name("judge_error_table.json").read_text())
 
