@@ -23,7 +23,7 @@ answered for more, and the raw share of cells where all agreed.
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 
 from ..errors import ConfigError
 from ..stats.agreement import fleiss_kappa
@@ -36,8 +36,10 @@ DEFAULT_LEVEL = 0.95
 LEFT_OUT = ("not_applicable", "error", "not_run", "skip", "tie", "no_row")
 
 
-def read_run_cells(run_folder: Union[str, Path]) -> Tuple[Dict[str, Any], Dict[int, Dict[str, Any]]]:
-    """``(summary, {line_number: latest row record})`` of a run folder (a damaged line is skipped)."""
+def read_run_cells(run_folder: Union[str, Path],
+                   lines: Optional[Set[int]] = None) -> Tuple[Dict[str, Any], Dict[int, Dict[str, Any]]]:
+    """``(summary, {line_number: latest row record})`` of a run folder (a damaged line is skipped); ``lines``:
+    keep only these rows (the labelled ones: a run of a million rows is read, not held)."""
     folder = Path(run_folder)
     summary_path, rows_path = folder / "summary.json", folder / "rows.jsonl"
     if not rows_path.is_file():
@@ -54,8 +56,9 @@ def read_run_cells(run_folder: Union[str, Path]) -> Tuple[Dict[str, Any], Dict[i
                 record = json.loads(raw)
             except ValueError:
                 continue
-            if isinstance(record, dict) and isinstance(record.get("line_number"), int):
-                rows[record["line_number"]] = record
+            line = record.get("line_number") if isinstance(record, dict) else None
+            if isinstance(line, int) and (lines is None or line in lines):
+                rows[line] = record
     return (summary if isinstance(summary, dict) else {}), rows
 
 
@@ -145,8 +148,8 @@ def certify(run_folder: Union[str, Path], floor: float = DEFAULT_FLOOR,
     for name, value in (("floor", floor), ("level", level)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise ConfigError(f"certify: {name} must be a number between 0 and 1 (exclusive), got {value!r}")
-    summary, rows = read_run_cells(run_folder)
     cells = labels_by_cell(run_folder)
+    summary, rows = read_run_cells(run_folder, {line for line, _ in cells})
     if not cells:
         raise ConfigError(f"{labels_path(run_folder)}: no labels; label the run first with `agent-eval label "
                           f"{run_folder}`")

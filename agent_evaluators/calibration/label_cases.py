@@ -41,7 +41,8 @@ def _column(ref: Optional[str], name: str) -> str:
 
 def labels_to_cases(run_folder: Union[str, Path], alias: str) -> List[Dict[str, Any]]:
     """The labelled cells of evaluator ``alias`` in ``run_folder`` as calibration cases (see the module)."""
-    summary, rows = read_run_cells(run_folder)
+    cells = labels_by_cell(run_folder)
+    summary, rows = read_run_cells(run_folder, {line for line, _ in cells})
     config = summary.get("config") or {}
     desc = (config.get("evaluators") or {}).get(alias)
     if not isinstance(desc, dict):
@@ -52,7 +53,7 @@ def labels_to_cases(run_folder: Union[str, Path], alias: str) -> List[Dict[str, 
                **((mappings.get(alias) or {}).get("column_mapping") or {})}
     accepted = _accepted_inputs(desc, alias)
     cases: List[Dict[str, Any]] = []
-    for (line, cell_alias), items in sorted(labels_by_cell(run_folder).items()):
+    for (line, cell_alias), items in sorted(cells.items()):
         human = consensus([item.label for item in items])
         row = rows.get(line)
         if cell_alias != alias or human not in ("pass", "fail") or row is None:

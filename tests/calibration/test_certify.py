@@ -219,3 +219,33 @@ def test_assert_passes_holds_an_uncertified_judge_inconclusive_with_require_cert
     with pytest.raises(AssertionError, match=r"intent.pass_rate >= 0.4: INCONCLUSIVE \(actual 0.5\), judge not "
                                              r"certified \(no labels"):
         assert_passes(result, ["intent.pass_rate >= 0.4"])
+
+
+def test_a_calibration_record_and_the_runs_own_labels_are_sources_too(labelled, judge, data, tmp_path):
+    import shutil
+
+    record_file = tmp_path / "eval.calibration.json"
+    assert calibrate_main(["--labels", str(labelled), "--save-calibration", str(record_file)]) == 0
+    result = evaluate(data=str(data), evaluators={"intent": IntentResolutionEvaluator(judge.openai_config())},
+                      output_path=tmp_path / "from_record", show_progress=False, certification=record_file)
+    cert = result.summary["certification"]["intent"]
+    assert cert["certified"] is True and cert["n"] == 60 and cert["source"] == str(record_file)
+    assert "intent.corrected_pass_rate" in result.metrics
+    # labelled, then resumed with require_certified: the run folder's own labels certify its judge
+    own = tmp_path / "own"
+    shutil.copytree(labelled, own)
+    result = evaluate(data=str(data), evaluators={"intent": IntentResolutionEvaluator(judge.openai_config())},
+                      output_path=own, show_progress=False, resume=True, require_certified=True)
+    assert result.summary["certification"]["intent"]["certified"] is True
+    assert result.summary["certification"]["intent"]["source"] == str(own)
+    assert json.loads((own / "summary.json").read_text())["metrics"]["intent.corrected_pass_rate"] == \
+        pytest.approx(result.metrics["intent.corrected_pass_rate"])
+
+
+def test_a_certification_for_another_judge_model_does_not_count(labelled, judge, data, tmp_path):
+    config = {**judge.openai_config(), "model": "another-model"}
+    result = evaluate(data=str(data), evaluators={"intent": IntentResolutionEvaluator(config)},
+                      output_path=tmp_path / "other", show_progress=False, certification=labelled)
+    cert = result.summary["certification"]["intent"]
+    assert cert["certified"] is False and cert["reason"] == "labels were for another judge model"
+    assert "intent.corrected_pass_rate" not in result.metrics
