@@ -249,3 +249,18 @@ def test_a_certification_for_another_judge_model_does_not_count(labelled, judge,
     cert = result.summary["certification"]["intent"]
     assert cert["certified"] is False and cert["reason"] == "labels were for another judge model"
     assert "intent.corrected_pass_rate" not in result.metrics
+
+
+def test_three_annotators_get_fleiss_kappa_by_hand(tmp_path):
+    rows = [{"line_number": i, "outputs.j.k_result": "pass"} for i in range(4)]
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    answers = {0: "ppp", 1: "fff", 2: "ppf", 3: "ffp"}  # ana, bo, cy
+    for line, said in answers.items():
+        for person, a in zip(("ana", "bo", "cy"), said):
+            append_label(tmp_path, Label(line, "j", "pass" if a == "p" else "fail", person))
+    inter = certify(tmp_path)["j"]["inter_annotator"]
+    # P_i = 1, 1, 1/3, 1/3 -> P = 2/3; pass share 6/12 -> Pe = 1/2; kappa = (2/3 - 1/2) / (1 - 1/2) = 1/3
+    assert inter["method"] == "fleiss" and inter["kappa"] == pytest.approx(1 / 3)
+    assert inter["annotators"] == ["ana", "bo", "cy"] and inter["all_agree"] == pytest.approx(0.5)
+    record = certify(tmp_path)["j"]  # majority: lines 0 and 2 pass, 1 and 3 fail; the judge passed all four
+    assert (record["positives"], record["true_positives"], record["negatives"], record["true_negatives"]) == (2, 2, 2, 0)
