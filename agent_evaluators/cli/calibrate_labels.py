@@ -43,6 +43,7 @@ def labels_main(args: argparse.Namespace) -> int:
         return print_error(sys.stderr, exc, prog="agent-eval calibrate")
     for alias, record in result.items():
         print(describe_certification(alias, record))
+        print(_details(record))
     print(_table(result))
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as fh:
@@ -54,6 +55,20 @@ def labels_main(args: argparse.Namespace) -> int:
         print(f"not certified at floor {floor:g}: {', '.join(uncertified)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _details(record: Dict[str, Any]) -> str:
+    """The cells left out and why, and the people's own agreement where several labelled."""
+    from ..stats.agreement import kappa_text
+
+    left = ", ".join(f"{n} {why.replace('_', ' ')}" for why, n in (record.get("left_out") or {}).items() if n)
+    text = f"  left out: {left or 'none'}"
+    inter = record.get("inter_annotator")
+    if inter:
+        kappa = kappa_text(inter.get("kappa"))
+        text += (f"; {len(inter['annotators'])} annotators agree on {inter['cells']} shared cell(s): "
+                 f"{inter['method'].capitalize()}'s kappa {kappa}")
+    return text
 
 
 def _table(result: Dict[str, Dict[str, Any]]) -> str:

@@ -111,6 +111,7 @@ def test_calibrate_labels_json_report_has_the_issue_shape(labelled, tmp_path, ca
     assert code == 0
     text = capsys.readouterr().out
     assert "intent: certified (TPR 0.97 [0.83, 1.00], TNR 0.97 [0.83, 1.00], 60 labels, floor 0.8)" in text
+    assert "left out: 1 skip, 1 tie; 2 annotators agree on 11 shared cell(s): Cohen's kappa 0.82" in text
     data = json.loads(report.read_text())
     assert set(data) == {"intent"}
     assert {"n", "agreement", "kappa", "tpr", "tpr_interval", "tnr", "tnr_interval", "certified"} <= set(data["intent"])
