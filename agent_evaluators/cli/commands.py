@@ -30,6 +30,7 @@ COMMANDS: Tuple[Command, ...] = (
     Command(("run",), "agent_evaluators.cli.run:add_run_parser"),
     Command(("report",), "agent_evaluators.cli.report:add_report_parser"),
     Command(("compare",), "agent_evaluators.cli.compare:add_compare_parser"),
+    Command(("label",), "agent_evaluators.cli.label:add_label_parser"),
     Command(("plan",), "agent_evaluators.cli.plan:add_plan_parser"),
     Command(("list",), "agent_evaluators.cli.listing:add_list_parser"),
     Command(("traces",), "agent_evaluators.cli.traces:add_traces_parser"),

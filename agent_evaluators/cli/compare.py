@@ -73,6 +73,22 @@ def _compare_scans(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if args.fail_on_regression and cmp.overall.verdict == "less_robust" else 0
 
 
+def _print_corrected(run_a: str, run_b: str, out: TextIO) -> None:
+    """Raw and corrected pass rates side by side, for the evaluators whose judge people's labels certified."""
+    from pathlib import Path
+
+    from ..report.compare_html import corrected_lines
+    from ..runner.summary_file import read_summary
+
+    lines = corrected_lines(read_summary(Path(run_a) / "summary.json") or {},
+                            read_summary(Path(run_b) / "summary.json") or {})
+    if lines:
+        print("\nPass rates corrected for the judge's errors (judge certified by people's labels; 95% intervals):",
+              file=out)
+        for line in fit_table(["evaluator", "A raw", "A corrected", "B raw", "B corrected"], lines, cut_order=(0,)):
+            print(line, file=out)
+
+
 def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..report import compare_runs
     from ..report.red_team_scores import has_scan
@@ -97,6 +113,7 @@ def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(json.dumps(m.as_json(), allow_nan=False), file=out)
     else:
         print_comparison(cmp, out)
+        _print_corrected(args.run_a, args.run_b, out)
     return 1 if args.fail_on_regression and cmp.regressed else 0
 
 

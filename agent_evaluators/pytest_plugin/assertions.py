@@ -55,7 +55,8 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
     ``"alias.metric >= 0.9"`` / ``"alias.error_count == 0"``. The message lists every
     failed check with its actual value, and the metrics of that evaluator when a
     name is unknown. A check over a judge panel that ``evaluate(min_agreement=...)`` marked
-    inconclusive fails too, saying so: an unreliable pass is not a pass.
+    inconclusive fails too, saying so: an unreliable pass is not a pass; so does one over a judge people's
+    labels did not certify in a run with ``require_certified``.
     """
     from ..config.run_config import parse_threshold
 
@@ -70,8 +71,11 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
 
     summary = getattr(result, "summary", None)
     agreement = (summary.get("agreement") if isinstance(summary, Mapping) else None) or {}
+    config = (summary.get("config") if isinstance(summary, Mapping) else None) or {}
+    certification = (summary.get("certification") if isinstance(summary, Mapping) else None) or {}
     problems = []
     for t in checks:
+        uncertified = _uncertified(t, certification) if config.get("require_certified") else ""
         value = metrics.get(t.metric)
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             known = sorted(k for k in metrics if k.startswith(t.alias + ".")) or sorted(metrics)
@@ -80,10 +84,18 @@ def assert_passes(result: Any, thresholds: Union[Mapping[str, float], Sequence[s
             problems.append(f"  {t}: actual {value:.4g}")
         elif not t.metric.endswith(".error_count") and low_agreement(t.alias, agreement):
             problems.append(f"  {t}: INCONCLUSIVE (actual {value:.4g}), {low_agreement(t.alias, agreement)}")
+        elif uncertified and not t.metric.endswith("_count"):
+            problems.append(f"  {t}: INCONCLUSIVE (actual {value:.4g}), {uncertified}")
     if problems:
         errors = {k: v for k, v in metrics.items() if k.endswith(".error_count") and v}
         tail = f"\n  (error cells: {', '.join(f'{k}={v}' for k, v in errors.items())})" if errors else ""
         raise AssertionError(f"{len(problems)} of {len(checks)} threshold(s) not met:\n" + "\n".join(problems) + tail)
+
+
+def _uncertified(t: Any, certification: Mapping[str, Any]) -> str:
+    from ..calibration import uncertified_note
+
+    return uncertified_note(certification.get(t.alias))
 
 
 # ---------------------------------------------------------------------------- rows as test cases

@@ -4,7 +4,7 @@ The numbers come from :mod:`.paired`, the engine ``agent-eval compare`` prints; 
 renders them (every piece of user content escaped, as in :mod:`.html`).
 """
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from .direction import change_class, metric_direction
 from .load import RunData, row_key
@@ -39,7 +39,49 @@ def compare_view(current: RunData, previous: RunData) -> Dict[str, Any]:
     cur_rows = {row_key(r): r for r in current.rows}
     aliases = [a for a in current.aliases if a in previous.aliases]
     flips = flipped_rows(prev_rows, cur_rows, [k for k in cur_rows if k in prev_rows], aliases)
-    return {"deltas": deltas, "flips": flips, "previous": str(previous.path), "paired": paired, "unpaired_why": why}
+    return {"deltas": deltas, "flips": flips, "previous": str(previous.path), "paired": paired, "unpaired_why": why,
+            "corrected": _corrected_section(previous.summary, current.summary)}
+
+
+def corrected_rates(a: Dict[str, Any], b: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Per evaluator that either run (``summary.json`` contents, A then B) corrected for its judge's errors (a judge
+    certified by people's labels): the raw and the corrected pass rate of each run, side by side, with intervals."""
+    out = []
+    aliases = sorted({k[:-len(".corrected_pass_rate")] for s in (a, b) for k in (s.get("metrics") or {})
+                      if k.endswith(".corrected_pass_rate")})
+    for alias in aliases:
+        row: Dict[str, Any] = {"alias": alias}
+        for side, s in (("a", a), ("b", b)):
+            metrics, intervals = s.get("metrics") or {}, s.get("intervals") or {}
+            for name in ("pass_rate", "corrected_pass_rate"):
+                row[f"{side}_{name}"] = metrics.get(f"{alias}.{name}")
+                row[f"{side}_{name}_interval"] = intervals.get(f"{alias}.{name}")
+        out.append(row)
+    return out
+
+
+def _rate_text(value: Any, interval: Any) -> str:
+    if not isinstance(value, (int, float)):
+        return "–"
+    ok = isinstance(interval, dict) and isinstance(interval.get("low"), (int, float))
+    return f"{value:.3f}" + (f" [{interval['low']:.3f}, {interval['high']:.3f}]" if ok else "")
+
+
+def corrected_lines(a: Dict[str, Any], b: Dict[str, Any]) -> List[List[str]]:
+    """:func:`corrected_rates` as table rows: evaluator, A raw, A corrected, B raw, B corrected."""
+    return [[r["alias"]] + [_rate_text(r[f"{side}_{name}"], r[f"{side}_{name}_interval"])
+                            for side in ("a", "b") for name in ("pass_rate", "corrected_pass_rate")]
+            for r in corrected_rates(a, b)]
+
+
+def _corrected_section(previous: Dict[str, Any], current: Dict[str, Any]) -> str:
+    lines = corrected_lines(previous, current)
+    if not lines:
+        return ""
+    body = "".join("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in line) + "</tr>" for line in lines)
+    return ("<h3>Pass rates corrected for the judge's errors (judge certified by people's labels)</h3><table><thead>"
+            "<tr><th>evaluator</th><th>A raw</th><th>A corrected</th><th>B raw</th><th>B corrected</th></tr></thead>"
+            f"<tbody>{body}</tbody></table>")
 
 
 #: the interval bars' width in pixels; every bar and the axis above them share one scale, -span..+span
@@ -137,5 +179,5 @@ def compare_section(cmp: Optional[Dict[str, Any]]) -> str:
     return (
         f'<section id="compare"><h2>Compared with {esc(cmp["previous"])}</h2><table><thead><tr><th>metric</th>'
         f"<th>previous</th><th>current</th><th>delta</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"{_verdict_section(cmp)}{flip_table}</section>"
+        f"{cmp.get('corrected') or ''}{_verdict_section(cmp)}{flip_table}</section>"
     )

@@ -116,7 +116,7 @@ def _summary_section(run: RunData) -> str:
     cfg = s.get("config") or {}
     code = run.checks.get("exit_code")
     verdicts = {0: ("pass", "PASS"), 1: ("fail", "FAIL: a threshold failed"), 2: ("error", "ERROR: evaluator errors"),
-                3: ("fail", "INCONCLUSIVE: a judge panel agrees too little")}
+                3: ("fail", "INCONCLUSIVE: a judge panel agrees too little, or a judge is not certified")}
     verdict = verdicts.get(code) if isinstance(code, int) else None
     if run.checks.get("budget_stopped") and not s.get("error_count"):
         verdict = ("error", "INCOMPLETE: stopped by the judge budget")
@@ -202,6 +202,20 @@ def _noise_text(run: RunData, alias: str, key: Optional[str]) -> str:
     return f"<dt>noise (variance)</dt><dd>{esc(text)}</dd>"
 
 
+def _certification_items(run: RunData, alias: str) -> List[Tuple[str, Any]]:
+    """The corrected pass rate beside the raw one (a judge certified by people's labels), and the certification."""
+    record = (run.summary.get("certification") or {}).get(alias)
+    if not isinstance(record, dict):
+        return []
+    from ..calibration import describe_certification
+
+    rate = run.metrics.get(f"{alias}.corrected_pass_rate")
+    interval = _interval_text((run.summary.get("intervals") or {}).get(f"{alias}.corrected_pass_rate"), percent=True)
+    corrected = f"{100 * rate:.1f}% {interval or ''}".strip() if isinstance(rate, (int, float)) else None
+    return [("corrected pass rate", corrected),
+            ("judge certification", describe_certification(alias, record).split(": ", 1)[1])]
+
+
 def _evaluators_section(run: RunData) -> str:
     m = run.metrics
     ivs = run.summary.get("intervals") or {}
@@ -241,6 +255,7 @@ def _evaluators_section(run: RunData) -> str:
             ("mean 95% interval", _interval_text(ivs.get(f"{alias}.{key}"))),
             ("pass rate", f"{100 * rate:.1f}%" if isinstance(rate, (int, float)) else None),
             ("pass rate 95% interval", _interval_text(ivs.get(f"{alias}.pass_rate"), percent=True)),
+            *_certification_items(run, alias),
             ("threshold", _num(threshold) if threshold is not None else None),
             ("scored", m.get(f"{alias}.n")),
             ("errors", m.get(f"{alias}.error_count")),
@@ -256,7 +271,7 @@ def _evaluators_section(run: RunData) -> str:
             if k.startswith(alias + ".")
             and k
             not in {f"{alias}.{key}", f"{alias}.pass_rate", f"{alias}.n", f"{alias}.error_count", f"{alias}.not_applicable_count",
-                    f"{alias}.not_run_count"}
+                    f"{alias}.not_run_count", f"{alias}.corrected_pass_rate"}
         )
         extra = "".join(f"<dt>{esc(k[len(alias) + 1 :])}</dt><dd>{esc(_num(m[k]))}</dd>" for k in other)
         extra += _noise_text(run, alias, key)

@@ -14,7 +14,7 @@ A sender that fails costs a warning, never the results on disk or the run's exit
 import asyncio
 import importlib
 import logging
-from typing import Awaitable, Callable, Dict, List
+from typing import Awaitable, Callable, Dict, List, Set
 
 from .ledger import EvaluatorErrors
 from .option_table import RUN_OPTIONS
@@ -37,8 +37,10 @@ class PartlySent(Exception):
 
 def publish(result: EvaluationResult, settings: RunSettings) -> None:
     """Send ``result`` to every sink whose run option is on in ``settings``; a failure is logged, not raised."""
+    called: Set[str] = set()  # two options may name one sink (certification, require_certified): it runs once
     for option in RUN_OPTIONS:
-        if option.sink and getattr(settings, option.name):  # the table names the sinks: otel, mlflow
+        if option.sink and option.sink not in called and getattr(settings, option.name):  # otel, mlflow, ...
+            called.add(option.sink)
             module, function = option.sink.split(":")
             try:
                 getattr(importlib.import_module(module), function)(result)

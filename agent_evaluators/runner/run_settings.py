@@ -12,7 +12,7 @@ an option from the public signature to where it acts.
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from .._util import validators
 from ..conversation.transcript import DEFAULT_MAX_PROMPT_TOKENS
@@ -43,6 +43,8 @@ class RunSettings:
     tags: Optional[Mapping[str, str]] = None
     max_rows: Optional[int] = None
     min_agreement: Optional[float] = None
+    certification: Optional[Union[str, Path]] = None  # stored as checked: the path as a str
+    require_certified: bool = False
     prices: Optional[Mapping[str, Any]] = None
     dry_run: bool = False
     max_cost: Optional[float] = None

@@ -1,5 +1,5 @@
 """A headless Chromium driven over the DevTools protocol (its websocket, through aiohttp): enough to
-load a page, type into it as a keyboard does, click, read the DOM and take a screenshot.
+load a page, type into it and press keys as a keyboard does, click, read the DOM and take a screenshot.
 
 ``--dump-dom`` (the report's browser test) cannot type: the docs' search answers keystrokes only."""
 
@@ -103,6 +103,15 @@ class Browser:
 
     async def type(self, text: str) -> None:
         await self.call("Input.insertText", text=text)
+
+    async def press(self, key: str) -> None:
+        """One key pressed and released, as a keyboard sends it (``keydown`` listeners see it): a letter
+        or ``"Enter"`` / ``"Escape"``."""
+        named = {"Enter": ("Enter", 13, "\r"), "Escape": ("Escape", 27, "")}
+        code, vk, text = named.get(key) or (f"Key{key.upper()}", ord(key.upper()), key)
+        down = {"key": key, "code": code, "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk}
+        await self.call("Input.dispatchKeyEvent", type="keyDown" if text else "rawKeyDown", text=text, **down)
+        await self.call("Input.dispatchKeyEvent", type="keyUp", **down)
 
     async def screenshot(self, path: Path) -> bytes:
         data = base64.b64decode((await self.call("Page.captureScreenshot", format="png"))["data"])
