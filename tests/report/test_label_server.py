@@ -153,9 +153,10 @@ def test_an_unknown_evaluator_or_no_name_is_a_clear_error(run):
         LabelSession(run, " ")
 
 
-def _agent_eval(*args):
+def _agent_eval(*args, **env):
     return subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", *map(str, args)], cwd=REPO_ROOT,
-                            env=clean_env(USER="cli-user"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=clean_env(USER="cli-user", **env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
 
 
 def test_agent_eval_label_prints_the_url_serves_the_page_and_stops_on_ctrl_c(run):
@@ -181,3 +182,19 @@ def test_agent_eval_label_on_a_folder_without_a_run_says_so(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "holds no summary.json" in err, err
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the no-display rule is Linux's (X11 / Wayland)")
+def test_without_a_display_the_address_is_printed_and_no_text_browser_takes_the_terminal(run):
+    env = {k: v for k, v in clean_env().items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", "label", str(run), "--annotator", "ana"],
+                            cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert lines[1].startswith("Open http://127.0.0.1:"), lines
+    assert lines[2].startswith("No display here: open the address in a browser"), lines
+    assert proc.returncode == 0, err
