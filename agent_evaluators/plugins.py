@@ -14,7 +14,9 @@ loads only the wings it uses:
   engine runs them (:class:`~agent_evaluators.runner.foreign.ForeignLibrary`);
 * :data:`COMPAT_MEANINGS` and :data:`COMPAT_RUN_METRICS`: what registry names mean in an
   ``azure_compat=True`` run, and what it adds to a run's metrics;
-* :data:`RESULT_FILES`: the result files an ``output_path`` suffix asks for.
+* :data:`RESULT_FILES`: the result files an ``output_path`` suffix asks for;
+* :data:`CERTIFICATION`: what the ``certification`` / ``require_certified`` run options call at the end of a
+  run (the calibration wing certifies the judge from people's labels and corrects the pass rates).
 
 The evaluator registry (:mod:`agent_evaluators.registry`) is the same idea for evaluator classes,
 and installed packages add evaluators under the ``agent_evaluators.evaluators`` entry-point group.
@@ -24,7 +26,7 @@ import importlib
 from typing import Any, Dict, Mapping, Tuple
 
 __all__ = ["ENGINES", "DATA_READERS", "JSON_DOCUMENTS", "TURN_FORMATS", "FOREIGN_LIBRARIES", "COMPAT_MEANINGS",
-           "COMPAT_RUN_METRICS", "RESULT_FILES", "load"]
+           "COMPAT_RUN_METRICS", "RESULT_FILES", "CERTIFICATION", "load"]
 
 #: engine name -> ``run(options, engine_options) -> EvaluationResult``
 ENGINES: Mapping[str, str] = {"ray": "agent_evaluators.ray_engine:run_ray"}
@@ -55,6 +57,9 @@ COMPAT_RUN_METRICS = "agent_evaluators.azure._run_metrics:azure_run_metrics"
 
 #: ``output_path`` suffix -> ``write(path, result)``: a result file beside the run folder of the same name
 RESULT_FILES: Mapping[str, str] = {".json": "agent_evaluators.azure._output:write_azure_json"}
+
+#: ``certify_result(result)``: adds ``certification`` (and corrected pass rates) to a finished run's summary
+CERTIFICATION = "agent_evaluators.calibration.run_certification:certify_result"
 
 _loaded: Dict[str, Any] = {}
 

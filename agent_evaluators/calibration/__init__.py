@@ -11,11 +11,19 @@ over its set and reports accuracy, Cohen's κ and the confusion matrix::
 
 ``agent-eval calibrate --judge-model M --judge-base-url URL [--evaluator NAME]``
 does the same from the shell. :func:`judge_metrics` lists the evaluators covered.
+
+People's labels of a run's own rows (``labels.jsonl``, ``agent-eval label RUN``) certify the judge that
+scored them: :func:`certify` gives per evaluator its TPR and TNR with exact intervals and whether both
+lower bounds clear a floor (``agent-eval calibrate --labels RUN``); :func:`labels_to_cases` turns the
+labels into a labelled set, so a judge is calibrated on them as on ours.
 """
 
 from .._util.lazy import lazy_exports
+from .certify import certify
+from .certify import describe as describe_certification
 from .catalog import CalibrationCase, JudgeMetric, find_metric, judge_metrics
 from .kappa import cohen_kappa, confusion_matrix
+from .label_cases import labels_to_cases
 from .labelled_run import CalibrationReport, CaseResult, calibrate, calibrate_async
 
 __all__ = [
@@ -29,6 +37,9 @@ __all__ = [
     "find_metric",
     "cohen_kappa",
     "confusion_matrix",
+    "certify",
+    "describe_certification",
+    "labels_to_cases",
 ]
 
 #: ``agent-eval calibrate``'s entry, which lives with the command line now: importable here for one more

@@ -9,6 +9,8 @@
     agent-eval calibrate --judge-config eval.yaml --quick                # saves eval.calibration.json beside it
     agent-eval calibrate --judge-model m --evaluator violence --cases my_labels.jsonl  # your own labelled set
     agent-eval calibrate --judge-model gpt-4o-mini --azure-compat        # the azure-ai-evaluation 1.18 meanings
+    agent-eval calibrate --labels RUN_FOLDER [--floor 0.8] [--json FILE] # certify a run's judge from people's labels
+    agent-eval calibrate --labels RUN_FOLDER --evaluator ALIAS --to-cases FILE.jsonl  # the labels as a labelled set
 
 Prints accuracy, Cohen's κ and the confusion matrix per evaluator; ``--json FILE``
 writes every case's outcome. Exit code 0 when the run completed (whatever the
@@ -18,6 +20,14 @@ run config with ``judge:``; a panel calibrates each judge) the results are saved
 ``<name>.calibration.json`` (or in ``--save-calibration FILE``), where ``agent-eval run``
 finds them (:mod:`agent_evaluators.config.calibration_records`). The judge flags and evaluator names are
 those of ``agent-eval run`` and ``agent-eval list``.
+
+With ``--labels RUN_FOLDER`` no judge is called: people's labels of that run (``labels.jsonl``) certify the
+judge that scored it, per evaluator alias (TPR and TNR with exact intervals, certified when both lower
+bounds reach ``--floor``; :func:`agent_evaluators.calibration.certify`). ``--json FILE`` writes
+``{"<alias>": {"n", "agreement", "kappa", "tpr", "tpr_interval", "tnr", "tnr_interval", "certified", ...}}``,
+which ``agent-eval run --certification FILE`` reads; ``--save-calibration FILE`` adds the results to a
+calibration record. Exit 0, or 1 when ``--require-certified`` is given and an evaluator is not certified.
+``--to-cases FILE`` writes the labels of one ``--evaluator ALIAS`` as a labelled set for ``--cases``.
 """
 
 import argparse
@@ -55,6 +65,14 @@ def build_calibrate_parser(prog: str = "agent-eval calibrate") -> argparse.Argum
     p.add_argument("--quick", action="store_true", help="one judge sample per case for the evaluators that vote")
     p.add_argument("--min-kappa", type=float, default=None, help="exit 1 if any evaluator's kappa is below this")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE", help="write the full report as JSON")
+    p.add_argument("--labels", default=None, metavar="RUN_FOLDER",
+                   help="certify the judge of this run from people's labels (its labels.jsonl); calls no judge")
+    p.add_argument("--floor", type=float, default=None, metavar="F",
+                   help="--labels: certified when both the TPR and TNR lower bounds are at least F (default 0.8)")
+    p.add_argument("--require-certified", action="store_true",
+                   help="--labels: exit 1 when an evaluator is not certified")
+    p.add_argument("--to-cases", default=None, metavar="FILE.jsonl",
+                   help="--labels: write the labels of --evaluator ALIAS as a labelled set (the --cases format)")
     p.add_argument("--save-calibration", default=None, metavar="FILE",
                    help="save the results in this calibration record (default with --judge-config: beside that "
                         "file, as NAME.calibration.json)")
@@ -81,6 +99,13 @@ def calibrate_main(argv: Optional[Sequence[str]] = None) -> int:
     from .messages import print_error
 
     args = build_calibrate_parser().parse_args(list(argv) if argv is not None else None)
+    if args.labels is not None:
+        from .calibrate_labels import labels_main
+
+        return labels_main(args)
+    if args.floor is not None or args.to_cases is not None or args.require_certified:
+        return print_error(sys.stderr, ConfigError("--floor, --to-cases and --require-certified go with "
+                                                   "--labels RUN_FOLDER"), prog="agent-eval calibrate")
     try:
         settings = judge_settings_from_args(args)
         azure = bool(args.azure_compat)

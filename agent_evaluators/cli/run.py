@@ -31,7 +31,8 @@ EXIT_CODES = (
     "Exit codes: 2 on bad configuration, any errored cell, or a run the judge budget (--max-cost / --max-judge-calls) "
     "stopped with cells not run; else 1 when a run-level threshold failed "
     "(or, with no thresholds, any scored cell failed); else 3 when a threshold is INCONCLUSIVE (a judge panel "
-    "agreeing below --min-agreement); else 0. Evaluators skipped for want of a judge do not count."
+    "agreeing below --min-agreement, or with --require-certified a judge not certified by people's labels); "
+    "else 0. Evaluators skipped for want of a judge do not count."
 )
 
 CHECKS_FILE = "checks.json"
@@ -219,7 +220,9 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for f in outcome.failures:
         if f.kind == "error" and f.problem is not None:  # its problem in flag words, the cell named above it
             f.reason = cell_reason(f.problem)
-    outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped, (result.summary or {}).get("agreement"))
+    outcome.checks = check_thresholds(cfg.thresholds, outcome.metrics, skipped, (result.summary or {}).get("agreement"),
+                                      (result.summary or {}).get("certification"),
+                                      bool(cfg.run_options.get("require_certified")))
     code = exit_code(outcome)
 
     continued = any(cfg.run_options.get(name) for name in CONTINUING)
@@ -232,6 +235,7 @@ def run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_checks(outcome, out)
     _print_agreement((result.summary or {}).get("agreement") or {}, out)
     _print_calibration(args, evaluators, out)
+    _print_certification((result.summary or {}).get("certification") or {}, outcome.metrics, out)
     if skipped:
         print(f"\nSkipped {_safe(', '.join(skipped))}: judge-backed evaluators need a judge model; to run them, {JUDGE_HOWTO}.",
               file=out)
@@ -346,12 +350,30 @@ def verdict(code: int, outcome: RunOutcome) -> str:
     if code == 2 and outcome.not_run_total and not outcome.error_count:
         return f"INCOMPLETE ({outcome.not_run_total} cell(s) not run; finish them with --resume)"
     text = {0: "PASS", 1: "FAIL (threshold)", 2: f"ERROR ({_error_causes(outcome)})",
-            3: "INCONCLUSIVE (a judge panel agrees below min_agreement)"}[code]
+            3: f"INCONCLUSIVE ({_inconclusive_cause(outcome)})"}[code]
     unchecked = [c for c in outcome.checks if c["status"] == "skipped"]
     if code != 2 and unchecked:
         why = "no judge" if all(c.get("note") == "no judge configured" for c in unchecked) else "evaluator skipped"
         text += f" ({len(unchecked)} of {len(outcome.checks)} thresholds not checked: {why})"
     return text
+
+
+def _inconclusive_cause(outcome: RunOutcome) -> str:
+    """Why a run is INCONCLUSIVE: a judge panel agreeing too little, a judge people's labels did not certify."""
+    notes = [c.get("note") or "" for c in outcome.checks if c["status"] == "inconclusive"]
+    causes = (["a judge panel agrees below min_agreement"] if any("min_agreement" in n for n in notes) else []) + \
+        (["a judge is not certified by people's labels"] if any("not certified" in n for n in notes) else [])
+    return "; ".join(causes) or "a judge panel agrees below min_agreement"
+
+
+def _print_certification(certification: Dict[str, Any], metrics: Dict[str, Any], out: TextIO) -> None:
+    """Each judge's certification from people's labels and, where certified, the corrected pass rate."""
+    from ..calibration import describe_certification
+
+    if certification:
+        print("\nJudge certification (people's labels):", file=out)
+        for alias, record in certification.items():
+            print(_safe("  " + describe_certification(alias, record, metrics)), file=out)
 
 
 def _error_causes(outcome: RunOutcome) -> str:

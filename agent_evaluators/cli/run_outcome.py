@@ -117,14 +117,23 @@ def summarize_rows(
 
 def check_thresholds(
     thresholds: Sequence[Threshold], metrics: Mapping[str, Any], skipped: Mapping[str, str],
-    agreement: Optional[Mapping[str, Any]] = None,
+    agreement: Optional[Mapping[str, Any]] = None, certification: Optional[Mapping[str, Any]] = None,
+    require_certified: bool = False,
 ) -> List[Dict[str, Any]]:
     """Each run-level threshold's status: pass, fail, error (cells of its evaluator errored), incomplete (cells
     the judge budget did not run), skipped, or inconclusive (``agreement``:
     ``summary.json``'s judge-panel records; one marked ``inconclusive`` makes every check over its
-    evaluator INCONCLUSIVE, since a pass or fail there would be the judges' taste)."""
+    evaluator INCONCLUSIVE, since a pass or fail there would be the judges' taste). ``certification``
+    (``summary.json``'s): a check over a judge evaluator people's labels did not certify says so in its note,
+    and is INCONCLUSIVE with ``require_certified``, as is one on a corrected pass rate that has no value."""
     out: List[Dict[str, Any]] = []
     for t in thresholds:
+        uncertified = _uncertified(t, certification or {})
+        if uncertified and (require_certified or t.metric.endswith(".corrected_pass_rate")) \
+                and not t.metric.endswith("_count"):
+            out.append({"check": str(t), "metric": t.metric, "value": metrics.get(t.metric), "status": "inconclusive",
+                        "note": uncertified})
+            continue
         if t.alias in skipped:
             out.append({"check": str(t), "metric": t.metric, "value": None, "status": "skipped", "note": skipped[t.alias]})
             continue
@@ -154,8 +163,20 @@ def check_thresholds(
             out.append({"check": str(t), "metric": t.metric, "value": value, "status": "incomplete", "note": not_run})
             continue
         out.append({"check": str(t), "metric": t.metric, "value": value, "status": "pass" if t.check(value) else "fail",
-                    "note": ""})
+                    "note": uncertified})
     return out
+
+
+def _uncertified(t: Threshold, certification: Mapping[str, Any]) -> str:
+    """``"judge not certified (...)"`` for a check over a judge evaluator people's labels did not certify, else ``""``."""
+    record = certification.get(t.alias)
+    if not isinstance(record, Mapping) or record.get("certified"):
+        return ""
+    why = record.get("reason")
+    if not why and record.get("tpr_interval") and record.get("tnr_interval"):
+        why = (f"TPR lower bound {record['tpr_interval'][0]:.2f}, TNR lower bound {record['tnr_interval'][0]:.2f}, "
+               f"floor {record.get('floor')}")
+    return f"judge not certified ({why or 'no labels'})"
 
 
 def _unknowable(t: Threshold, metrics: Mapping[str, Any]) -> Optional[Tuple[str, str]]:

@@ -83,12 +83,34 @@ def save_reports(path: Path, reports: Iterable[Any], hashes: Mapping[str, Option
     return path
 
 
+def save_certification(path: Path, certification: Mapping[str, Mapping[str, Any]]) -> Path:
+    """Add the certifications :func:`agent_evaluators.calibration.certify` made from people's labels to the record at
+    ``path``: one entry per evaluator, keyed like ``agent-eval calibrate``'s (model, result key, template hash),
+    with ``source: "labels"``, the run the labels came from and TPR/TNR with their intervals."""
+    path = Path(path)
+    entries = load_entries(path)
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    for alias, r in certification.items():
+        entry = {"model": r.get("model") or "?", "evaluator": r.get("result_key") or alias,
+                 "template_hash": r.get("template_hash"), "cases": r.get("n"),
+                 "total": (r.get("n") or 0) + sum((r.get("left_out") or {}).values()), "kappa": r.get("kappa"),
+                 "accuracy": r.get("agreement"), "calibrated_at": now, "source": "labels",
+                 "labels_from": r.get("labels_from"), "alias": alias,
+                 **{k: r.get(k) for k in ("tpr", "tpr_interval", "tnr", "tnr_interval", "floor", "certified",
+                                          "positives", "true_positives", "negatives", "true_negatives")}}
+        same = ("model", "evaluator", "template_hash", "source")
+        entries = [e for e in entries if any(e.get(k) != entry[k] for k in same)] + [entry]
+    path.write_text(json.dumps({"version": 1, "entries": entries}, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def _match(entries: List[Dict[str, Any]], model: str, key: str, template_hash: Optional[str]) -> Dict[str, Any]:
     for e in reversed(entries):
         if e.get("model") == model and e.get("evaluator") == key and e.get("template_hash") == template_hash:
             return {"model": model, "calibrated": True, "cases": e.get("cases"), "kappa": e.get("kappa"),
                     "accuracy": e.get("accuracy"), "template_hash": template_hash,
-                    "calibrated_at": e.get("calibrated_at")}
+                    "calibrated_at": e.get("calibrated_at"),
+                    **({"source": "labels", "certified": e.get("certified")} if e.get("source") == "labels" else {})}
     return {"model": model, "calibrated": False, "template_hash": template_hash}
 
 
@@ -113,7 +135,11 @@ def describe_calibration(status: Mapping[str, Any]) -> str:
     for j in status.get("judges") or []:
         if j.get("calibrated"):
             kappa = kappa_text(j.get("kappa"), missing="n/a")
-            parts.append(f"judge {j['model']} calibrated on {j.get('cases')} cases, κ {kappa}")
+            if j.get("source") == "labels":
+                cert = "certified" if j.get("certified") else "not certified"
+                parts.append(f"judge {j['model']} {cert} by people's labels on {j.get('cases')} cells, κ {kappa}")
+            else:
+                parts.append(f"judge {j['model']} calibrated on {j.get('cases')} cases, κ {kappa}")
         else:
             parts.append(f"judge {j['model']} uncalibrated")
     return "; ".join(parts)

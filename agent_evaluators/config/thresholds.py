@@ -103,7 +103,7 @@ def check_threshold_metrics(thresholds: Sequence[Threshold],
 
 
 #: metrics every alias has whose values are shares, whatever the evaluator's own scale
-_SHARES = ("pass_rate", "binary_aggregate")
+_SHARES = ("pass_rate", "binary_aggregate", "corrected_pass_rate")
 
 
 def _range_of(name: str, key: str, scale: Tuple[float, float]) -> Optional[Tuple[float, float]]:

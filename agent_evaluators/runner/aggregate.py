@@ -51,6 +51,9 @@ _NUM = (int, float)
 
 #: the metrics every alias gets besides its score means (see :meth:`AliasStats.metrics`)
 COUNT_METRICS = ("pass_rate", "n", "error_count", "not_applicable_count", "not_run_count")
+#: the pass rate corrected for the judge's errors, present where people's labels certified the judge
+#: (the calibration wing adds it at the end of a run: ``certification`` run option)
+CORRECTED_PASS_RATE = "corrected_pass_rate"
 
 
 def known_metric(metric: str, result_key: Union[str, Sequence[str]]) -> bool:
@@ -60,7 +63,7 @@ def known_metric(metric: str, result_key: Union[str, Sequence[str]]) -> bool:
     fails before any judge is paid. (A run with ``azure_compat`` has 1.18's names too: the
     threshold check asks that wing.)"""
     keys = (result_key,) if isinstance(result_key, str) else tuple(result_key)
-    if metric in COUNT_METRICS or any(metric in (key, f"{key}_std") for key in keys):
+    if metric in COUNT_METRICS or metric == CORRECTED_PASS_RATE or any(metric in (key, f"{key}_std") for key in keys):
         return True
     head, _, run = metric.rpartition("_")
     return head in ("pass_rate_run", "pass_at", "pass_hat") and run.isdigit()

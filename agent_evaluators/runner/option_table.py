@@ -23,6 +23,7 @@ source reads the row limit. The checks themselves are :mod:`agent_evaluators._ut
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
+from .. import plugins
 from .._util import validators
 from .._util.install_hint import install_hint
 from ..conversation.transcript import DEFAULT_MAX_PROMPT_TOKENS
@@ -59,6 +60,19 @@ def _tool_names(what: validators.Subject, value: Any) -> Any:
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n.strip() for n in names):
         raise ConfigError(f"{what} must be tool names: a comma-separated text or a list of names, got {value!r}")
     return tuple(n.strip() for n in names)
+
+
+def _certification(what: validators.Subject, value: Any) -> Any:
+    """A labelled run folder (its ``labels.jsonl``) or the JSON ``agent-eval calibrate --labels RUN --json FILE``
+    wrote; ``None``: the run's own folder, where it holds labels."""
+    if value is None:
+        return None
+    found = validators.path(what, value)
+    if found is None or not found.exists():
+        raise ConfigError(Text("{what} {value!r}: no such file or folder; give a labelled run folder (with "
+                               "labels.jsonl) or the JSON file `agent-eval calibrate --labels RUN --json FILE` wrote",
+                               what=validators.subject(what), value=str(value)))
+    return str(found)
 
 
 _data_format = validators.one_of(DATA_FORMATS, "auto: by the file's suffix, and OpenTelemetry traces by content; otlp: "
@@ -137,6 +151,14 @@ RUN_OPTIONS: Tuple[RunOption, ...] = (
     RunOption("min_agreement", None, "float", "judge panels only: a run threshold over an evaluator whose judges' "
               "agreement (Krippendorff's alpha) is below this reports INCONCLUSIVE, not PASS/FAIL", validators.agreement,
               metavar="ALPHA", in_summary=True, report_label="Min panel agreement"),
+    RunOption("certification", None, "path", "where the judge's certification comes from: a labelled run folder "
+              "(labels.jsonl) or the JSON of `agent-eval calibrate --labels RUN --json FILE`; summary.json then "
+              "records it per evaluator and, for a certified judge, the corrected pass rate (default: the run's own "
+              "folder when it holds labels and require_certified is on)", _certification, metavar="PATH",
+              in_summary=True, report_label="Judge certification", sink=plugins.CERTIFICATION),
+    RunOption("require_certified", False, "flag", "a run threshold over a judge evaluator not certified by people's "
+              "labels (see certification) reports INCONCLUSIVE, not PASS/FAIL", validators.flag, in_summary=True,
+              report_label="Require a certified judge", sink=plugins.CERTIFICATION),
     RunOption("prices", None, "mapping", "a judge model's price in USD per million tokens (input, output, cached "
               "input), before the shipped table; repeatable", check_prices, metavar="MODEL=IN,OUT[,CACHED]",
               in_summary=True, flag_aliases=("--price",)),

@@ -43,6 +43,8 @@ class RunSettings:
     tags: Optional[Mapping[str, str]] = None
     max_rows: Optional[int] = None
     min_agreement: Optional[float] = None
+    certification: Optional[str] = None
+    require_certified: bool = False
     prices: Optional[Mapping[str, Any]] = None
     dry_run: bool = False
     max_cost: Optional[float] = None

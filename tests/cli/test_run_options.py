@@ -77,7 +77,9 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
               "judge_mode": "batch", "batch_poll_s": 5.0, "batch_max_requests": 1000, "batch_max_bytes": 1_000_000,
               "batch_timeout_s": 600.0,
               "dry_run": True, "max_cost": 2.5, "max_judge_calls": 100, "otel": False, "mlflow": False,
-              "max_prompt_tokens": 8000, "terminal_tools": "close_case,end_chat"}
+              "max_prompt_tokens": 8000, "terminal_tools": "close_case,end_chat",
+              "certification": "labelled", "require_certified": True}
+    (tmp_path / "labelled").mkdir()
     assert set(values) == {o.name for o in RUN_OPTIONS}  # a new option needs a value here: it is a key too
     import yaml
 
@@ -85,9 +87,10 @@ def test_a_run_config_accepts_every_keyword(tmp_path):
     cfg = load_config(tmp_path / "all.yaml")
     assert cfg.run_options["output_path"] == tmp_path / "out"
     assert cfg.run_options["target"].__name__ == "answer"
+    assert str(cfg.run_options["certification"]) == str(tmp_path / "labelled")  # relative to the file, as paths are
     checked = {**values, "terminal_tools": ("close_case", "end_chat")}  # a comma-separated text is read as names
-    assert {k: v for k, v in cfg.run_options.items() if k not in ("target", "output_path")} == \
-        {k: v for k, v in checked.items() if k not in ("target", "output_path")}
+    own = ("target", "output_path", "certification")
+    assert {k: v for k, v in cfg.run_options.items() if k not in own} == {k: v for k, v in checked.items() if k not in own}
 
 
 def test_a_run_config_switches_on_the_otel_and_mlflow_sinks(tmp_path):

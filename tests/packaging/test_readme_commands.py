@@ -87,6 +87,20 @@ ADK_RUNS: Dict[str, int] = {
 
 _FRESH_ENV = "installs into a fresh environment (.ci/run runs README's first command in a fresh venv)"
 NOT_RUN: Dict[str, str] = {
+    # docs/guides/labelling.md, "Certifying the judge" / "Corrected pass rates": they need people's labels, which
+    # the browser gives; tests/calibration/test_certify.py runs each on a labelled run against the fake judge
+    "agent-eval calibrate --labels out/before": "needs labels.jsonl (tests/calibration/test_certify.py)",
+    "agent-eval calibrate --labels out/before --floor 0.9 --json out/before-certification.json":
+        "needs labels.jsonl (tests/calibration/test_certify.py)",
+    "agent-eval calibrate --labels out/before --evaluator intent --to-cases out/intent-cases.jsonl":
+        "needs labels.jsonl (tests/calibration/test_certify.py writes and reads the cases)",
+    "agent-eval calibrate --judge-model gpt-4o-mini --evaluator intent_resolution --cases out/intent-cases.jsonl":
+        "needs the cases the command before writes from labels (tests/calibration/test_certify.py)",
+    "agent-eval run --config samples/eval.yaml --output out/after --certification out/before-certification.json "
+    "--require-certified -t \"intent.corrected_pass_rate >= 0.7\"":
+        "needs a certification from labels (tests/calibration/test_certify.py runs --certification and "
+        "--require-certified)",
+    "python bench/label_correction_coverage.py": "a simulation; tests/stats/test_judge_error.py runs it with --check",
     # docs/guides/labelling.md: a server that runs until Ctrl-C
     "agent-eval label": "names the subcommand in prose (docs/guides/labelling.md)",
     "agent-eval label out/before --limit 20": "serves the labelling page until Ctrl-C; tests/report/"
