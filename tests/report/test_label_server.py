@@ -198,3 +198,21 @@ def test_without_a_display_the_address_is_printed_and_no_text_browser_takes_the_
     assert lines[1].startswith("Open http://127.0.0.1:"), lines
     assert lines[2].startswith("No display here: open the address in a browser"), lines
     assert proc.returncode == 0, err
+
+
+def test_cells_a_judge_panel_split_on_are_asked_first(tmp_path):
+    import re
+
+    from agent_evaluators import IntentResolutionEvaluator, evaluate
+    from agent_evaluators.testing import JudgeServer, schema_reply
+
+    data = [{"query": f"Handle ROW-{i}", "response": f"Done ROW-{i}."} for i in range(12)]
+    split = lambda req: schema_reply(req, score=1 if int(re.search(r"ROW-(\d+)", req.text).group(1)) % 4 == 0 else 5)
+    with JudgeServer(lambda req: schema_reply(req, score=5)) as a, JudgeServer(split) as b:
+        evaluate(data=data, evaluators={"intent": IntentResolutionEvaluator(
+            model_config=[a.openai_config(), b.openai_config()])}, output_path=tmp_path / "run")
+    rows = [json.loads(line) for line in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()]
+    flagged = sorted(r["line_number"] for r in rows if r["outputs.intent.intent_resolution_details"]["panel"]["disagreement"])
+    assert flagged == [0, 4, 8]  # the second judge failed these rows; the first passed them
+    queue = LabelSession(tmp_path / "run", "ana").queue.cells
+    assert sorted(line for line, _ in queue[:3]) == [0, 4, 8]
