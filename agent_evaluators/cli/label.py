@@ -14,6 +14,7 @@ after the answer. Answers go to ``labels.jsonl`` in the run folder as they are g
 import argparse
 import getpass
 import os
+import sys
 import webbrowser
 from typing import Optional, TextIO
 
@@ -36,6 +37,21 @@ def _left_out_text(left_out: dict) -> str:
              "not_run": "not run", "no_verdict": "without a verdict"}
     parts = [f"{n} {words.get(k, k)}" for k, n in sorted(left_out.items()) if n]
     return f" (left out: {', '.join(parts)})" if parts else ""
+
+
+def _open_browser(url: str) -> str:
+    """Open ``url`` in the desktop's browser; what the terminal should say when none was opened.
+
+    On Linux without a display, :mod:`webbrowser` would fall back to a text browser (lynx, w3m) that
+    takes over this terminal, where the server's Ctrl-C belongs: there the address is only printed."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "No display here: open the address in a browser (ssh -L forwards the port from a remote machine)."
+    try:
+        if webbrowser.open(url):
+            return ""
+    except webbrowser.Error:
+        pass
+    return "Could not open a browser: open the address yourself."
 
 
 def label_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -61,10 +77,12 @@ def label_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as exc:
         return print_error(err, f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}; "
                                 "pick another --port (0 lets the system choose)")
-    print(f"Open {server.url}  (keys: p pass, f fail, s skip, u undo, r reason; Ctrl-C stops)", file=out, flush=True)
-    if not args.no_open:
-        webbrowser.open(server.url)
-    try:
+    try:  # a Ctrl-C at any moment from here ends the session cleanly
+        print(f"Open {server.url}  (keys: p pass, f fail, s skip, u undo, r reason; Ctrl-C stops)", file=out,
+              flush=True)
+        note = "" if args.no_open else _open_browser(server.url)
+        if note:
+            print(note, file=out, flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         pass

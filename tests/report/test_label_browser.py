@@ -1,6 +1,7 @@
 """``agent-eval label`` in a real headless Chromium, driven by the keyboard as a person labels: a sample
 run judged by the fake judge, five answers, an undo, a reload that keeps the progress, then 20 labels in
-all, each in ``labels.jsonl``. The judge's verdict is hidden until the answer and shown after it.
+all, each in ``labels.jsonl``, and ``agent-eval calibrate --labels`` on them. The judge's verdict is
+hidden until the answer and shown after it.
 
 Needs Debian's ``chromium``: a missing browser skips outside CI and fails in CI, which installs it
 (as tests/docs/test_site_browser.py). A screenshot of the page goes to ``$AGENT_EVAL_ARTIFACTS``
@@ -29,6 +30,7 @@ from .helpers import make_run
 pytestmark = pytest.mark.heavy
 
 READY = "document.body.dataset.state === 'ready'"
+KEYS = {"intent": "intent_resolution", "task": "task_adherence"}  # alias -> result key
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +89,8 @@ def _artifacts() -> Path:
     return folder
 
 
-def test_a_person_labels_20_cells_with_the_keyboard_undoes_one_and_a_reload_keeps_the_progress(browser, sample_run):
+def test_a_person_labels_20_cells_with_the_keyboard_undoes_one_and_a_reload_keeps_the_progress(browser, sample_run,
+                                                                                                tmp_path):
     rows = {json.loads(line)["line_number"]: json.loads(line)
             for line in (sample_run / "rows.jsonl").read_text().splitlines()}
     labeller = Labeller(sample_run, "--annotator", "tess", "--limit", "20")
@@ -115,7 +118,7 @@ def test_a_person_labels_20_cells_with_the_keyboard_undoes_one_and_a_reload_keep
                 revealed = await page.js("[document.getElementById('rv-you').textContent,"
                                          "document.getElementById('rv-judge').textContent]")
                 assert revealed[0] == {"p": "pass", "f": "fail", "s": "skip"}[keys[i]]
-                verdict = rows[cell[0]][f"outputs.{cell[1]}.{ {'intent': 'intent_resolution', 'task': 'task_adherence'}[cell[1]]}_result"]
+                verdict = rows[cell[0]][f"outputs.{cell[1]}.{KEYS[cell[1]]}_result"]
                 assert revealed[1].startswith(verdict), (revealed, verdict)
                 seen.append(cell)
             await page.press("u")  # back to the fifth cell
@@ -151,9 +154,29 @@ def test_a_person_labels_20_cells_with_the_keyboard_undoes_one_and_a_reload_keep
     assert latest[("tess", *seen[2])].reason == "the agent booked without asking"
     written = list(iter_labels(sample_run))
     assert len(written) == 22 and written[5].label == "unlabelled"  # 5 answers, the undo, the other 16
-    judged = {rows[line][f"outputs.{alias}.{'intent_resolution' if alias == 'intent' else 'task_adherence'}_result"]
-              for line, alias in seen}
-    assert judged == {"pass", "fail"}  # the queue asks both of the judge's verdicts
+    judge = {(line, alias): rows[line][f"outputs.{alias}.{KEYS[alias]}_result"] for line, alias in seen}
+    assert set(judge.values()) == {"pass", "fail"}  # the queue asks both of the judge's verdicts
+
+    # then the judge's certification from these labels, as a person asks for it next
+    report = tmp_path / "certification.json"
+    calibrate = subprocess.run([sys.executable, "-m", "agent_evaluators.cli", "calibrate", "--labels", str(sample_run),
+                                "--json", str(report)], cwd=REPO_ROOT, env=clean_env(), capture_output=True, text=True,
+                               timeout=120)
+    assert calibrate.returncode == 0, calibrate.stderr
+    certification = json.loads(report.read_text())
+    for alias in ("intent", "task"):
+        said = [(want[k], judge[cell]) for k, cell in zip(keys, seen) if cell[1] == alias and k != "s"]
+        positives = [j for h, j in said if h == "pass"]
+        negatives = [j for h, j in said if h == "fail"]
+        assert positives and negatives, f"the answers give {alias} no human pass or no human fail: change `keys`"
+        record = certification[alias]
+        assert record["n"] == len(said)
+        assert record["tpr"] == pytest.approx(positives.count("pass") / len(positives))
+        assert record["tnr"] == pytest.approx(negatives.count("fail") / len(negatives))
+        assert record["tpr_interval"][0] <= record["tpr"] <= record["tpr_interval"][1]
+        # ten labels cannot put a lower bound at 0.8 (10 of 10 gives 0.69): not certified, and said so
+        assert record["certified"] is False
+        assert f"{alias}: NOT certified" in calibrate.stdout
 
 
 def test_nothing_in_a_row_runs_as_script_on_the_page(browser, tmp_path):

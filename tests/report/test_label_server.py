@@ -153,9 +153,10 @@ def test_an_unknown_evaluator_or_no_name_is_a_clear_error(run):
         LabelSession(run, " ")
 
 
-def _agent_eval(*args):
+def _agent_eval(*args, **env):
     return subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", *map(str, args)], cwd=REPO_ROOT,
-                            env=clean_env(USER="cli-user"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=clean_env(USER="cli-user", **env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
 
 
 def test_agent_eval_label_prints_the_url_serves_the_page_and_stops_on_ctrl_c(run):
@@ -181,3 +182,37 @@ def test_agent_eval_label_on_a_folder_without_a_run_says_so(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "holds no summary.json" in err, err
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the no-display rule is Linux's (X11 / Wayland)")
+def test_without_a_display_the_address_is_printed_and_no_text_browser_takes_the_terminal(run):
+    env = {k: v for k, v in clean_env().items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", "label", str(run), "--annotator", "ana"],
+                            cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert lines[1].startswith("Open http://127.0.0.1:"), lines
+    assert lines[2].startswith("No display here: open the address in a browser"), lines
+    assert proc.returncode == 0, err
+
+
+def test_cells_a_judge_panel_split_on_are_asked_first(tmp_path):
+    import re
+
+    from agent_evaluators import IntentResolutionEvaluator, evaluate
+    from agent_evaluators.testing import JudgeServer, schema_reply
+
+    data = [{"query": f"Handle ROW-{i}", "response": f"Done ROW-{i}."} for i in range(12)]
+    split = lambda req: schema_reply(req, score=1 if int(re.search(r"ROW-(\d+)", req.text).group(1)) % 4 == 0 else 5)
+    with JudgeServer(lambda req: schema_reply(req, score=5)) as a, JudgeServer(split) as b:
+        evaluate(data=data, evaluators={"intent": IntentResolutionEvaluator(
+            model_config=[a.openai_config(), b.openai_config()])}, output_path=tmp_path / "run")
+    rows = [json.loads(line) for line in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()]
+    flagged = sorted(r["line_number"] for r in rows if r["outputs.intent.intent_resolution_details"]["panel"]["disagreement"])
+    assert flagged == [0, 4, 8]  # the second judge failed these rows; the first passed them
+    queue = LabelSession(tmp_path / "run", "ana").queue.cells
+    assert sorted(line for line, _ in queue[:3]) == [0, 4, 8]
