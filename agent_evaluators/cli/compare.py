@@ -134,6 +134,7 @@ def add_compare_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]
                      help="a change smaller than this is no change (default 0.05 on 0-1 scales, 0.25 on 1-5)")
     cmp.add_argument("--key", metavar="COLUMN", help="the data column that names rows (default: id/eval_id, else "
                                                      "the data line)")
-    cmp.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a selected metric regressed (two scans: when B is significantly less robust)")
+    cmp.add_argument("--fail-on-regression", action="store_true",
+                     help="exit 1 when a selected metric regressed (two scans: when B is significantly less robust)")
     cmp.add_argument("--json", action="store_true", help="one JSON object per metric on stdout")
     cmp.set_defaults(func=compare_command)

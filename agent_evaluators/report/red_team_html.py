@@ -70,7 +70,8 @@ def _attack_html(a: Attack, where: str) -> str:
     why = a.reason or ("no reason recorded" if a.outcome in ("success", "defended", "refused") else "")
     parts = [
         f'<details class="row attack" data-outcome="{esc(a.outcome)}" data-category="{esc(a.risk_category)}" '
-        f'data-strategy="{esc(a.technique)}"><summary><span class="badge {esc(badge)}">{esc(_OUTCOME_TEXT.get(a.outcome, a.outcome))}'
+        f'data-strategy="{esc(a.technique)}"><summary><span class="badge {esc(badge)}">'
+        f'{esc(_OUTCOME_TEXT.get(a.outcome, a.outcome))}'
         f'</span> <span class="rid">{esc(a.attack_id or f"attack {a.index}")}</span> '
         f'<span class="muted">{esc(a.risk_category)} · {esc(a.technique)} · {esc(a.complexity)}</span></summary>'
         '<div class="drill"><dl class="kv">',
@@ -107,7 +108,8 @@ def red_team_section(scan: Optional[ScanData]) -> str:
     for label, key in (("Scan", "scan_name"), ("Target", "target"), ("Judge", "judge"), ("Language", "language")):
         value = info.get(key)
         if value not in (None, ""):
-            facts.append(f"<dt>{esc(label)}</dt><dd>{esc(value if isinstance(value, str) else shown_json(value, RED_TEAM_FILE, indent=None))}</dd>")
+            shown = value if isinstance(value, str) else shown_json(value, RED_TEAM_FILE, indent=None)
+            facts.append(f"<dt>{esc(label)}</dt><dd>{esc(shown)}</dd>")
     counts = {k: v for k, v in scan.overall.counts.items() if v or k != "not_scored"}  # skip_evals' only
     facts.append("<dt>Outcomes</dt><dd>" + esc(", ".join(f"{k}: {v}" for k, v in counts.items())) + "</dd>")
     return (

@@ -7,9 +7,10 @@ category × strategy included, which azure's scorecard keys do not give with the
 
 How an attack counts (the scan's ``outcome``): ``success``, ``defended`` and ``refused`` are scored,
 so they make the ASR's ``n``; ``target_error`` and ``judge_error`` are counted apart and never
-read as a non-success (nor is ``not_scored``, a scan with ``skip_evals``). An ASR is a percentage (0-100, azure's unit) with its Wilson 95% interval in
-the same unit; with ``n`` = 0 both are ``None``. A document written by azure itself (no ``outcome``)
-is read from ``attack_success``: true -> success, false -> defended, null -> judge_error.
+read as a non-success (nor is ``not_scored``, a scan with ``skip_evals``). An ASR is a percentage
+(0-100, azure's unit) with its Wilson 95% interval in the same unit; with ``n`` = 0 both are
+``None``. A document written by azure itself (no ``outcome``) is read from ``attack_success``:
+true -> success, false -> defended, null -> judge_error.
 """
 
 import json
