@@ -8,6 +8,7 @@ import pytest
 
 from agent_evaluators.testing import JudgeServer
 from tests.cli.helpers import agent_eval
+from tests.ctrl_c import popen_for_ctrl_c
 
 SCAN = ("--risk-categories", "sensitive_data_leakage", "--strategies", "base64", "--num-objectives", "10")
 
@@ -149,9 +150,8 @@ def test_ctrl_c_says_how_to_resume_and_the_resume_sends_no_attack_twice(tmp_path
             "sensitive_data_leakage", "--strategies", "base64", "--num-objectives", "10", "--max-parallel-tasks", "1",
             "--output", str(folder)]
     env = clean_env(PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
-    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", *argv], cwd=REPO_ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = popen_for_ctrl_c([sys.executable, "-m", "agent_evaluators.cli", *argv], cwd=REPO_ROOT, env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     journal = folder / "sent.jsonl"
     deadline = time.monotonic() + 60
     while not (journal.is_file() and journal.read_text(encoding="utf-8").count('"replied"') >= 3):

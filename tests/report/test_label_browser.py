@@ -23,6 +23,7 @@ from agent_evaluators.calibration.labels import iter_labels, latest_labels
 from agent_evaluators.testing import JudgeServer, schema_reply
 from tests.cli.helpers import AGENTS, clean_env
 from tests.conftest import REPO_ROOT, in_ci
+from tests.ctrl_c import popen_for_ctrl_c
 from tests.docs.cdp import Browser, find_browser
 
 from .helpers import make_run
@@ -58,7 +59,7 @@ class Labeller:
     """``agent-eval label`` in a subprocess, as a person starts it."""
 
     def __init__(self, run: Path, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", "label", str(run), "--no-open",
+        self.proc = popen_for_ctrl_c([sys.executable, "-m", "agent_evaluators.cli", "label", str(run), "--no-open",
                                       *args], cwd=REPO_ROOT, env=clean_env(), stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         self.intro = self.proc.stdout.readline()

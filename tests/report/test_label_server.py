@@ -17,6 +17,7 @@ from agent_evaluators.report.label_server import LabelServer
 from agent_evaluators.report.labelling import LabelSession
 from tests.cli.helpers import clean_env
 from tests.conftest import REPO_ROOT
+from tests.ctrl_c import popen_for_ctrl_c
 
 from .helpers import make_run
 
@@ -154,7 +155,7 @@ def test_an_unknown_evaluator_or_no_name_is_a_clear_error(run):
 
 
 def _agent_eval(*args, **env):
-    return subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", *map(str, args)], cwd=REPO_ROOT,
+    return popen_for_ctrl_c([sys.executable, "-m", "agent_evaluators.cli", *map(str, args)], cwd=REPO_ROOT,
                             env=clean_env(USER="cli-user", **env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 
@@ -187,7 +188,7 @@ def test_agent_eval_label_on_a_folder_without_a_run_says_so(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the no-display rule is Linux's (X11 / Wayland)")
 def test_without_a_display_the_address_is_printed_and_no_text_browser_takes_the_terminal(run):
     env = {k: v for k, v in clean_env().items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    proc = subprocess.Popen([sys.executable, "-m", "agent_evaluators.cli", "label", str(run), "--annotator", "ana"],
+    proc = popen_for_ctrl_c([sys.executable, "-m", "agent_evaluators.cli", "label", str(run), "--annotator", "ana"],
                             cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
