@@ -6,22 +6,30 @@
 * one page per run option of the option table (``agent_evaluators.runner.option_table``): Python
   keyword, CLI flag, YAML key, default, meaning;
 * the CLI, each command's ``--help`` as its parser prints it (``agent_evaluators.cli.commands``);
+* one Python API page per public module (every module that declares ``__all__``: its public face),
+  rendered by mkdocstrings from the docstrings of the names in ``__all__``;
 
 and adds them to the navigation. The pages are not files in ``docs/``: they exist only in the built
 site, so the registry or the option table cannot gain an entry the site lacks
 (``tests/docs/test_site.py`` checks the built site against both).
 """
 
+import ast
 import inspect
 import io
 import textwrap
 from contextlib import redirect_stdout
-from typing import Any, Dict, Iterator, List, Tuple
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mkdocs.structure.files import File, Files
 
 EVALUATORS = "reference/evaluators"
 OPTIONS = "reference/run-options"
+API = "reference/api"
+API_INDEX = "reference/python-api.md"
+API_MARKER = "<!-- api-modules -->"
+PACKAGE = Path(__file__).resolve().parent.parent.parent / "agent_evaluators"
 
 
 # ------------------------------------------------------------------------------ evaluators
@@ -202,6 +210,58 @@ def cli_page() -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------ Python API
+def declared_all(path: Path) -> Optional[List[str]]:
+    """A module's ``__all__``, read from its source (importing it could need an extra that is not installed)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            try:
+                return list(ast.literal_eval(node.value))
+            except ValueError:  # built from other lists (``[*a.__all__, ...]``): the module knows
+                import importlib
+
+                parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+                module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+                return list(importlib.import_module(module).__all__)
+    return None
+
+
+def public_modules() -> Dict[str, List[str]]:
+    """Dotted name -> ``__all__`` for every module of the package that declares one (the package itself
+    left out: its names are the evaluators, each with its page, and ``evaluate``, on the API index page)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        names = declared_all(path)
+        if names is None:
+            continue
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if module != PACKAGE.name:
+            found[module] = names
+    return found
+
+
+def _module_summary(module: str) -> str:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    return " ".join(doc.split("\n\n", 1)[0].split())
+
+
+def api_page(module: str, names: List[str]) -> str:
+    lines = [f"# {module}", "", f"The public names of `{module}` (its `__all__`), from their docstrings.", "",
+             f"::: {module}", "    options:", "      show_root_heading: false", "      show_root_toc_entry: false",
+             "      members:"]
+    lines += [f"        - {name}" for name in names]
+    return "\n".join(lines) + "\n"
+
+
+def api_index(modules: Dict[str, List[str]]) -> str:
+    lines = ["| module | what it holds |", "|---|---|"]
+    lines += [f"| [`{m}`](api/{m}.md) | {_module_summary(m).replace('|', '/')} |" for m in modules]
+    return "\n".join(lines) + "\n"
+
+
 # ------------------------------------------------------------------------------ the hook
 def pages() -> Dict[str, str]:
     """Path under ``docs/`` -> Markdown, for every generated page."""
@@ -214,7 +274,14 @@ def pages() -> Dict[str, str]:
     out[f"{OPTIONS}/index.md"] = options_index(RUN_OPTIONS)
     out.update({f"{OPTIONS}/{o.name}.md": option_page(o) for o in RUN_OPTIONS})
     out["reference/cli.md"] = cli_page()
+    out.update({f"{API}/{m}.md": api_page(m, names) for m, names in public_modules().items()})
     return out
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.src_uri == API_INDEX:
+        return markdown.replace(API_MARKER, api_index(public_modules()))
+    return markdown
 
 
 def on_files(files: Files, config: Any) -> Files:
@@ -233,6 +300,7 @@ def _add_to_nav(config: Any, generated: Dict[str, str]) -> None:
                          if path.startswith(folder + "/") and path != index), key=lambda t: t[0].lower())
         return [index, *({title: path} for title, path in titled)]
 
+    api = [API_INDEX, *({path[len(API) + 1:-3]: path} for path in sorted(generated) if path.startswith(API + "/"))]
     for item in config["nav"]:
         if isinstance(item, dict) and "Reference" in item:
             filled = []
@@ -241,5 +309,7 @@ def _add_to_nav(config: Any, generated: Dict[str, str]) -> None:
                     (title, value), = sub.items()
                     if value in (EVALUATORS + "/", OPTIONS + "/"):
                         sub = {title: section(value.rstrip("/"))}
+                    elif value == API_INDEX:
+                        sub = {title: api}
                 filled.append(sub)
             item["Reference"] = filled
