@@ -248,11 +248,63 @@ def _module_summary(module: str) -> str:
     return " ".join(doc.split("\n\n", 1)[0].split())
 
 
+def _module_path(module: str) -> Path:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def _is_submodule(module: str) -> bool:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
+
+
+def origins(module: str) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """Where each re-exported name of ``module`` is defined, read from its source: the lazy tables
+    (``_LAZY`` / ``_WHERE``: name -> submodule, ``agent_evaluators._util.lazy``) and relative imports;
+    and the names imported from outside the package (``typing.Unpack``), name -> their module."""
+    path = _module_path(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    inside: Dict[str, str] = {}
+    outside: Dict[str, str] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if isinstance(getattr(node, "value", None), ast.Dict) and any(
+                isinstance(t, ast.Name) and t.id in ("_LAZY", "_WHERE") for t in targets):
+            for key, value in zip(node.value.keys, node.value.values):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
+                    inside[key.value] = (value.value if value.value.startswith(PACKAGE.name + ".")
+                                         else f"{package}.{value.value}")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                target = inside if source.startswith(PACKAGE.name) else outside
+                target.setdefault(alias.asname or alias.name, source)
+    return inside, outside
+
+
 def api_page(module: str, names: List[str]) -> str:
-    lines = [f"# {module}", "", f"The public names of `{module}` (its `__all__`), from their docstrings.", "",
+    """The module's docstring and its own names from one ``::: module``; each name it re-exports from a
+    submodule from where it is defined (mkdocstrings reads sources: a lazy export is invisible to it)."""
+    inside, outside = origins(module)
+    submodules = [n for n in names if n not in inside and _is_submodule(f"{module}.{n}")]
+    own = [n for n in names if n not in inside and n not in outside and n not in submodules]
+    lines = [f"# {module}", "", f"The public names of `{module}` (its `__all__`), from their docstrings; "
+             f"import them from `{module}`.", "",
              f"::: {module}", "    options:", "      show_root_heading: false", "      show_root_toc_entry: false",
-             "      members:"]
-    lines += [f"        - {name}" for name in names]
+             "      members:" + ("" if own else " false")]
+    lines += [f"        - {name}" for name in own]
+    for name in names:
+        if name in inside:
+            lines += ["", f"::: {inside[name]}.{name}", "    options:", "      show_root_full_path: false"]
+        elif name in submodules:
+            lines += ["", f"::: {module}.{name}", "    options:", "      members: false"]
+        elif name in outside:
+            lines += ["", f"## {name}", "", f"`{outside[name]}.{name}`, re-exported for convenience."]
     return "\n".join(lines) + "\n"
 
 
