@@ -17,6 +17,7 @@ site, so the registry or the option table cannot gain an entry the site lacks
 import ast
 import inspect
 import io
+import re
 import textwrap
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -245,7 +246,8 @@ def _module_summary(module: str) -> str:
     path = PACKAGE.parent.joinpath(*module.split("."))
     path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    return " ".join(doc.split("\n\n", 1)[0].split())
+    first = " ".join(doc.split("\n\n", 1)[0].split())
+    return re.sub(r":\w+:`~?\.?([^`]+)`", r"`\1`", first)  # reST roles as code (griffe_rst.py does the pages)
 
 
 def _module_path(module: str) -> Path:
