@@ -12,6 +12,7 @@ the quality metrics get those rows' last user text, final answer, ground truth a
 outputs (as context) as plain strings, as azure's quality evaluators take them.
 
     PYTHONPATH=. python bench/bench_prompt_tokens.py [--model gpt-4o] [--check] [--long N [--seed S]]
+    PYTHONPATH=. python bench/bench_prompt_tokens.py --record docs/evidence/records   # also write the figures
 
 ``--long N``: instead of the samples, ``N`` long customer-service conversations from
 :mod:`bench.long_conversations` (policy-sized system prompt, 14 tool definitions, 5-15 user turns,

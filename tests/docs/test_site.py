@@ -74,6 +74,8 @@ def test_every_public_module_has_its_python_api_page(site):
         # an entry's anchor is its dotted path where it is defined (a re-export's: its submodule's)
         missing = [n for n in names if not re.search(rf'id="(?:[\w.]+\.)?{re.escape(n)}"', text, re.IGNORECASE)]
         assert not missing, f"{module}: no entry for {missing}"
+        raw = re.findall(r":(?:class|func|mod|meth|attr|data):`[^`]*`", text)
+        assert not raw, f"{module}: reST roles left unread on the page (docs/_hooks/griffe_rst.py): {raw[:3]}"
         assert f"api/{module}.html" in index, module
 
 
