@@ -36,7 +36,7 @@ def test_the_page_has_a_table_from_each_bench_script_and_the_parity_run():
     named = {m["name"] for m in _markers()}
     scripts = {p.stem for p in (REPO_ROOT / "bench").glob("bench_*.py")}
     assert scripts <= named, f"bench scripts without a table on the evidence page: {sorted(scripts - named)}"
-    assert {"parity", "bench_prompt_tokens_long"} <= named
+    assert {"parity", "reliability", "bench_prompt_tokens_long"} <= named
 
 
 @pytest.mark.parametrize("name", sorted({m["name"] for m in _markers()}))

@@ -136,6 +136,8 @@ NOT_RUN: Dict[str, str] = {
     "python bench/bench_evaluate.py --record docs/evidence/records":
         "a benchmark of minutes; rewrites its committed record (tests/docs/test_evidence.py runs --record on "
         "bench_deterministic.py)",
+    "python bench/reliability.py --record docs/evidence/records":
+        "runs the measuring reliability tests (a minute); rewrites its committed record",
     "python bench/parity.py --record docs/evidence/records":
         "the differential test files (minutes); rewrites its committed record",
     "python bench/bench_compare.py --check": "a simulation of minutes; tests/stats/test_simulation.py (heavy) runs it",
