@@ -4,6 +4,7 @@
     python bench/bench_compare.py --quick      # 200 A/A, fewer per effect (a smoke run)
     python bench/bench_compare.py --check      # exit 1 when a target is missed
     python bench/bench_compare.py --json       # the figures as one JSON object
+    python bench/bench_compare.py --record docs/evidence/records   # also write the figures for the docs
 
 The judge is :class:`agent_evaluators.testing.noisy.NoisyJudge` (each verdict
 ``round(true + N(0, sd))`` on a 1-5 scale); rows have true values uniform on 2..4. A simulated run
@@ -26,7 +27,9 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+
+from common import Recorder, add_record_argument  # noqa: E402
 
 from agent_evaluators.report.load import RunData  # noqa: E402
 from agent_evaluators.report.paired import compare_loaded  # noqa: E402
@@ -119,14 +122,35 @@ def run(quick: bool = False, seed: int = 26, alpha: float = 0.05, rows: int = 40
     return figures
 
 
+def record(figures: Dict[str, Any], folder: str, argv: Sequence[str]) -> None:
+    """The figures as the evidence page's record (``bench/common.py``)."""
+    rec = Recorder("bench_compare", folder)
+    a = figures["aa"]
+    rec.table("aa", f"A/A: {a['sims']:,} comparisons of {a['rows']} rows, same truth, fresh judge noise "
+              f"(sd {figures['judge']['sd']} on 1-5), alpha {figures['alpha']}",
+              ["verdict", "rate", "target"])
+    rec.row("aa", "regressed", f"{100 * a['regressed_rate']:.1f}%", f"≤ {100 * (figures['alpha'] / 2 + 0.01):.1f}%")
+    rec.row("aa", "any change", f"{100 * a['any_change_rate']:.1f}%", f"≤ {100 * (figures['alpha'] + 0.01):.1f}%")
+    rec.row("aa", "any change on score or pass rate", f"{100 * a['any_change_rate_both_metrics']:.1f}%", "")
+    rec.table("detection", "a true drop: how often `compare` detects it, against what `agent-eval plan` predicts",
+              ["effect", "detected", "plan predicts", "rows plan needs for 80% power"])
+    for d in figures["detection"]:
+        rec.row("detection", d["effect"], f"{100 * d['detection_rate']:.1f}%", f"{100 * d['plan_predicted']:.1f}%",
+                d["plan_rows_needed_80"])
+    rec.write([sys.argv[0], *argv])
+
+
 def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--seed", type=int, default=26)
+    add_record_argument(parser)
     args = parser.parse_args(list(argv) or None)
     figures = run(args.quick, args.seed)
+    if args.record:
+        record(figures, args.record, argv)
     if args.json:
         print(json.dumps(figures))
     else:

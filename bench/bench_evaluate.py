@@ -4,6 +4,7 @@
     python bench/bench_evaluate.py --quick    # smaller sizes, same scenarios
     python bench/bench_evaluate.py --check    # exit 1 when one of our targets is missed
     python bench/bench_evaluate.py --no-azure # ours only
+    python bench/bench_evaluate.py --record docs/evidence/records   # also write the figures for the docs
 
 Every scenario runs in a fresh subprocess (this file with ``--worker``), so imports,
 thread pools and peak memory of one do not leak into another. The judge is
@@ -38,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from common import Server, write_judge_data
+from common import Recorder, Server, add_record_argument, write_judge_data
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
@@ -248,8 +249,11 @@ def write_plain_data(path: Path, n: int) -> None:
 
 
 class Report:
-    def __init__(self) -> None:
+    def __init__(self, recorder: Recorder) -> None:
         self.missed: List[str] = []
+        self.recorder = recorder
+        recorder.table("evaluate", "ours and azure-ai-evaluation's evaluate(), same data, same local judge",
+                       ["scenario", "ours", "azure-ai-evaluation", "azure / ours", "target", "met"])
 
     def line(self, label: str, ours: Optional[str], azure: Optional[str] = None, ratio: Optional[float] = None,
              target: Optional[str] = None, ok: Optional[bool] = None) -> None:
@@ -263,6 +267,8 @@ class Report:
             if not ok:
                 self.missed.append(label)
         print("  ".join(parts), flush=True)
+        self.recorder.row("evaluate", label, ours, azure or "", f"{ratio:.1f}×" if ratio is not None else "",
+                          target or "", ("yes" if ok else "no") if target is not None else "")
 
 
 def main() -> int:
@@ -273,6 +279,7 @@ def main() -> int:
     p.add_argument("--judge-only", action="store_true", help="only the judge-client figures")
     p.add_argument("--reps", type=int, default=0, help="runs per side of the CPU-per-call comparison (default 5)")
     p.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    add_record_argument(p)
     args = p.parse_args()
     if args.worker:
         name, *wargs = args.worker
@@ -297,7 +304,11 @@ def main() -> int:
     reps = args.reps or (3 if args.quick else 5)
     n_trivial = 2000 if args.quick else 10_000
     n_mem_small, n_mem_big = (5_000, 50_000) if args.quick else (10_000, 100_000)
-    rep = Report()
+    rep = Report(Recorder("bench_evaluate", args.record))
+    if args.quick:
+        rep.recorder.note(f"Quick mode (`--quick`): {n_judge} judge rows, {n_trivial:,} trivial rows, "
+                          f"{n_mem_small:,} / {n_mem_big:,} rows for memory, {reps} runs per side; "
+                          "the full run uses 1,000, 10,000 and 10,000 / 100,000, 5 runs.")
     tmp = Path(tempfile.mkdtemp(prefix="bench_evaluate_"))
     print(f"bench_evaluate: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, data in {tmp}", flush=True)
 
@@ -333,6 +344,7 @@ def main() -> int:
         fake = run_worker("fakejudge", judge_data, 10)
         rep.line(f"runner only: {n_judge} rows x simulated 50 ms judge, c=10 (s)", f"{fake['wall']:.2f}", None, None,
                  f"<= {1.25 * ideal:.2f}", fake["wall"] <= 1.25 * ideal)
+        rep.line("runner only: CPU per row (ms)", f"{fake['cpu'] / n_judge * 1000:.3f}")
         print(f"    ours: runner CPU {fake['cpu'] / n_judge * 1000:.3f} ms/row (the rest of the judge-call CPU is the "
               "HTTP client and prompt rendering)", flush=True)
         az_cpu = az["cpu"] / max(az_st["requests"], 1) * 1000 if az else None
@@ -346,7 +358,8 @@ def main() -> int:
         st64 = server.stats()
         rep.line(f"max in flight at max_concurrency=64 ({n_c64} rows)", str(st64["max_in_flight"]), None, None,
                  ">= 60", st64["max_in_flight"] >= 60)
-        print(f"    ours: {n_c64} rows in {o64['wall']:.2f} s (ideal {n_c64 * DELAY_MS / 1000 / 64:.2f} s)", flush=True)
+        rep.line(f"judge run {n_c64} rows, c=64: wall (s; ideal {n_c64 * DELAY_MS / 1000 / 64:.2f})",
+                 f"{o64['wall']:.2f}")
 
         # CPU per judge call against a bare aiohttp client, same body, same server, same run
         body_file = capture_request_body(tmp / "intent_body.json")
@@ -378,6 +391,7 @@ def main() -> int:
     finally:
         server.close()
     if args.judge_only:
+        rep.recorder.write()
         print(f"MISSED: {', '.join(rep.missed)}" if rep.missed else "all judge targets met")
         return 1 if (args.check and rep.missed) else 0
 
@@ -405,6 +419,7 @@ def main() -> int:
     print(f"    ours: {n_mem_big} rows written and read back in {m_big['wall']:.2f} s "
           f"({m_big['wall'] / n_mem_big * 1000:.4f} ms/row incl. rows.jsonl)", flush=True)
 
+    rep.recorder.write()
     if rep.missed:
         print(f"MISSED: {', '.join(rep.missed)}")
     else:

@@ -5,6 +5,7 @@
     python bench/bench_nlp.py --check      # exit 1 when a target is missed or a result differs
     python bench/bench_nlp.py --metric F1 --metric ROUGE --words 150
     python bench/bench_nlp.py --batch      # only the batch-engine table
+    python bench/bench_nlp.py --record docs/evidence/records   # also write the figures for the docs
 
 For each metric the same rows go through azure's evaluator and ours (the whole ``__call__``:
 input checks and the result dict included, azure's own call overhead on its side, ours on ours),
@@ -51,10 +52,11 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "bench")]
+from common import Recorder, add_record_argument  # noqa: E402
 from texts import text_pairs  # noqa: E402
 
 TARGET = 10.0
@@ -126,8 +128,10 @@ def metrics(rows: int, words: str) -> List[Tuple[str, bool, Any, Any, List[Any],
     return table
 
 
-def run_table(table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, Any], Any]]], rounds: int) -> bool:
-    """Time and compare every metric of ``table``; print a line each. True when a target was missed or a row differs."""
+def run_table(table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, Any], Any]]], rounds: int,
+              record: Optional[Callable[..., None]] = None) -> bool:
+    """Time and compare every metric of ``table``; print a line each (and ``record`` it). True when a target was
+    missed or a row differs."""
     failed = False
     for name, has_target, theirs, ours, rows, call in table:
         call(theirs, rows[0]), call(ours, rows[0])  # first use loads WordNet, NLTK, the scorer modules
@@ -137,6 +141,9 @@ def run_table(table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, A
         failed = failed or missed or not identical
         target = (">= 10x" if has_target else "none") + (" MISSED" if missed else "")
         print(f"{name:<20} {best_theirs:>12.4f} {best_ours:>12.4f} {ratio:>7.1f}x  {target:<7} {identical}", flush=True)
+        if record:
+            record(name, f"{best_theirs:.4f}", f"{best_ours:.4f}", f"{ratio:.1f}×", target,
+                   f"{len(rows):,} of {len(rows):,}" if identical else "no")
     return failed
 
 
@@ -163,7 +170,7 @@ def output_rows(result: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 
 def run_batch_table(table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[Any, Any], Any]]], runs: int,
-                    folder: Path) -> bool:
+                    folder: Path, record: Optional[Callable[..., None]] = None) -> bool:
     """Time both batch engines on every metric of ``table``; print a line each. True when a row differs."""
     from azure.ai.evaluation import evaluate as azure_evaluate
 
@@ -185,6 +192,9 @@ def run_batch_table(table: List[Tuple[str, bool, Any, Any, List[Any], Callable[[
         per_row = [seconds * 1000 / len(rows) for seconds in (azure_s, our_s)]
         print(f"{name:<20} {per_row[0]:>12.4f} {per_row[1]:>12.4f} {per_row[0] / per_row[1]:>7.1f}x  {identical}",
               flush=True)
+        if record:
+            record(name, f"{per_row[0]:.4f}", f"{per_row[1]:.4f}", f"{per_row[0] / per_row[1]:.1f}×",
+                   f"{len(rows):,} of {len(rows):,}" if identical else "no")
     return failed
 
 
@@ -198,7 +208,9 @@ def main() -> int:
     parser.add_argument("--batch", action="store_true", help="only the batch-engine table (evaluate() on a JSONL file)")
     parser.add_argument("--no-batch", action="store_true", help="only the call-level table")
     parser.add_argument("--batch-runs", type=int, default=3, help="timed batch runs per engine, after a warm-up (3)")
+    add_record_argument(parser)
     args = parser.parse_args()
+    rec = Recorder("bench_nlp", args.record)
     warnings.simplefilter("ignore")
     from tests.parity.nltk_data import build_nltk_data, use_nltk_data
 
@@ -208,6 +220,8 @@ def main() -> int:
 
     print(f"shared n-gram counts of F1 and ROUGE-N: {grams.IMPLEMENTATION} "
           f"({'the compiled extension' if grams.IMPLEMENTATION == 'c' else 'pure Python: the extension is not built'})")
+    rec.note("Shared n-gram counts of F1 and ROUGE-N: " + ("the compiled C extension." if grams.IMPLEMENTATION == "c"
+                                                         else "pure Python (the C extension was not built)."))
     failed = False
     for words in args.words or ["8-40", "150"]:
         table = [row for row in metrics(args.rows, words)
@@ -215,13 +229,23 @@ def main() -> int:
         if not args.batch:
             print(f"\nCall level: each evaluator's __call__, {args.rows} rows, {words} words per text (CPU ms per row)")
             print(f"{'metric':<20} {'azure ms/row':>12} {'ours ms/row':>12} {'ratio':>8}  target  identical")
-            failed = run_table(table, args.rounds) or failed
+            key = f"call {words}"
+            rec.table(key, f"each evaluator's `__call__`, {args.rows:,} rows of {words} words, CPU ms per row, "
+                      f"best of {args.rounds} rounds", ["metric", "azure ms/row", "ours ms/row", "azure / ours",
+                                                        "target", "rows identical"])
+            failed = run_table(table, args.rounds, functools.partial(rec.row, key)) or failed
         if not args.no_batch:
             print(f"\nBatch engine: evaluate(data=JSONL) wall time / rows, {args.rows} rows, {words} words per text "
                   f"(best of {args.batch_runs} after a warm-up)")
             print(f"{'metric':<20} {'azure ms/row':>12} {'ours ms/row':>12} {'ratio':>8}  identical")
             offline = [row for row in table if row[1]]  # azure's BLEU, GLEU, METEOR need downloaded NLTK data
-            failed = run_batch_table(offline, args.batch_runs, Path(tempfile.mkdtemp(prefix="bench-nlp-"))) or failed
+            key = f"batch {words}"
+            rec.table(key, f"each library's `evaluate(data=JSONL)`, {args.rows:,} rows of {words} words, wall ms per "
+                      f"row, best of {args.batch_runs} after a warm-up",
+                      ["metric", "azure ms/row", "ours ms/row", "azure / ours", "rows identical"])
+            failed = run_batch_table(offline, args.batch_runs, Path(tempfile.mkdtemp(prefix="bench-nlp-")),
+                                     functools.partial(rec.row, key)) or failed
+    rec.write()
     return 1 if args.check and failed else 0
 
 

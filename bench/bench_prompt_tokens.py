@@ -12,6 +12,7 @@ the quality metrics get those rows' last user text, final answer, ground truth a
 outputs (as context) as plain strings, as azure's quality evaluators take them.
 
     PYTHONPATH=. python bench/bench_prompt_tokens.py [--model gpt-4o] [--check] [--long N [--seed S]]
+    PYTHONPATH=. python bench/bench_prompt_tokens.py --record docs/evidence/records   # also write the figures
 
 ``--long N``: instead of the samples, ``N`` long customer-service conversations from
 :mod:`bench.long_conversations` (policy-sized system prompt, 14 tool definitions, 5-15 user turns,
@@ -37,7 +38,9 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 os.environ.setdefault("PF_DISABLE_TRACING", "true")
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path[:0] = [str(REPO), str(REPO / "bench")]
+
+from common import Recorder, add_record_argument  # noqa: E402
 
 from agent_evaluators.judge.token_count import counter_for  # noqa: E402
 from agent_evaluators.testing import ChatRequest, JudgeServer, schema_reply  # noqa: E402
@@ -189,12 +192,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--long", type=int, default=0, metavar="N",
                         help="judge N long generated conversations with the agent evaluators instead of the samples")
     parser.add_argument("--seed", type=int, default=7, help="the long conversations' seed")
+    add_record_argument(parser)
     args = parser.parse_args(argv)
+    rec = Recorder("bench_prompt_tokens_long" if args.long else "bench_prompt_tokens", args.record)
     logging.getLogger("azure").setLevel(logging.ERROR)  # "experimental class" notices, one per class
     rows, names, limit = ((long_rows(args.long, args.seed), AGENT, 0.9) if args.long else (sample_rows(), list(AZURE), 1.0))
     kind = f"long conversations (seed {args.seed})" if args.long else "sample rows"
     print(f"prompt tokens per verdict, {len(rows)} {kind}, counted with: {counter_for(args.model).method}\n")
     print(f"{'metric':34} {'ours':>7} {'azure':>7} {'ours/azure':>10} {'rows':>5}   ms/row ours, azure (wall; CPU)")
+    rec.table("tokens", f"prompt tokens per verdict, {len(rows)} {kind}, counted with {counter_for(args.model).method}",
+              ["metric", "ours", "azure 1.18", "ours / azure", "rows judged", "ms per row, ours / azure (wall)"])
     worse = []
     totals = [0, 0]
     for name in names:
@@ -206,8 +213,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         totals[1] += m.their_total
         print(f"{name:34} {m.ours:7.0f} {m.theirs:7.0f} {ratio:10.2f} {m.judged:5d}   {m.our_ms:6.1f}, {m.their_ms:6.1f}; "
               f"{m.our_cpu_ms:6.1f}, {m.their_cpu_ms:6.1f}")
+        rec.row("tokens", name, round(m.ours), round(m.theirs), f"{ratio:.2f}", m.judged,
+                f"{m.our_ms:.1f} / {m.their_ms:.1f}")
     whole = totals[0] / totals[1] if totals[1] else float("nan")
     print(f"{'whole run (all requests)':34} {totals[0]:7d} {totals[1]:7d} {whole:10.2f}")
+    rec.row("tokens", "whole run (all requests)", totals[0], totals[1], f"{whole:.2f}", "", "")
+    rec.write(None if argv is None else [sys.argv[0], *argv])
     if args.long and whole > 0.6:
         worse.append("whole run")
     return 1 if args.check and worse else 0

@@ -3,6 +3,7 @@
     python bench/bench_ray.py            # 2,000 judge rows, 20,000 trivial rows
     python bench/bench_ray.py --quick    # 1,000 / 5,000
     python bench/bench_ray.py --check    # exit 1 when a target is missed
+    python bench/bench_ray.py --record docs/evidence/records   # also write the figures for the docs
 
 Needs the ``ray`` extra. Starts one local Ray (``num_cpus`` = this machine's CPUs, no
 dashboard, usage stats off) and a judge server in its own process
@@ -36,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Dict, List
 
-from common import Server, write_judge_data
+from common import Recorder, Server, add_record_argument, write_judge_data
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
@@ -68,7 +69,7 @@ def write_cpu_data(path: Path, n: int) -> Path:
     return path
 
 
-def scale_out(evaluate_ray, tmp: Path, cpus: int, n: int) -> None:
+def scale_out(evaluate_ray, tmp: Path, cpus: int, n: int, rec: Recorder) -> None:
     """CPU-bound work (ROUGE + trajectory, no judge) at 1..cpus workers: scale-out efficiency
     = wall(1 worker) / (wall(w) x w). The issue's target: >= 80 % at 12 workers on 16 cores."""
     from agent_evaluators import ResponseMatchEvaluator, ToolTrajectoryEvaluator
@@ -79,6 +80,8 @@ def scale_out(evaluate_ray, tmp: Path, cpus: int, n: int) -> None:
     counts = [w for w in (1, 2, 4, 8, 12, 16) if w <= cpus]
     print(f"\nscale-out, CPU-bound (ROUGE + trajectory, {n} rows, automatic shard size), {cpus} CPUs", flush=True)
     print(f"{'workers':>8}{'wall s':>9}{'rows/s':>10}{'speed-up':>10}{'efficiency':>12}", flush=True)
+    rec.table("scale", f"CPU-bound rows (ROUGE + trajectory, no judge), {n:,} rows, {cpus} CPUs",
+              ["workers", "wall s", "rows/s", "speed-up", "efficiency"])
     base = None
     for workers in counts:
         t0 = time.perf_counter()
@@ -88,13 +91,16 @@ def scale_out(evaluate_ray, tmp: Path, cpus: int, n: int) -> None:
         assert res.metrics["rouge.n"] == n and res.metrics["trajectory.n"] == n, res.metrics
         base = base or wall
         print(f"{workers:>8}{wall:>9.2f}{n / wall:>10.0f}{base / wall:>10.2f}{base / wall / workers:>12.0%}", flush=True)
+        rec.row("scale", workers, f"{wall:.2f}", f"{n / wall:.0f}", f"{base / wall:.2f}", f"{base / wall / workers:.0%}")
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="smaller sizes")
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    add_record_argument(p)
     args = p.parse_args()
+    rec = Recorder("bench_ray", args.record)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     sys.path.insert(0, str(REPO))  # Ray workers import this file's `trivial` as bench.bench_ray
     import ray
@@ -123,12 +129,16 @@ def main() -> int:
         print(f"\njudge run: {n_judge} rows, {DELAY_MS} ms per judge reply, cluster budget {BUDGET}, "
               f"2 shards per worker; ideal = rows x delay / budget = {ideal:.2f} s", flush=True)
         print(f"{'engine':<14}{'workers':>8}{'wall s':>9}{'rows/s':>9}{'x ideal':>9}{'max in flight':>15}", flush=True)
+        rec.table("judge", f"judge run: {n_judge:,} rows × IntentResolution, {DELAY_MS} ms per judge reply, cluster "
+                  f"budget {BUDGET}, 2 shards per worker; ideal {ideal:.2f} s",
+                  ["engine", "workers", "wall s", "rows/s", "× ideal", "most requests in flight"])
         server.reset()
         t0 = time.perf_counter()
         local = evaluate(data=str(judge_data), evaluators={"intent": ev}, max_concurrency=BUDGET, show_progress=False)
         wall = local_wall = time.perf_counter() - t0
         st = server.stats()
         print(f"{'local':<14}{1:>8}{wall:>9.2f}{n_judge / wall:>9.0f}{wall / ideal:>9.2f}{st['max_in_flight']:>15}", flush=True)
+        rec.row("judge", "local", 1, f"{wall:.2f}", f"{n_judge / wall:.0f}", f"{wall / ideal:.2f}", st["max_in_flight"])
         from agent_evaluators.ray_engine import evaluate_ray
 
         for workers in (1, 2, 4):
@@ -143,6 +153,8 @@ def main() -> int:
             assert st["requests"] == n_judge, st
             print(f"{'ray':<14}{workers:>8}{wall:>9.2f}{n_judge / wall:>9.0f}{wall / ideal:>9.2f}{st['max_in_flight']:>15}",
                   flush=True)
+            rec.row("judge", "ray", workers, f"{wall:.2f}", f"{n_judge / wall:.0f}", f"{wall / ideal:.2f}",
+                    st["max_in_flight"])
             if st["max_in_flight"] > BUDGET:
                 missed.append(f"budget exceeded with {workers} workers ({st['max_in_flight']})")
             if workers == 1 and st["max_in_flight"] < BUDGET - 4:
@@ -167,6 +179,10 @@ def main() -> int:
         print(f"fixed cost per run (10 rows, 1 worker)              {fixed_s * 1000:8.1f} ms", flush=True)
         print(f"local engine                                        {local_wall / n_plain * 1e6:8.1f} us/row "
               f"({local_wall:.2f} s)", flush=True)
+        rec.table("cost", f"Ray's cost: a trivial sync evaluator, {n_plain:,} rows, automatic shard size",
+                  ["engine", "µs per row", "wall s", "overhead over local, µs per row"])
+        rec.row("cost", "fixed cost per run (10 rows, 1 worker)", "", f"{fixed_s:.3f}", "")
+        rec.row("cost", "local engine", f"{local_wall / n_plain * 1e6:.1f}", f"{local_wall:.2f}", "")
         for workers in (1, 2):
             t0 = time.perf_counter()
             r = evaluate_ray(data=str(plain_data), evaluators=evs, num_workers=workers, show_progress=False)
@@ -175,7 +191,12 @@ def main() -> int:
             over = (wall - fixed_s - local_wall) / n_plain
             print(f"ray, {workers} worker(s)                                  {wall / n_plain * 1e6:8.1f} us/row "
                   f"({wall:.2f} s); overhead over local {over * 1e6:+.1f} us/row", flush=True)
-        scale_out(evaluate_ray, tmp, cpus, 2000 if args.quick else 6000)
+            rec.row("cost", f"ray, {workers} worker(s)", f"{wall / n_plain * 1e6:.1f}", f"{wall:.2f}", f"{over * 1e6:+.1f}")
+        scale_out(evaluate_ray, tmp, cpus, 2000 if args.quick else 6000, rec)
+        if args.quick:
+            rec.note(f"Quick mode (`--quick`): {n_judge:,} judge rows, {n_plain:,} trivial rows, 2,000 CPU-bound rows; "
+                     "the full run uses 2,000, 20,000 and 6,000.")
+        rec.write()
     finally:
         server.close()
         ray.shutdown()

@@ -3,6 +3,7 @@
     PYTHONPATH=. python bench/bench_traces.py              # runs of 1,000 and 4,000 model calls; 20 and 80 MB files
     PYTHONPATH=. python bench/bench_traces.py --calls 2000
     PYTHONPATH=. python bench/bench_traces.py --check      # exit 1 when reading is not linear or memory follows the file
+    PYTHONPATH=. python bench/bench_traces.py --record docs/evidence/records   # also write the figures for the docs
 
 Time: one run of N model calls (``tests/traces/long_traces.py``: an agent loop, a tool call per
 model call, inputs recorded as only the new messages or as a sliding window under a system prompt
@@ -28,7 +29,9 @@ from pathlib import Path
 from typing import Dict
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path[:0] = [str(REPO), str(REPO / "bench")]
+
+from common import Recorder, add_record_argument  # noqa: E402
 
 from agent_evaluators.traces import read_runs  # noqa: E402
 from tests.traces.long_traces import agent_loop, many_traces  # noqa: E402
@@ -53,10 +56,12 @@ def parse_only(path: Path) -> None:
             json.loads(line)
 
 
-def timing(folder: Path, calls: int) -> Dict[str, float]:
+def timing(folder: Path, calls: int, rec: Recorder) -> Dict[str, float]:
+    rec.table("time", "reading one run of N model calls (best of 3)",
+              ["trace shape", "model calls", "seconds", "× json.loads of its lines", "time of 4N / N (linear: ~4)"])
     ratios = {}
     for shape in ("new", "window"):
-        seconds = {}
+        seconds, floors = {}, {}
         for n in (calls, 4 * calls):
             path = agent_loop(folder / f"{shape}-{n}.jsonl", n, shape)
             (run,), _ = read_runs(path)
@@ -65,7 +70,10 @@ def timing(folder: Path, calls: int) -> Dict[str, float]:
             floor = best(functools.partial(parse_only, path))
             print(f"{shape:>6} {n:>6} model calls: {seconds[n]:7.3f} s to read "
                   f"({seconds[n] / floor:5.1f}x json.loads of its lines, {floor:.3f} s)")
+            floors[n] = seconds[n] / floor
         ratios[shape] = seconds[4 * calls] / seconds[calls]
+        for n in (calls, 4 * calls):
+            rec.row("time", shape, n, f"{seconds[n]:.3f}", f"{floors[n]:.1f}", f"{ratios[shape]:.2f}" if n != calls else "")
         print(f"{shape:>6} time of {4 * calls} calls / {calls} calls: {ratios[shape]:.2f} (linear: ~4)")
     return ratios
 
@@ -75,7 +83,7 @@ def child(args: list) -> float:
     return float(json.loads(out.stdout)["peak_mb"])
 
 
-def memory(folder: Path) -> float:
+def memory(folder: Path, rec: Recorder) -> float:
     baseline = child(["-c", "import json, agent_evaluators.traces, agent_evaluators.runner.readers; "
                             "from tests.peak_memory import peak_mb; print(json.dumps({'peak_mb': peak_mb()}))"])
     peaks, sizes = {}, {}
@@ -87,6 +95,11 @@ def memory(folder: Path) -> float:
               f"({peaks[runs] - baseline:5.1f} MB over the {baseline:.1f} MB of a child that only imports the reader)")
     share = (peaks[4000] - peaks[1000]) / (sizes[4000] - sizes[1000])
     print(f"memory growth / file growth: {share:.3f} (it was ~3.3 when the whole file was held)")
+    rec.table("memory", "reading a file of many small runs in a child process that keeps no row (peak RSS)",
+              ["runs", "file MB", "peak MB", "MB over a child that only imports the reader"])
+    for runs in (1000, 4000):
+        rec.row("memory", runs, f"{sizes[runs]:.1f}", f"{peaks[runs]:.1f}", f"{peaks[runs] - baseline:.1f}")
+    rec.note(f"Memory growth over file growth: {share:.3f} (limit {MAX_MEMORY_SHARE}).")
     return share
 
 
@@ -94,10 +107,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=1000, help="model calls of the smaller run (the larger: 4x)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a limit is missed")
+    add_record_argument(parser)
     args = parser.parse_args()
+    rec = Recorder("bench_traces", args.record)
     with tempfile.TemporaryDirectory() as tmp:
-        ratios = timing(Path(tmp), args.calls)
-        share = memory(Path(tmp))
+        ratios = timing(Path(tmp), args.calls, rec)
+        share = memory(Path(tmp), rec)
+    rec.write()
     failed = [f"{shape}: {r:.2f} > {MAX_TIME_RATIO}" for shape, r in ratios.items() if r > MAX_TIME_RATIO]
     if share > MAX_MEMORY_SHARE:
         failed.append(f"memory share {share:.3f} > {MAX_MEMORY_SHARE}")

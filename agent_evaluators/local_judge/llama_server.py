@@ -196,8 +196,9 @@ def start_local_judge(
         verbose: let llama.cpp log to stderr (off: it logs every request).
         startup_timeout_s: how long to wait for the model to load.
         request_timeout_s: the judge timeout put into ``model_config`` (seconds per request).
-        max_text_length, max_list_items: bounds on verdict strings and lists that the
-            server enforces while decoding (``None`` for none); put into ``model_config``.
+        max_text_length: the bound on verdict strings that the server enforces while decoding
+            (``None`` for none); put into ``model_config``.
+        max_list_items: the same bound on verdict lists.
 
     Raises ``ConfigError`` when xllamacpp is missing, the file is not a GGUF model, or
     the server does not start.

@@ -65,7 +65,8 @@ def compare_runs(a: Any, b: Any, *, metrics: Optional[Sequence[str]] = None, alp
     ``no_change``, ``inconclusive``); rows in one run only are counted in ``unpaired_a`` / ``unpaired_b``.
 
     Args:
-        a, b: run folders (or :class:`RunData`), A the baseline.
+        a: the baseline run's folder (or :class:`RunData`).
+        b: the run compared with it (a folder or :class:`RunData`).
         metrics: ``"<alias>.<key>"`` or ``"<alias>.pass_rate"`` (default: every evaluator both runs
             have, its score and its pass rate).
         alpha: the test level, after Holm's correction across ``metrics``.

@@ -6,22 +6,31 @@
 * one page per run option of the option table (``agent_evaluators.runner.option_table``): Python
   keyword, CLI flag, YAML key, default, meaning;
 * the CLI, each command's ``--help`` as its parser prints it (``agent_evaluators.cli.commands``);
+* one Python API page per public module (every module that declares ``__all__``: its public face),
+  rendered by mkdocstrings from the docstrings of the names in ``__all__``;
 
 and adds them to the navigation. The pages are not files in ``docs/``: they exist only in the built
 site, so the registry or the option table cannot gain an entry the site lacks
 (``tests/docs/test_site.py`` checks the built site against both).
 """
 
+import ast
 import inspect
 import io
+import re
 import textwrap
 from contextlib import redirect_stdout
-from typing import Any, Dict, Iterator, List, Tuple
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mkdocs.structure.files import File, Files
 
 EVALUATORS = "reference/evaluators"
 OPTIONS = "reference/run-options"
+API = "reference/api"
+API_INDEX = "reference/python-api.md"
+API_MARKER = "<!-- api-modules -->"
+PACKAGE = Path(__file__).resolve().parent.parent.parent / "agent_evaluators"
 
 
 # ------------------------------------------------------------------------------ evaluators
@@ -202,6 +211,111 @@ def cli_page() -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------ Python API
+def declared_all(path: Path) -> Optional[List[str]]:
+    """A module's ``__all__``, read from its source (importing it could need an extra that is not installed)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            try:
+                return list(ast.literal_eval(node.value))
+            except ValueError:  # built from other lists (``[*a.__all__, ...]``): the module knows
+                import importlib
+
+                parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+                module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+                return list(importlib.import_module(module).__all__)
+    return None
+
+
+def public_modules() -> Dict[str, List[str]]:
+    """Dotted name -> ``__all__`` for every module of the package that declares one (the package itself
+    left out: its names are the evaluators, each with its page, and ``evaluate``, on the API index page)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        names = declared_all(path)
+        if names is None:
+            continue
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if module != PACKAGE.name:
+            found[module] = names
+    return found
+
+
+def _module_summary(module: str) -> str:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    first = " ".join(doc.split("\n\n", 1)[0].split())
+    return re.sub(r":\w+:`~?\.?([^`]+)`", r"`\1`", first)  # reST roles as code (griffe_rst.py does the pages)
+
+
+def _module_path(module: str) -> Path:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def _is_submodule(module: str) -> bool:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
+
+
+def origins(module: str) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """Where each re-exported name of ``module`` is defined, read from its source: the lazy tables
+    (``_LAZY`` / ``_WHERE``: name -> submodule, ``agent_evaluators._util.lazy``) and relative imports;
+    and the names imported from outside the package (``typing.Unpack``), name -> their module."""
+    path = _module_path(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    inside: Dict[str, str] = {}
+    outside: Dict[str, str] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if isinstance(getattr(node, "value", None), ast.Dict) and any(
+                isinstance(t, ast.Name) and t.id in ("_LAZY", "_WHERE") for t in targets):
+            for key, value in zip(node.value.keys, node.value.values):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
+                    inside[key.value] = (value.value if value.value.startswith(PACKAGE.name + ".")
+                                         else f"{package}.{value.value}")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                target = inside if source.startswith(PACKAGE.name) else outside
+                target.setdefault(alias.asname or alias.name, source)
+    return inside, outside
+
+
+def api_page(module: str, names: List[str]) -> str:
+    """The module's docstring and its own names from one ``::: module``; each name it re-exports from a
+    submodule from where it is defined (mkdocstrings reads sources: a lazy export is invisible to it)."""
+    inside, outside = origins(module)
+    submodules = [n for n in names if n not in inside and _is_submodule(f"{module}.{n}")]
+    own = [n for n in names if n not in inside and n not in outside and n not in submodules]
+    lines = [f"# {module}", "", f"The public names of `{module}` (its `__all__`), from their docstrings; "
+             f"import them from `{module}`.", "",
+             f"::: {module}", "    options:", "      show_root_heading: false", "      show_root_toc_entry: false",
+             "      members:" + ("" if own else " false")]
+    lines += [f"        - {name}" for name in own]
+    for name in names:
+        if name in inside:
+            lines += ["", f"::: {inside[name]}.{name}", "    options:", "      show_root_full_path: false"]
+        elif name in submodules:
+            lines += ["", f"::: {module}.{name}", "    options:", "      members: false"]
+        elif name in outside:
+            lines += ["", f"## {name}", "", f"`{outside[name]}.{name}`, re-exported for convenience."]
+    return "\n".join(lines) + "\n"
+
+
+def api_index(modules: Dict[str, List[str]]) -> str:
+    lines = ["| module | what it holds |", "|---|---|"]
+    lines += [f"| [`{m}`](api/{m}.md) | {_module_summary(m).replace('|', '/')} |" for m in modules]
+    return "\n".join(lines) + "\n"
+
+
 # ------------------------------------------------------------------------------ the hook
 def pages() -> Dict[str, str]:
     """Path under ``docs/`` -> Markdown, for every generated page."""
@@ -214,7 +328,14 @@ def pages() -> Dict[str, str]:
     out[f"{OPTIONS}/index.md"] = options_index(RUN_OPTIONS)
     out.update({f"{OPTIONS}/{o.name}.md": option_page(o) for o in RUN_OPTIONS})
     out["reference/cli.md"] = cli_page()
+    out.update({f"{API}/{m}.md": api_page(m, names) for m, names in public_modules().items()})
     return out
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.src_uri == API_INDEX:
+        return markdown.replace(API_MARKER, api_index(public_modules()))
+    return markdown
 
 
 def on_files(files: Files, config: Any) -> Files:
@@ -233,6 +354,7 @@ def _add_to_nav(config: Any, generated: Dict[str, str]) -> None:
                          if path.startswith(folder + "/") and path != index), key=lambda t: t[0].lower())
         return [index, *({title: path} for title, path in titled)]
 
+    api = [API_INDEX, *({path[len(API) + 1:-3]: path} for path in sorted(generated) if path.startswith(API + "/"))]
     for item in config["nav"]:
         if isinstance(item, dict) and "Reference" in item:
             filled = []
@@ -241,5 +363,7 @@ def _add_to_nav(config: Any, generated: Dict[str, str]) -> None:
                     (title, value), = sub.items()
                     if value in (EVALUATORS + "/", OPTIONS + "/"):
                         sub = {title: section(value.rstrip("/"))}
+                    elif value == API_INDEX:
+                        sub = {title: api}
                 filled.append(sub)
             item["Reference"] = filled

@@ -127,7 +127,7 @@ NOT_RUN: Dict[str, str] = {
     "agent-eval report": "names the subcommand in prose",
     "agent-eval calibrate": "names the subcommand in prose (docs/guides/custom-evaluators.md)",
     "agent-eval traces": "names the subcommand in prose; 'Evaluating traces' runs it on samples/traces",
-    "python bench/bench_prompt_tokens.py --long 20": "a benchmark against azure-ai-evaluation; figures in docs/guides/cost.md",
+    "python bench/bench_prompt_tokens.py --long 20": "a benchmark against azure-ai-evaluation; figures on the evidence page",
     "agent-eval run --dry-run": "a flag named in prose; the cost guide's dry run is run above",
     "pip install -e '.[otel,mlflow]'": "installs extras; CI installs them (.ci/run) for tests/export",
     "agent-eval run --config samples/eval.yaml --mlflow": "needs the mlflow extra; tests/export/test_mlflow_export.py "
@@ -165,11 +165,16 @@ NOT_RUN: Dict[str, str] = {
     "export RAY_USAGE_STATS_ENABLED=0": "a Ray cluster setting (tests/runner/distributed runs a local Ray)",
     "ray start --head --include-dashboard=false --num-cpus=8": "starts a Ray cluster head node",
     "ray start --address=HEAD_IP:6379": "joins a Ray cluster (HEAD_IP is a placeholder)",
-    "python bench/bench_evaluate.py": "a benchmark of minutes against azure-ai-evaluation; figures in README",
-    "python bench/bench_deterministic.py": "a benchmark; figures in README",
-    "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures in README",
-    "python bench/bench_ray.py": "a benchmark on a local Ray; figures in README",
-    "python bench/bench_prompt_tokens.py": "a benchmark against azure-ai-evaluation; figures in README",
+    "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures on the evidence page",
+    "python bench/bench_ray.py": "a benchmark on a local Ray; figures on the evidence page",
+    "python bench/bench_prompt_tokens.py": "a benchmark against azure-ai-evaluation; figures on the evidence page",
+    "python bench/bench_evaluate.py --record docs/evidence/records":
+        "a benchmark of minutes; rewrites its committed record (tests/docs/test_evidence.py runs --record on "
+        "bench_deterministic.py)",
+    "python bench/reliability.py --record docs/evidence/records":
+        "runs the measuring reliability tests (a minute); rewrites its committed record",
+    "python bench/parity.py --record docs/evidence/records":
+        "the differential test files (minutes); rewrites its committed record",
     "python bench/bench_compare.py --check": "a simulation of minutes; tests/stats/test_simulation.py (heavy) runs it",
     "agent-eval compare RUN_A RUN_B [--metric ALIAS.METRIC] [--fail-on-regression] [--json]":
         "a synopsis with placeholders; 'Did it get worse?' runs the same command on two real runs",

@@ -229,8 +229,8 @@ def evaluate_invocations(
             criterion's ``judge_model_options.judge_model`` replaces its model name.
         scenario: the case's ``conversation_scenario`` (a model or dict), for the metrics that
             score a simulated conversation against it (``per_turn_user_simulator_quality_v1``).
-        final_state / expected_state: the agent's final session state and the case's
-            ``final_session_state``, for ``final_state_match``.
+        final_state: the agent's final session state, for ``final_state_match``.
+        expected_state: the case's ``final_session_state``, for ``final_state_match``.
 
     The efficiency metrics (``tool_call_count_v1`` ...) take no criterion: a threshold is a
     :class:`ConfigError`, as in ADK; they are always ``INFORMATIONAL``.
