@@ -20,8 +20,7 @@ labels into a labelled set, so a judge is calibrated on them as on ours.
 
 from .._util.lazy import lazy_exports
 from .catalog import CalibrationCase, JudgeMetric, find_metric, judge_metrics
-from .certify import certify, uncertified_note
-from .certify import describe as describe_certification
+from .certify import certify, describe_certification, uncertified_note
 from .kappa import cohen_kappa, confusion_matrix
 from .label_cases import labels_to_cases
 from .labelled_run import CalibrationReport, CaseResult, calibrate, calibrate_async

@@ -200,7 +200,7 @@ def uncertified_note(record: Any) -> str:
     return f"judge not certified ({why or 'too few labels of a pass or a fail'})"
 
 
-def describe(alias: str, record: Mapping[str, Any], metrics: Optional[Mapping[str, Any]] = None) -> str:
+def describe_certification(alias: str, record: Mapping[str, Any], metrics: Optional[Mapping[str, Any]] = None) -> str:
     """One line: ``intent: certified (TPR 0.95 [0.83, 0.99], TNR 0.90 [0.81, 0.96], 60 labels, floor 0.8)``,
     then, given a run's ``metrics`` holding it, ``; pass rate 0.84, corrected 0.71 [0.62, 0.80]``."""
     if "tpr" not in record:

@@ -262,8 +262,10 @@ def _is_submodule(module: str) -> bool:
 
 def origins(module: str) -> Tuple[Dict[str, str], Dict[str, str]]:
     """Where each re-exported name of ``module`` is defined, read from its source: the lazy tables
-    (``_LAZY`` / ``_WHERE``: name -> submodule, ``agent_evaluators._util.lazy``) and relative imports;
-    and the names imported from outside the package (``typing.Unpack``), name -> their module."""
+    (``_LAZY`` / ``_WHERE``: name -> submodule, ``agent_evaluators._util.lazy``) and relative imports,
+    as name -> the object's full dotted path (followed through a package that re-exports it in turn, and
+    through ``import x as y``); and the names imported from outside the package (``typing.Unpack``),
+    name -> their module."""
     path = _module_path(module)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     inside: Dict[str, str] = {}
@@ -274,8 +276,9 @@ def origins(module: str) -> Tuple[Dict[str, str], Dict[str, str]]:
                 isinstance(t, ast.Name) and t.id in ("_LAZY", "_WHERE") for t in targets):
             for key, value in zip(node.value.keys, node.value.values):
                 if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
-                    inside[key.value] = (value.value if value.value.startswith(PACKAGE.name + ".")
-                                         else f"{package}.{value.value}")
+                    source = (value.value if value.value.startswith(PACKAGE.name + ".")
+                              else f"{package}.{value.value}")
+                    inside[key.value] = f"{source}.{key.value}"
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -284,8 +287,14 @@ def origins(module: str) -> Tuple[Dict[str, str], Dict[str, str]]:
             else:
                 source = node.module or ""
             for alias in node.names:
-                target = inside if source.startswith(PACKAGE.name) else outside
-                target.setdefault(alias.asname or alias.name, source)
+                if source.startswith(PACKAGE.name):
+                    inside.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
+                else:
+                    outside.setdefault(alias.asname or alias.name, source)
+    for name, where in inside.items():  # a name re-exported from a package that itself re-exports it
+        source, _, original = where.rpartition(".")
+        if source != module and not _is_submodule(where) and _module_path(source).name == "__init__.py":
+            inside[name] = origins(source)[0].get(original, where)
     return inside, outside
 
 
@@ -302,7 +311,7 @@ def api_page(module: str, names: List[str]) -> str:
     lines += [f"        - {name}" for name in own]
     for name in names:
         if name in inside:
-            lines += ["", f"::: {inside[name]}.{name}", "    options:", "      show_root_full_path: false"]
+            lines += ["", f"::: {inside[name]}", "    options:", "      show_root_full_path: false"]
         elif name in submodules:
             lines += ["", f"::: {module}.{name}", "    options:", "      members: false"]
         elif name in outside:
