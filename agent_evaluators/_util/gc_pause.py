@@ -21,7 +21,8 @@ with the raised threshold its garbage piled up for thousands of rows: a 1 MB cyc
 took a run of 2,500 rows to 2.5 GB (0.26 GB with the default thresholds). So while the
 threshold is raised, the engine looks at the process's resident memory every
 :data:`ROWS_PER_CHECK` finished rows (:func:`row_finished`), and collects the young
-generation when it grew by :data:`GROWTH_BYTES` since the last look that collected. A
+generation when it grew by :data:`GROWTH_BYTES` since the last look that collected (since the one
+before, when that collection found cycles: the memory it freed may stay with the allocator). A
 judge run's memory stays flat, so it gets no extra collection: collecting every few hundred
 rows regardless cost 20 µs per judge call at concurrency 64 and 35 µs at 512, several
 percent of the whole client's CPU. Where ``/proc/self/statm`` is missing (not Linux), the
@@ -42,6 +43,11 @@ ROWS_PER_CHECK = 64
 
 #: growth of the resident memory (since the last collection it caused) that triggers a young collection
 GROWTH_BYTES = 64 << 20
+
+#: unreachable objects found by a collection that say the rows leave cycles (a judge run's rows leave about
+#: one in 40 rows, an evaluator with a cycle per row about one a row, some collected on the way): the growth
+#: is then still measured from before that collection
+CYCLES_FOUND = ROWS_PER_CHECK // 2
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -115,14 +121,18 @@ def row_finished() -> None:
         _checks += 1
         if _checks % 4 == 0:
             _collect_young()
-    elif rss - _rss_after_collect >= GROWTH_BYTES or rss < _rss_after_collect:
-        if rss >= _rss_after_collect:
-            _collect_young()
-        _rss_after_collect = _resident_bytes() or 0
+        return
+    if rss - _rss_after_collect >= GROWTH_BYTES or rss < _rss_after_collect:
+        garbage = rss >= _rss_after_collect and _collect_young() >= CYCLES_FOUND
+        after = _resident_bytes() or 0
+        # rows that leave cycles: what was freed may stay with the allocator, the resident size not dropping
+        # (rows in flight hold live cycles above it), so growth is still measured from the old baseline; else
+        # the next collection would wait for that much more garbage, and the one after for more again
+        _rss_after_collect = min(_rss_after_collect, after) if garbage else after
 
 
-def _collect_young() -> None:
+def _collect_young() -> int:
     """What the raised threshold would have done: the young generation, with the middle one when
     its own threshold is due (an explicit collection never cascades by itself, and cycles that
     were still in use at one collection wait in the middle generation)."""
-    gc.collect(1 if gc.get_count()[1] >= gc.get_threshold()[1] else 0)
+    return gc.collect(1 if gc.get_count()[1] >= gc.get_threshold()[1] else 0)

@@ -211,12 +211,32 @@ def _join(out: _Turns, budget_chars: Optional[int]) -> Tuple[str, Optional[str]]
     return "\n".join(head + first + [f"[… {note} …]"] + [t for t in texts[kept:] if t]), note
 
 
+def _one_message_each(query: Any, response: Any) -> Optional[Tuple[str, str]]:
+    """The texts of the usual batch row, one user message and one agent reply with text and no
+    tool call (what a text query and response become), else ``None``: rendered without the
+    general walk (the same text: one turn each, nothing to elide), once per judge call."""
+    if type(query) is not list or type(response) is not list or len(query) != 1 or len(response) != 1:
+        return None
+    q, r = query[0], response[0]
+    if type(q) is not dict or type(r) is not dict or q.get("role") != "user" or r.get("role") != "assistant":
+        return None
+    q_text, r_text = q.get("content") or "", r.get("content")
+    if type(q_text) is not str or type(r_text) is not str or not r_text or r.get("tool_calls"):
+        return None
+    return q_text, r_text
+
+
 def render_exchange(query: Any, response: Any, reads: Reads, *,
                     budget_chars: Optional[int] = None) -> Tuple[Optional[DataText], Optional[DataText], Optional[str]]:
     """The query's transcript (system instructions and turns up to the user's last message) and the
     response's (the agent's last turn), as ``reads`` says; either may be ``None`` when not given.
     The third value names the turns left out to fit ``budget_chars`` (the query's middle turns),
     or is ``None``."""
+    quick = _one_message_each(query, response)
+    if quick is not None:
+        q, r = quick
+        return (DataText("User turn 1: " + _value(q, reads.text_limit)),
+                DataText("Agent turn 1:\n  reply: " + _value(r, reads.text_limit)), None)
     names: Dict[str, str] = {}
     note = None
     q_text = r_text = None

@@ -333,8 +333,10 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
         if isinstance(values.get("tool_calls"), (list, str)):
             out["tool_calls"] = render_calls_text(values["tool_calls"], reads)
         if "tool_definitions" in values:
-            called = called_names(values.get("response"), values.get("tool_calls"))
-            out["tool_definitions"] = render_definitions_text(values["tool_definitions"], reads, called)
+            definitions = values["tool_definitions"]
+            called = (called_names(values.get("response"), values.get("tool_calls"))
+                      if definitions and reads.tool_definitions != "none" else set())  # else unread
+            out["tool_definitions"] = render_definitions_text(definitions, reads, called)
         fixed = sum(len(out[k]) for k in ("tool_calls", "tool_definitions") if k in declared and k in out)
         query, response, note = render_exchange(values.get("query"), values.get("response"), reads,
                                                 budget_chars=self._prompt_budget_chars() - fixed)
@@ -371,12 +373,17 @@ def _text_size(value: Any) -> int:
     if kind is str:
         return len(value)
     if kind is dict or (kind is not list and isinstance(value, Mapping)):
-        return sum(_text_size(v) for v in value.values())
-    if kind is list or isinstance(value, tuple):
-        return sum(_text_size(v) for v in value)
-    if isinstance(value, str):
+        items: Any = value.values()
+    elif kind is list or isinstance(value, tuple):
+        items = value
+    elif isinstance(value, str):
         return len(value)
-    return 0 if value is None else len(str(value))
+    else:
+        return 0 if value is None else len(str(value))
+    size = 0
+    for v in items:  # a loop, not sum() over a generator: this runs on every judge call
+        size += len(v) if type(v) is str else _text_size(v)
+    return size
 
 
 def _declared_evaluate(cls: type) -> Any:

@@ -8,7 +8,7 @@ has its answer. The tasks the runner spawns inherit it, as they inherit the judg
 
 from typing import Optional
 
-from ..run_context import BatchRoute, FieldView, set_for_task
+from ..run_context import BatchRoute, FieldView, current, set_for_task
 
 #: the run context's ``batch_route`` with a ``ContextVar``'s interface (the name it had as one)
 batch_route: "FieldView[Optional[BatchRoute]]" = FieldView("batch_route")
@@ -24,5 +24,7 @@ def origin(line: int, alias: str) -> str:
 
 
 def note_origin(line: int, alias: str) -> None:
-    """Set by the runner for each cell, so the batch record says whose request each line is."""
-    set_for_task(batch_origin=origin(line, alias))
+    """Set by the runner for each cell, so the batch record says whose request each line is; only in
+    batch mode (a new run context per cell cost every direct judge call about 2 µs)."""
+    if current().batch_route is not None:
+        set_for_task(batch_origin=origin(line, alias))

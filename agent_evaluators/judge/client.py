@@ -413,7 +413,8 @@ class JudgeClient:
             if hit is not None:
                 return hit
 
-        ticket = await admit_call(self.model, self.price, messages, sent_params)  # the run's caps (.budget)
+        # the run's caps (.budget); no coroutine at all for a run without one
+        ticket = await admit_call(self.model, self.price, messages, sent_params) if run.budget is not None else None
         tally = UsageTally()
         try:
             completion, mode = await self._exchange(client, messages, sent_params, output_model, extra_rf, tally)

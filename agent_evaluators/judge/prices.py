@@ -90,6 +90,7 @@ def use_prices(prices: Optional[Mapping[str, Price]]) -> Iterator[None]:
         yield
 
 
+@functools.lru_cache(maxsize=256)  # a pure function of a name, asked once or twice per judge call
 def _family(model: str) -> str:
     name = model.strip().lower().rsplit("/", 1)[-1]
     return _DATED.sub("", name)

@@ -297,7 +297,8 @@ class AiohttpTransport(Transport):
         import aiohttp
 
         session = self._session or await self._start_session()
-        headers = await self._headers_for(headers)
+        # a key's headers as they are (no coroutine per request); a token's (Entra ID) are fetched
+        headers = self.headers if not headers and self._token is None else await self._headers_for(headers)
         limit = self._timeouts.get(timeout)
         if limit is None:
             limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)

@@ -85,6 +85,13 @@ class UsageTally:
         name = completion.get("model")
         self.model = name if isinstance(name, str) and name else self.model
         usage = completion.get("usage")
+        if type(usage) is dict and "completion_tokens_details" not in usage and "prompt_tokens_details" not in usage:
+            prompt, done = usage.get("prompt_tokens"), usage.get("completion_tokens")
+            if type(prompt) is int and type(done) is int and prompt >= 0 and done >= 0:  # the usual reply, at once
+                self.prompt = None if self.prompt is None else self.prompt + prompt
+                self.completion = None if self.completion is None else self.completion + done
+                self.reasoning = self.cached = None  # not reported: unknown, as below
+                return
         if usage is None:
             self.prompt = self.completion = self.reasoning = self.cached = None
             return

@@ -229,9 +229,9 @@ def add_usage(total: Dict[str, Any], usage: Mapping[str, Any]) -> None:
             total[k] = dict(v) if isinstance(v, Mapping) else v
             continue
         tc, tv = type(cur), type(v)
-        if (tc is int or tc is float) and (tv is int or tv is float):  # the usual case, first
+        if (tc is int or tc is float) and (tv is int or tv is float):  # the usual cases, first
             total[k] = cur + v
-        elif tc is str and cur == v:
+        elif (tc is str and cur == v) or (cur is None and v is None):  # a label that agrees; unknown stays unknown
             pass
         else:
             _add_other(total, k, cur, v)
@@ -279,11 +279,12 @@ class AliasStats:
     """Running totals for one evaluator alias."""
 
     __slots__ = ("result_key", "n", "errors", "na", "passes", "pass_den", "sums", "usage", "runs", "num_runs",
-                 "values", "reps", "row_passes", "details_key", "panel", "not_run", "budgeted")
+                 "values", "reps", "row_passes", "details_key", "usage_key", "panel", "not_run", "budgeted")
 
     def __init__(self, result_key: Optional[str], num_runs: int = 1) -> None:
         self.result_key = result_key
         self.details_key = f"{result_key}_details" if result_key else "details"
+        self.usage_key = f"{result_key}_usage" if result_key else None
         #: a judge panel's verdicts (:class:`~.panel_votes.PanelVotes`), made when the first panel cell comes
         self.panel: Any = None
         self.num_runs = num_runs
@@ -306,7 +307,7 @@ class AliasStats:
         numbers: List[Any] = []
         # a composite's own usage already sums its members' (their ``<member>_usage`` keys would count twice);
         # a 1.18 row made in this run carries the whole usage of its judge calls beside its token counts
-        own_usage = getattr(cell, "judge_usage", None) or (cell.get(f"{self.result_key}_usage") if self.result_key else None)
+        own_usage = getattr(cell, "judge_usage", None) or (cell.get(self.usage_key) if self.usage_key else None)
         if isinstance(own_usage, Mapping):
             self.usage = {} if self.usage is None else self.usage
             add_usage(self.usage, own_usage)

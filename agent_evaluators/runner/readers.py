@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from .. import plugins
+from .._util.otlp_sniff import looks_like_otlp
 from ..errors import ConfigError, InputError
 from ..wording import Text
 
@@ -232,8 +233,6 @@ def is_trace_data(data: Any, data_format: str = "auto") -> bool:
     path = data_path(data)
     if path is None:
         return False
-    from ..traces import looks_like_otlp  # lazy: only trace data needs the trace reader
-
     return path.exists() and looks_like_otlp(path)
 
 

@@ -15,7 +15,8 @@ its trace and what is wrong, never dropped, and never the end of the read.
 from pathlib import Path
 from typing import Any, Iterable, Iterator, List, Tuple, Union
 
-from .otlp_json import looks_like_otlp, otlp_files
+from .._util.otlp_sniff import looks_like_otlp
+from .otlp_json import otlp_files
 from .otlp_lines import RequestLines, file_lines, object_lines
 from .run_reader import iter_runs
 from .runs import AgentRun

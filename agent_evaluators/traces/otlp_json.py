@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Tuple, Union
 
+from .._util.otlp_sniff import candidates as _candidates
+from .._util.otlp_sniff import sniff as _sniff
 from .otlp_values import (
     TraceDataError,
     decode_attributes,
@@ -24,9 +26,6 @@ from .otlp_values import (
     shown,
 )
 
-_OTLP_START = re.compile(rb'^\s*\{\s*"(resourceSpans|resourceLogs|resource_spans|resource_logs)"')
-#: how much of a file is read to recognise it
-_SNIFF_BYTES = 4096
 _REQUEST_KEYS = ("resourceSpans", "resourceLogs", "resource_spans", "resource_logs")
 
 
@@ -198,26 +197,6 @@ def read_log(record: RawRecord) -> LogRecord:
     return LogRecord(trace_id=record_trace_id(record), span_id=hex_id(_get(raw, "spanId"), 8, "spanId", required=False),
                      event_name=name if isinstance(name, str) else str(name), time_ns=nanos(time, "timeUnixNano"),
                      attributes=attributes, body=body)
-
-
-def looks_like_otlp(path: Path) -> bool:
-    """Whether ``path`` is an OTLP/JSON file, or a folder holding one (recognised by content)."""
-    if path.is_dir():
-        return any(_sniff(p) for p in _candidates(path))
-    return _sniff(path)
-
-
-def _sniff(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(_SNIFF_BYTES)
-    except OSError:
-        return False
-    return bool(_OTLP_START.match(head.lstrip(b"\xef\xbb\xbf")))
-
-
-def _candidates(folder: Path) -> List[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith("."))
 
 
 def otlp_files(path: Path) -> List[Path]:
