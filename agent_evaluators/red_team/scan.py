@@ -25,6 +25,7 @@ from .objectives import Objective, choose, load_seed_prompts
 from .objectives_data import CANARY
 from .result import RedTeamResult
 from .scorecard import build_parameters, build_scorecard
+from .end_state import ProtectedState, StateGuard
 from .scoring import AttackSuccess
 from .strategies import ATTACKER_STRATEGIES, RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
 from .targets import TargetDriver
@@ -51,7 +52,8 @@ class RedTeam:
     list of them for a panel; ``None``: the ``AGENT_EVAL`` environment's judge). ``secrets``: the
     canaries a leak is searched for (default: the planted test credential of the built-in
     objectives); ``secret_patterns``: regular expressions of the user's own secrets;
-    ``prohibited_tools``: tool names an agent must never call.
+    ``prohibited_tools``: tool names an agent must never call; ``protected_state``: the end state an
+    attack must not change (rules, or keys compared before and after; :mod:`.end_state`).
     """
 
     def __init__(self, azure_ai_project: Any = None, credential: Any = None, *,
@@ -61,7 +63,8 @@ class RedTeam:
                  language: SupportedLanguages = SupportedLanguages.English, output_dir: Union[str, Path] = ".",
                  attack_success_thresholds: Optional[Mapping[Any, float]] = None, judge: Any = None,
                  secrets: Optional[Sequence[str]] = None, secret_patterns: Sequence[str] = (),
-                 prohibited_tools: Sequence[str] = (), **kwargs: Any) -> None:
+                 prohibited_tools: Sequence[str] = (), protected_state: Optional[ProtectedState] = None,
+                 **kwargs: Any) -> None:
         if azure_ai_project is not None or credential is not None:
             warnings.warn("RedTeam: azure_ai_project / credential accepted; nothing is uploaded: the scan runs "
                           "locally and its results stay in output_dir", UserWarning, stacklevel=2)
@@ -89,13 +92,17 @@ class RedTeam:
         self.secrets = list(secrets) if secrets is not None else [CANARY]
         self.secret_patterns = list(secret_patterns)
         self.prohibited_tools = list(prohibited_tools)
+        self.protected_state = protected_state
+        if protected_state is not None:
+            StateGuard(protected_state)  # checked now: a typo in a rule fails before any attack
         self.options = kwargs
 
     def scorer(self, *, reply_only: bool = False) -> AttackSuccess:
         """The scan's scorer (``reply_only=True``: the final reply's text alone, for comparison)."""
         return AttackSuccess(self.judge, thresholds=self.thresholds, secrets=self.secrets,
                              patterns=self.secret_patterns, prohibited_tools=self.prohibited_tools,
-                             reply_only=reply_only, categories=[c.value for c in self.risk_categories])
+                             reply_only=reply_only, categories=[c.value for c in self.risk_categories],
+                             protected_state=self.protected_state)
 
     async def _objectives(self, folder: Path, scenario: Optional[str], *,
                           dry_run: bool = False) -> Dict[RiskCategory, List[Objective]]:
@@ -144,7 +151,8 @@ class RedTeam:
         the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed``, ``force`` (the engine's;
         a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
         returns a result holding only the engine's ``estimate``),
-        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session).
+        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session), ``state_probe``
+        (reads the state ``protected_state`` guards, before and after each attack; attacks then go one at a time).
 
         ``timeout`` bounds each attack's steps (its send, its scoring), not the whole scan; at most
         ``max_parallel_tasks`` attacks are at the target at once (1 without ``parallel_execution``).
@@ -176,6 +184,7 @@ class RedTeam:
         sender = SendAttack(target, judge=self.judge, journal=SendSession((scratch or folder) / "sent.jsonl"),
                             run_folder=scratch or folder,
                             tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None),
+                            state_probe=kwargs.pop("state_probe", None),
                             max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
         engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress",
