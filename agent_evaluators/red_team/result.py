@@ -21,7 +21,8 @@ client's retries apply to a scan as to any run:
 * ``rows.jsonl`` / ``summary.json`` -- the engine's files: one record per attack row; the target
   step's outputs are ``outputs.conversation`` (messages, tool calls included), ``outputs.response``,
   ``outputs.target_status`` (``"ok"`` | ``"error"`` | ``"interrupted"``), ``outputs.target_problem``
-  (why not ok); the scorer's cell is ``outputs.attack.*`` (``attack_success`` 1.0/0.0/None, ``outcome``,
+  (why not ok), ``outputs.initial_state`` / ``outputs.final_state`` (the state before and after the
+  attack, for ``protected_state``: :mod:`.end_state`; ``null`` when none was read); the scorer's cell is ``outputs.attack.*`` (``attack_success`` 1.0/0.0/None, ``outcome``,
   ``reason``, ``severity``, ``judge_usage``), so ``summary.json``'s ``attack.attack_success`` mean is
   the overall ASR over the scored attacks.
 * ``indirect_recordings/`` -- only with ``tool_recorder=``: per IndirectJailbreak attack, the recorded
