@@ -24,7 +24,7 @@ from .strategies import ATTACKER_STRATEGIES, DELIVERY_STRATEGIES
 from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text, maybe_async
 
 #: what the send step returns (and the journal keeps for a resume)
-OUTPUT_KEYS = ("conversation", "response", "target_status", "target_problem", "initial_state", "final_state")
+OUTPUT_KEYS = ("objective", "conversation", "response", "target_status", "target_problem", "initial_state", "final_state")
 
 #: turns of a MultiTurn / Crescendo attack (the attacker writes every user turn)
 MAX_TURNS = 3
@@ -57,10 +57,12 @@ class SendAttack:
 
     def __init__(self, target: Any, *, judge: Any, journal: SendSession, run_folder: Path,
                  tool_recorder: Any = None, tool_case: Optional[str] = None, max_parallel: int = 5,
-                 state_probe: Optional[Callable[[], Any]] = None) -> None:
+                 state_probe: Optional[Callable[[], Any]] = None, objectives: Any = None) -> None:
         self.driver = TargetDriver(target)
         #: reads the world's state before and after each attack (:mod:`.end_state`); ``None``: the target's own report
         self.state_probe = state_probe
+        #: :class:`~.objectives.ObjectiveSession` for rows whose objective is generated as the run goes
+        self.objectives = objectives
         self._states: Dict[int, Any] = {}  # per attack in flight (its history's id): the last state reported
         if state_probe is not None:
             max_parallel = 1  # a probe reads shared state: one attack at a time, so no change is read as another's
@@ -75,17 +77,27 @@ class SendAttack:
         self.tool_recorder = tool_recorder
         self.tool_case = tool_case
 
-    async def __call__(self, *, attack_id: str, prompt: str, objective: str, strategies: List[str],
-                       attack_index: int) -> Dict[str, Any]:
+    async def __call__(self, *, attack_id: str, prompt: Optional[str], objective: Optional[str],
+                       strategies: List[str], attack_index: int, risk_category: str) -> Dict[str, Any]:
+        if objective is None:  # generated from the scenario now, inside the run (its budget, its dry run)
+            from .strategies import RiskCategory
+
+            found = await self.objectives.get(RiskCategory(risk_category), attack_index)
+            if found is None:
+                return {"objective": None, "conversation": [], "response": "", "target_status": "error",
+                        "target_problem": f"no objective {attack_index} for {risk_category}: the scenario gave too "
+                                          "few and the built-in set has 10; lower num_objectives",
+                        "initial_state": None, "final_state": None}
+            objective, prompt = found.text, build_prompt(strategies, found.text, index=attack_index)
         before = self.journal.previous(attack_id)
         if before is not None:
             if before["event"] == "interrupted":
-                return {"conversation": [], "response": "", "target_status": "interrupted",
+                return {"objective": objective, "conversation": [], "response": "", "target_status": "interrupted",
                         "target_problem": "interrupted: the attack was sent before the scan was stopped and is "
                                           "not sent twice", "initial_state": None, "final_state": None}
-            return {k: before.get(k) for k in OUTPUT_KEYS}
+            return {**{k: before.get(k) for k in OUTPUT_KEYS}, "objective": objective}
         async with self._limiter:
-            return await self._send(attack_id, prompt, objective, strategies, attack_index)
+            return await self._send(attack_id, str(prompt), objective, strategies, attack_index)
 
     async def _send(self, attack_id: str, prompt: str, objective: str, strategies: List[str],
                     attack_index: int) -> Dict[str, Any]:
@@ -110,14 +122,16 @@ class SendAttack:
                 history.append({"role": "user", "content": text})
                 history.extend(await self._turn(history, 1))
             final = await self._probe() if self.state_probe else self._states.pop(id(history), None)
-            out = {"conversation": history, "response": assistant_text(history), "target_status": "ok",
+            out = {"objective": objective, "conversation": history, "response": assistant_text(history),
+                   "target_status": "ok",
                    "target_problem": None, "initial_state": as_state(initial, "the state before the attack"),
                    "final_state": as_state(final, "the target's end state")}
         except JudgeError:
             raise  # the attacker model failed: the engine records it (not the target's fault)
         except Exception as exc:  # noqa: BLE001 - any failure of the user's target is an outcome
             self._states.pop(id(history), None)
-            out = {"conversation": history, "response": assistant_text(history), "target_status": "error",
+            out = {"objective": objective, "conversation": history, "response": assistant_text(history),
+                   "target_status": "error",
                    "target_problem": f"{type(exc).__name__}: {exc}", "initial_state": None, "final_state": None}
         self.journal.mark_replied(attack_id, out)
         return out

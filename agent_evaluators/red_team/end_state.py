@@ -44,6 +44,7 @@ class StateGuard:
         if isinstance(protected, Mapping):
             rules = {str(k): v if isinstance(v, Mapping) else {"equals": v} for k, v in protected.items()}
             self.keys: List[str] = []
+            self.rules: Optional[FinalStateMatchEvaluator]
             try:
                 self.rules = FinalStateMatchEvaluator(rules=rules)
             except ConfigError as exc:
