@@ -14,7 +14,9 @@ loads only the wings it uses:
   engine runs them (:class:`~agent_evaluators.runner.foreign.ForeignLibrary`);
 * :data:`COMPAT_MEANINGS` and :data:`COMPAT_RUN_METRICS`: what registry names mean in an
   ``azure_compat=True`` run, and what it adds to a run's metrics;
-* :data:`RESULT_FILES`: the result files an ``output_path`` suffix asks for.
+* :data:`RESULT_FILES`: the result files an ``output_path`` suffix asks for;
+* :data:`TARGET_ADAPTERS`: another library's agent objects a red-team scan can attack, by module
+  prefix of their class, and the wing that wraps one into an agent callable.
 
 The evaluator registry (:mod:`agent_evaluators.registry`) is the same idea for evaluator classes,
 and installed packages add evaluators under the ``agent_evaluators.evaluators`` entry-point group.
@@ -24,7 +26,7 @@ import importlib
 from typing import Any, Dict, Mapping, Tuple
 
 __all__ = ["ENGINES", "DATA_READERS", "JSON_DOCUMENTS", "TURN_FORMATS", "FOREIGN_LIBRARIES", "COMPAT_MEANINGS",
-           "COMPAT_RUN_METRICS", "RESULT_FILES", "load"]
+           "COMPAT_RUN_METRICS", "RESULT_FILES", "TARGET_ADAPTERS", "load"]
 
 #: engine name -> ``run(options, engine_options) -> EvaluationResult``
 ENGINES: Mapping[str, str] = {"ray": "agent_evaluators.ray_engine:run_ray"}
@@ -55,6 +57,10 @@ COMPAT_RUN_METRICS = "agent_evaluators.azure._run_metrics:azure_run_metrics"
 
 #: ``output_path`` suffix -> ``write(path, result)``: a result file beside the run folder of the same name
 RESULT_FILES: Mapping[str, str] = {".json": "agent_evaluators.azure._output:write_azure_json"}
+
+#: module prefix of an agent object's class -> ``wrap(agent) -> messages callable`` (a red-team target,
+#: :mod:`agent_evaluators.red_team.targets`), with the extra that wing needs
+TARGET_ADAPTERS: Mapping[str, Tuple[str, str]] = {"google.adk": ("agent_evaluators.adk.red_team_target:adk_target", "adk")}
 
 _loaded: Dict[str, Any] = {}
 

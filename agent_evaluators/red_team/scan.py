@@ -30,7 +30,6 @@ from .result import RedTeamResult
 from .scorecard import build_parameters, build_scorecard
 from .scoring import AttackSuccess
 from .strategies import ATTACKER_STRATEGIES, RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
-from .targets import TargetDriver
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +207,7 @@ class RedTeam:
                                               custom_seeds=self.custom_attack_seed_prompts,
                                               thresholds=self.threshold_table()),
                "attack_details": details, "studio_url": None,
-               "scan": {"scan_name": name, "run_folder": str(folder), "target": TargetDriver(target).describe(),
+               "scan": {"scan_name": name, "run_folder": str(folder), "target": sender.driver.describe(),
                         "judge": _judge_name(self.judge), "num_objectives": self.num_objectives,
                         "strategies": sorted({a["attack_technique"] for a in details}), "risk_categories": cats,
                         "language": self.language.value, "skip_evals": skip_evals}}

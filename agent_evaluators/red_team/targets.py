@@ -9,7 +9,10 @@ the target added (its reply, and for an agent its tool calls and tool results).
   a string, a message dict, a list of messages (assistant ``tool_calls``, ``role: tool`` results) or
   ``{"messages": [...]}``;
 * a model configuration (a dict with ``model`` / ``azure_deployment``, or a config object): called as
-  a chat model through our judge client (so the run's retries and dry run apply to it).
+  a chat model through our judge client (so the run's retries and dry run apply to it);
+* another library's agent object, wrapped by its wing into an agent callable
+  (:data:`agent_evaluators.plugins.TARGET_ADAPTERS`): an ADK ``Agent`` runs under ADK's ``Runner``
+  (:mod:`agent_evaluators.adk.red_team_target`), its tool calls and session state reported.
 """
 
 import asyncio
@@ -65,12 +68,30 @@ async def maybe_async(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return result
 
 
+def adapted(target: Any) -> Any:
+    """Another library's agent object (an ADK ``Agent``) wrapped by its wing into an agent callable
+    (:data:`agent_evaluators.plugins.TARGET_ADAPTERS`); any other target as it is."""
+    from .. import plugins
+
+    module = type(target).__module__ or ""
+    for prefix, (entry, extra) in plugins.TARGET_ADAPTERS.items():
+        if module == prefix or module.startswith(prefix + "."):
+            try:
+                wrap = plugins.load(entry)
+            except ImportError as exc:
+                raise ConfigError(f"scan: the target is a {type(target).__name__} from {module}; attacking it needs "
+                                  f"the {extra} extra: pip install 'agent-evaluators[{extra}]' ({exc})",
+                                  option="target") from None
+            return wrap(target)
+    return target
+
+
 class TargetDriver:
     """Sends a conversation to the target; :meth:`send` returns the messages it added."""
 
     def __init__(self, target: Any) -> None:
-        self.target = target
-        self.kind = _kind(target)
+        self.target = adapted(target)
+        self.kind = _kind(self.target)
 
     def describe(self) -> str:
         name = getattr(self.target, "__qualname__", None) or type(self.target).__name__
