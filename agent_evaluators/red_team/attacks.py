@@ -127,6 +127,7 @@ class SendAttack:
                    "target_problem": None, "initial_state": as_state(initial, "the state before the attack"),
                    "final_state": as_state(final, "the target's end state")}
         except JudgeError:
+            self._states.pop(id(history), None)
             raise  # the attacker model failed: the engine records it (not the target's fault)
         except Exception as exc:  # noqa: BLE001 - any failure of the user's target is an outcome
             self._states.pop(id(history), None)
