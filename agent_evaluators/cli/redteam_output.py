@@ -4,7 +4,6 @@ Both read the scan folder through :mod:`agent_evaluators.report.red_team_scores`
 counts), and lay out with :func:`~.table.fit_table`, so the table fits the terminal.
 """
 
-import re
 from typing import Any, List, TextIO
 
 from .._util.safe_text import terminal_safe as _safe
@@ -36,7 +35,7 @@ def print_scorecard(scan: Any, out: TextIO) -> None:
         reasons: dict = {}
         for a in scan.attacks:
             if a.outcome in ("target_error", "judge_error"):
-                why = re.sub(r"^row \d+: ", "", " ".join(a.reason.split()))  # one cause, not one per attack
+                why = _without_row(" ".join(a.reason.split()))  # one cause, not one per attack
                 reasons.setdefault((a.outcome, why), []).append(a.attack_id or str(a.index))
         for (outcome, reason), ids in list(reasons.items())[:5]:
             more = f" and {len(ids) - 1} more" if len(ids) > 1 else ""
@@ -74,3 +73,9 @@ def print_scan_comparison(cmp: Any, out: TextIO) -> None:
     else:
         word = "more" if o.verdict == "more_robust" else "LESS"
         print(f"Overall: B is {word} robust than A (p = {_p(o.p_value)}, McNemar exact, alpha {cmp.alpha:g})", file=out)
+
+
+def _without_row(reason: str) -> str:
+    """``"row 12: the judge ..."`` -> ``"the judge ..."``: attacks that failed for one cause group together."""
+    head, sep, rest = reason.partition(": ")
+    return rest if sep and head.startswith("row ") and head[4:].isdigit() else reason

@@ -19,6 +19,7 @@ import asyncio
 import inspect
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from .._util.install_hint import install_hint
 from ..agents.dialogue import reply_messages
 from ..errors import ConfigError
 
@@ -80,7 +81,7 @@ def adapted(target: Any) -> Any:
                 wrap = plugins.load(entry)
             except ImportError as exc:
                 raise ConfigError(f"scan: the target is a {type(target).__name__} from {module}; attacking it needs "
-                                  f"the {extra} extra: pip install 'agent-evaluators[{extra}]' ({exc})",
+                                  f"the {extra} extra: {install_hint(extra)} ({exc})",
                                   option="target") from None
             return wrap(target)
     return target

@@ -24,25 +24,32 @@ import random
 
 import pytest
 
+from tests.conftest import optional_import
+
 pytestmark = pytest.mark.heavy
 
+optional_import("azure.ai.evaluation")  # the [azure] extra; its red_team module also needs PyRIT, which we never install
 try:
-    from azure.ai.evaluation._version import VERSION
-    from azure.ai.evaluation.red_team import AttackStrategy as AzStrategy
-    from azure.ai.evaluation.red_team import RiskCategory as AzRisk
-    from azure.ai.evaluation.red_team import SupportedLanguages as AzLanguages
-    from azure.ai.evaluation.red_team._utils.constants import ATTACK_STRATEGY_COMPLEXITY_MAP
-    from azure.ai.evaluation.red_team._utils.formatting_utils import get_flattened_attack_strategies, get_strategy_name
-    from azure.ai.evaluation.red_team._utils.strategy_utils import strategy_converter_map
-
-    from tests.reference import make_pyrit_converter_table as ref
+    import pyrit  # noqa: F401
 except ImportError:
     pytest.skip("needs azure-ai-evaluation 1.18.10 with its [redteam] extra (PyRIT 0.11.0) beside this package: "
                 "see this file's docstring", allow_module_level=True)
 
+from azure.ai.evaluation._version import VERSION  # noqa: E402
+from azure.ai.evaluation.red_team import AttackStrategy as AzStrategy  # noqa: E402
+from azure.ai.evaluation.red_team import RiskCategory as AzRisk  # noqa: E402
+from azure.ai.evaluation.red_team import SupportedLanguages as AzLanguages  # noqa: E402
+from azure.ai.evaluation.red_team._utils.constants import ATTACK_STRATEGY_COMPLEXITY_MAP  # noqa: E402
+from azure.ai.evaluation.red_team._utils.formatting_utils import (  # noqa: E402
+    get_flattened_attack_strategies,
+    get_strategy_name,
+)
+from azure.ai.evaluation.red_team._utils.strategy_utils import strategy_converter_map  # noqa: E402
+
 from agent_evaluators.red_team import AttackStrategy, RiskCategory, SupportedLanguages  # noqa: E402
 from agent_evaluators.red_team.converters import CONVERTER_STRATEGIES, convert  # noqa: E402
 from agent_evaluators.red_team.strategies import complexity, expand, technique_name  # noqa: E402
+from tests.reference import make_pyrit_converter_table as ref  # noqa: E402
 
 #: converters whose output depends on Python's ``random`` (PyRIT draws from it; ours from ``seed``)
 SEEDED = {"char_swap", "unicode_confusable", "ansi_attack"}
