@@ -16,7 +16,9 @@ loads only the wings it uses:
   ``azure_compat=True`` run, and what it adds to a run's metrics;
 * :data:`RESULT_FILES`: the result files an ``output_path`` suffix asks for;
 * :data:`CERTIFICATION`: what the ``certification`` / ``require_certified`` run options call at the end of a
-  run (the calibration wing certifies the judge from people's labels and corrects the pass rates).
+  run (the calibration wing certifies the judge from people's labels and corrects the pass rates);
+* :data:`TARGET_ADAPTERS`: another library's agent objects a red-team scan can attack, by module
+  prefix of their class, and the wing that wraps one into an agent callable.
 
 The evaluator registry (:mod:`agent_evaluators.registry`) is the same idea for evaluator classes,
 and installed packages add evaluators under the ``agent_evaluators.evaluators`` entry-point group.
@@ -26,7 +28,7 @@ import importlib
 from typing import Any, Dict, Mapping, Tuple
 
 __all__ = ["ENGINES", "DATA_READERS", "JSON_DOCUMENTS", "TURN_FORMATS", "FOREIGN_LIBRARIES", "COMPAT_MEANINGS",
-           "COMPAT_RUN_METRICS", "RESULT_FILES", "CERTIFICATION", "load"]
+           "COMPAT_RUN_METRICS", "RESULT_FILES", "CERTIFICATION", "TARGET_ADAPTERS", "load"]
 
 #: engine name -> ``run(options, engine_options) -> EvaluationResult``
 ENGINES: Mapping[str, str] = {"ray": "agent_evaluators.ray_engine:run_ray"}
@@ -60,6 +62,10 @@ RESULT_FILES: Mapping[str, str] = {".json": "agent_evaluators.azure._output:writ
 
 #: ``certify_result(result)``: adds ``certification`` (and corrected pass rates) to a finished run's summary
 CERTIFICATION = "agent_evaluators.calibration.run_certification:certify_result"
+
+#: module prefix of an agent object's class -> ``wrap(agent) -> messages callable`` (a red-team target,
+#: :mod:`agent_evaluators.red_team.targets`), with the extra that wing needs
+TARGET_ADAPTERS: Mapping[str, Tuple[str, str]] = {"google.adk": ("agent_evaluators.adk.red_team_target:adk_target", "adk")}
 
 _loaded: Dict[str, Any] = {}
 

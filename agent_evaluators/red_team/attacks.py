@@ -12,15 +12,19 @@ raises is an outcome (``target_status: "error"``), not a crashed row.
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..errors import ConfigError, JudgeError
 from . import attacker
 from .converters import convert
+from .end_state import as_state
 from .jailbreaks import INDIRECT_DOCUMENT, INDIRECT_TASK, wrap
 from .journal import SendSession
 from .strategies import ATTACKER_STRATEGIES, DELIVERY_STRATEGIES
-from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text
+from .targets import CALLBACK, MESSAGES, TargetDriver, assistant_text, maybe_async
+
+#: what the send step returns (and the journal keeps for a resume)
+OUTPUT_KEYS = ("objective", "conversation", "response", "target_status", "target_problem", "initial_state", "final_state")
 
 #: turns of a MultiTurn / Crescendo attack (the attacker writes every user turn)
 MAX_TURNS = 3
@@ -52,8 +56,16 @@ class SendAttack:
     """The engine's target: sends one attack row to the user's target, at most once per scan."""
 
     def __init__(self, target: Any, *, judge: Any, journal: SendSession, run_folder: Path,
-                 tool_recorder: Any = None, tool_case: Optional[str] = None, max_parallel: int = 5) -> None:
+                 tool_recorder: Any = None, tool_case: Optional[str] = None, max_parallel: int = 5,
+                 state_probe: Optional[Callable[[], Any]] = None, objectives: Any = None) -> None:
         self.driver = TargetDriver(target)
+        #: reads the world's state before and after each attack (:mod:`.end_state`); ``None``: the target's own report
+        self.state_probe = state_probe
+        #: :class:`~.objectives.ObjectiveSession` for rows whose objective is generated as the run goes
+        self.objectives = objectives
+        self._states: Dict[int, Any] = {}  # per attack in flight (its history's id): the last state reported
+        if state_probe is not None:
+            max_parallel = 1  # a probe reads shared state: one attack at a time, so no change is read as another's
         #: at most ``max_parallel`` attacks at the target at once (the engine keeps more rows in flight)
         self._limiter = asyncio.Semaphore(max_parallel)
         self.judge = judge
@@ -65,17 +77,27 @@ class SendAttack:
         self.tool_recorder = tool_recorder
         self.tool_case = tool_case
 
-    async def __call__(self, *, attack_id: str, prompt: str, objective: str, strategies: List[str],
-                       attack_index: int) -> Dict[str, Any]:
+    async def __call__(self, *, attack_id: str, prompt: Optional[str], objective: Optional[str],
+                       strategies: List[str], attack_index: int, risk_category: str) -> Dict[str, Any]:
+        if objective is None:  # generated from the scenario now, inside the run (its budget, its dry run)
+            from .strategies import RiskCategory
+
+            found = await self.objectives.get(RiskCategory(risk_category), attack_index)
+            if found is None:
+                return {"objective": None, "conversation": [], "response": "", "target_status": "error",
+                        "target_problem": f"no objective {attack_index} for {risk_category}: the scenario gave too "
+                                          "few and the built-in set has 10; lower num_objectives",
+                        "initial_state": None, "final_state": None}
+            objective, prompt = found.text, build_prompt(strategies, found.text, index=attack_index)
         before = self.journal.previous(attack_id)
         if before is not None:
             if before["event"] == "interrupted":
-                return {"conversation": [], "response": "", "target_status": "interrupted",
+                return {"objective": objective, "conversation": [], "response": "", "target_status": "interrupted",
                         "target_problem": "interrupted: the attack was sent before the scan was stopped and is "
-                                          "not sent twice"}
-            return {k: before[k] for k in ("conversation", "response", "target_status", "target_problem")}
+                                          "not sent twice", "initial_state": None, "final_state": None}
+            return {**{k: before.get(k) for k in OUTPUT_KEYS}, "objective": objective}
         async with self._limiter:
-            return await self._send(attack_id, prompt, objective, strategies, attack_index)
+            return await self._send(attack_id, str(prompt), objective, strategies, attack_index)
 
     async def _send(self, attack_id: str, prompt: str, objective: str, strategies: List[str],
                     attack_index: int) -> Dict[str, Any]:
@@ -84,6 +106,7 @@ class SendAttack:
             at = strategies.index("tense")
             text = build_prompt(strategies[at + 1:], await attacker.rewrite_past_tense(self.judge, text),
                                 index=attack_index)
+        initial = await self._probe() if self.state_probe else getattr(self.driver.target, "initial_state", None)
         self.journal.mark_sent(attack_id)
         history: List[Dict[str, Any]] = []
         try:
@@ -94,19 +117,36 @@ class SendAttack:
             elif self.tool_recorder is not None and self.tool_case:  # the recorded session, replayed as recorded
                 with self.tool_recorder.case(self.tool_case):
                     history.append({"role": "user", "content": text})
-                    history.extend(await self.driver.send(history, 1))
+                    history.extend(await self._turn(history, 1))
             else:
                 history.append({"role": "user", "content": text})
-                history.extend(await self.driver.send(history, 1))
-            out = {"conversation": history, "response": assistant_text(history), "target_status": "ok",
-                   "target_problem": None}
+                history.extend(await self._turn(history, 1))
+            final = await self._probe() if self.state_probe else self._states.pop(id(history), None)
+            out = {"objective": objective, "conversation": history, "response": assistant_text(history),
+                   "target_status": "ok",
+                   "target_problem": None, "initial_state": as_state(initial, "the state before the attack"),
+                   "final_state": as_state(final, "the target's end state")}
         except JudgeError:
+            self._states.pop(id(history), None)
             raise  # the attacker model failed: the engine records it (not the target's fault)
         except Exception as exc:  # noqa: BLE001 - any failure of the user's target is an outcome
-            out = {"conversation": history, "response": assistant_text(history), "target_status": "error",
-                   "target_problem": f"{type(exc).__name__}: {exc}"}
+            self._states.pop(id(history), None)
+            out = {"objective": objective, "conversation": history, "response": assistant_text(history),
+                   "target_status": "error",
+                   "target_problem": f"{type(exc).__name__}: {exc}", "initial_state": None, "final_state": None}
         self.journal.mark_replied(attack_id, out)
         return out
+
+    async def _turn(self, history: List[Dict[str, Any]], turn: int) -> List[Dict[str, Any]]:
+        """One exchange with the target; the last state it reported is kept as the attack's end state."""
+        added, state = await self.driver.exchange(history, turn)
+        if state is not None:
+            self._states[id(history)] = state
+        return added
+
+    async def _probe(self) -> Any:
+        """The user's ``state_probe`` reading (after the attack, a failing probe is the target's problem)."""
+        return await maybe_async(self.state_probe)  # type: ignore[arg-type]
 
     async def _multi_turn(self, history: List[Dict[str, Any]], objective: str, first: str, *, crescendo: bool) -> None:
         for turn in range(1, MAX_TURNS + 1):
@@ -116,13 +156,13 @@ class SendAttack:
                 message = await attacker.next_attacker_turn(self.judge, objective, history, turn, MAX_TURNS,
                                                             crescendo=crescendo)
             history.append({"role": "user", "content": message})
-            history.extend(await self.driver.send(history, turn))
+            history.extend(await self._turn(history, turn))
 
     async def _indirect(self, history: List[Dict[str, Any]], attack_id: str, text: str) -> None:
         if self.tool_recorder is not None and self.tool_case:
             with self._injected_case(attack_id, text):
                 history.append({"role": "user", "content": INDIRECT_TASK})
-                history.extend(await self.driver.send(history, 1))
+                history.extend(await self._turn(history, 1))
             return
         document = INDIRECT_DOCUMENT.format(prompt=text)
         if self.driver.kind in (MESSAGES, CALLBACK):
@@ -134,7 +174,7 @@ class SendAttack:
                              "content": document}])
         else:
             history.append({"role": "user", "content": f"{INDIRECT_TASK}\n\n<document>\n{document}\n</document>"})
-        history.extend(await self.driver.send(history, 1))
+        history.extend(await self._turn(history, 1))
 
     def _injected_case(self, attack_id: str, text: str) -> Any:
         """The user's recorded tool session for ``tool_case``, copied with the attack planted in every

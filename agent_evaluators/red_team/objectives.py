@@ -86,3 +86,53 @@ def choose(categories: Sequence[RiskCategory], num_objectives: int, *,
             picked = (gen + builtin(cat, num_objectives))[:num_objectives]
         out[cat] = picked
     return out
+
+
+def save(path: Path, chosen: Dict[RiskCategory, List[Objective]]) -> None:
+    """``objectives.json``: the objectives per category, so a resumed scan attacks with the same ones."""
+    from ..runner.store import write_json_atomic
+
+    write_json_atomic(path, {c.value: [{"risk_category": o.risk_category.value, "text": o.text, "source": o.source,
+                                        "id": o.id} for o in objs] for c, objs in chosen.items()})
+
+
+def load(path: Path) -> Dict[RiskCategory, List[Objective]]:
+    """What :func:`save` wrote."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {RiskCategory(k): [Objective(RiskCategory(o["risk_category"]), o["text"], o["source"], o["id"]) for o in v]
+            for k, v in data.items()}
+
+
+class ObjectiveSession:
+    """Objectives generated from an ``application_scenario`` while the scan runs, not before it.
+
+    The attacker model's generation requests are judge calls like any other, so they are made inside the
+    run (by the first attack of each category that needs them): the run's budget caps count them, a dry
+    run answers them with placeholders and counts them in its estimate (the ``"(target)"`` entry), and a
+    refused or failed request leaves the attack unsent, to be retried on resume. A category's objectives
+    are generated once per scan and saved in ``objectives.json`` (a resume reuses them); the built-in set
+    fills up to ``num_objectives`` as :func:`choose` does. Its name ends in ``Session`` so the resume
+    fingerprint treats it as live machinery (what it holds grows as the scan runs).
+    """
+
+    def __init__(self, path: Path, judge: object, scenario: str, num_objectives: int) -> None:
+        import asyncio
+
+        self.path = Path(path)
+        self.judge, self.scenario, self.num_objectives = judge, scenario, num_objectives
+        self.chosen: Dict[RiskCategory, List[Objective]] = load(self.path) if self.path.exists() else {}
+        self._lock = asyncio.Lock()
+
+    async def get(self, category: RiskCategory, index: int) -> Optional[Objective]:
+        """Objective ``index`` of ``category`` (generated on first need; ``None``: there are fewer)."""
+        if category not in self.chosen:
+            async with self._lock:
+                if category not in self.chosen:
+                    from . import attacker
+
+                    texts = await attacker.generate_objectives(self.judge, self.scenario, category.value,
+                                                               self.num_objectives)
+                    self.chosen.update(choose([category], self.num_objectives, generated={category: texts}))
+                    save(self.path, self.chosen)
+        objs = self.chosen[category]
+        return objs[index] if index < len(objs) else None

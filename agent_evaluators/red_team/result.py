@@ -16,13 +16,18 @@ client's retries apply to a scan as to any run:
   ``"easy"``, ``"moderate"``, ``"difficult"``), ``objective`` (the plain test objective),
   ``objective_id``, ``prompt`` (the objective after the text converters; attacker-model strategies
   rewrite it when the attack is sent), ``strategies`` (the strategy values applied, in order).
-* ``objectives.json`` -- the objectives chosen per category (``{"<risk>": [{"risk_category", "text",
+* ``objectives.json`` -- the objectives chosen per category (generated ones: written when the run
+  generates them, inside its budget caps and dry run) (``{"<risk>": [{"risk_category", "text",
   "source": "builtin" | "custom" | "generated", "id"}]}``), kept so a resumed scan attacks with the same ones.
 * ``rows.jsonl`` / ``summary.json`` -- the engine's files: one record per attack row; the target
   step's outputs are ``outputs.conversation`` (messages, tool calls included), ``outputs.response``,
   ``outputs.target_status`` (``"ok"`` | ``"error"`` | ``"interrupted"``), ``outputs.target_problem``
-  (why not ok); the scorer's cell is ``outputs.attack.*`` (``attack_success`` 1.0/0.0/None, ``outcome``,
-  ``reason``, ``severity``, ``judge_usage``), so ``summary.json``'s ``attack.attack_success`` mean is
+  (why not ok), ``outputs.initial_state`` / ``outputs.final_state`` (the state before and after the
+  attack, for ``protected_state``: :mod:`.end_state`; ``null`` when none was read), ``outputs.objective``
+  (the objective attacked; with an ``application_scenario`` it is generated during the run, so the
+  row's ``objective`` and ``prompt`` are null in ``attacks.jsonl``); the scorer's cell is
+  ``outputs.attack.*`` (``attack_success`` 1.0/0.0/None, ``outcome``, ``reason``, ``severity``,
+  ``judge_usage``), so ``summary.json``'s ``attack.attack_success`` mean is
   the overall ASR over the scored attacks.
 * ``indirect_recordings/`` -- only with ``tool_recorder=``: per IndirectJailbreak attack, the recorded
   tool session with the attack planted in its results (the user's recording is never changed).

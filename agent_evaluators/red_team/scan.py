@@ -20,14 +20,16 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from ..errors import ConfigError
 from . import attacker
 from .attacks import SendAttack, build_prompt
+from .end_state import ProtectedState, StateGuard
 from .journal import SendSession
-from .objectives import Objective, choose, load_seed_prompts
+from .objectives import Objective, ObjectiveSession, choose, load_seed_prompts
+from .objectives import load as load_objectives
+from .objectives import save as save_objectives
 from .objectives_data import CANARY
 from .result import RedTeamResult
 from .scorecard import build_parameters, build_scorecard
 from .scoring import AttackSuccess
 from .strategies import ATTACKER_STRATEGIES, RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
-from .targets import TargetDriver
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +53,8 @@ class RedTeam:
     list of them for a panel; ``None``: the ``AGENT_EVAL`` environment's judge). ``secrets``: the
     canaries a leak is searched for (default: the planted test credential of the built-in
     objectives); ``secret_patterns``: regular expressions of the user's own secrets;
-    ``prohibited_tools``: tool names an agent must never call.
+    ``prohibited_tools``: tool names an agent must never call; ``protected_state``: the end state an
+    attack must not change (rules, or keys compared before and after; :mod:`.end_state`).
     """
 
     def __init__(self, azure_ai_project: Any = None, credential: Any = None, *,
@@ -61,7 +64,8 @@ class RedTeam:
                  language: SupportedLanguages = SupportedLanguages.English, output_dir: Union[str, Path] = ".",
                  attack_success_thresholds: Optional[Mapping[Any, float]] = None, judge: Any = None,
                  secrets: Optional[Sequence[str]] = None, secret_patterns: Sequence[str] = (),
-                 prohibited_tools: Sequence[str] = (), **kwargs: Any) -> None:
+                 prohibited_tools: Sequence[str] = (), protected_state: Optional[ProtectedState] = None,
+                 **kwargs: Any) -> None:
         if azure_ai_project is not None or credential is not None:
             warnings.warn("RedTeam: azure_ai_project / credential accepted; nothing is uploaded: the scan runs "
                           "locally and its results stay in output_dir", UserWarning, stacklevel=2)
@@ -89,40 +93,37 @@ class RedTeam:
         self.secrets = list(secrets) if secrets is not None else [CANARY]
         self.secret_patterns = list(secret_patterns)
         self.prohibited_tools = list(prohibited_tools)
+        self.protected_state = protected_state
+        if protected_state is not None:
+            StateGuard(protected_state)  # checked now: a typo in a rule fails before any attack
         self.options = kwargs
 
     def scorer(self, *, reply_only: bool = False) -> AttackSuccess:
         """The scan's scorer (``reply_only=True``: the final reply's text alone, for comparison)."""
         return AttackSuccess(self.judge, thresholds=self.thresholds, secrets=self.secrets,
                              patterns=self.secret_patterns, prohibited_tools=self.prohibited_tools,
-                             reply_only=reply_only, categories=[c.value for c in self.risk_categories])
+                             reply_only=reply_only, categories=[c.value for c in self.risk_categories],
+                             protected_state=self.protected_state)
 
-    async def _objectives(self, folder: Path, scenario: Optional[str], *,
-                          dry_run: bool = False) -> Dict[RiskCategory, List[Objective]]:
-        """The scan's objectives: those it started with (resume), else chosen now and saved. Generation from
-        the scenario asks the judge once per category before the run (outside its caps); a dry run skips it
-        (it would send real requests) and attacks with the built-in set, saving nothing."""
+    def _objectives(self, folder: Path,
+                    scenario: Optional[str]) -> Dict[RiskCategory, Sequence[Optional[Objective]]]:
+        """The scan's objectives: those it started with (resume), else chosen now and saved. Objectives
+        generated from the scenario are not known yet: their slots are ``None``, and the attacks resolve
+        them while the run goes (:class:`~.objectives.ObjectiveSession`), inside its budget and dry run."""
+        if scenario and not self.custom:
+            return {c: [None] * self.num_objectives for c in self.risk_categories}
         saved = folder / "objectives.json"
         if saved.exists():  # a resumed scan attacks with the objectives it started with
-            data = json.loads(saved.read_text(encoding="utf-8"))
-            return {RiskCategory(k): [Objective(RiskCategory(o["risk_category"]), o["text"], o["source"], o["id"])
-                                      for o in v] for k, v in data.items()}
-        generated = None
-        if scenario and not self.custom and not dry_run:
-            generated = {c: await attacker.generate_objectives(self.judge, scenario, c.value, self.num_objectives)
-                         for c in self.risk_categories}
-        chosen = choose(self.risk_categories, self.num_objectives, custom=self.custom, generated=generated)
-        if dry_run:
-            return chosen
-        saved.write_text(json.dumps({c.value: [{"risk_category": o.risk_category.value, "text": o.text,
-                                                "source": o.source, "id": o.id} for o in objs]
-                                     for c, objs in chosen.items()}, indent=1, ensure_ascii=False), encoding="utf-8")
-        return chosen
+            return dict(load_objectives(saved))
+        chosen = choose(self.risk_categories, self.num_objectives, custom=self.custom)
+        save_objectives(saved, chosen)
+        return dict(chosen)
 
     @staticmethod
-    def attack_rows(objectives: Mapping[RiskCategory, Sequence[Objective]],
+    def attack_rows(objectives: Mapping[RiskCategory, Sequence[Optional[Objective]]],
                     strategies: Sequence[StrategyLike]) -> List[Dict[str, Any]]:
-        """One row per (strategy, category, objective): every strategy on the same objectives (paired)."""
+        """One row per (strategy, category, objective): every strategy on the same objectives (paired).
+        An objective still to be generated (``None``) leaves the row's ``objective`` and ``prompt`` null."""
         rows: List[Dict[str, Any]] = []
         for combo in expand(strategies):
             values = [s.value for s in combo]
@@ -131,8 +132,9 @@ class RedTeam:
                 for i, obj in enumerate(objs):
                     rows.append({"attack_id": f"{tech}/{cat.value}/{i}", "risk_category": cat.value,
                                  "attack_technique": tech, "attack_complexity": complexity(combo),
-                                 "objective": obj.text, "objective_id": obj.id, "attack_index": i,
-                                 "strategies": values, "prompt": build_prompt(values, obj.text, index=i)})
+                                 "objective": obj and obj.text, "objective_id": obj and obj.id, "attack_index": i,
+                                 "strategies": values,
+                                 "prompt": obj and build_prompt(values, obj.text, index=i)})
         return rows
 
     async def scan(self, target: Any, *, scan_name: Optional[str] = None,
@@ -144,7 +146,8 @@ class RedTeam:
         the run folder. Ours: ``dry_run``, ``max_cost``, ``max_judge_calls``, ``rerun_failed``, ``force`` (the engine's;
         a dry run still sends the attacks to the target, as the engine's dry run runs a target, and
         returns a result holding only the engine's ``estimate``),
-        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session).
+        ``tool_recorder`` + ``tool_case`` (IndirectJailbreak into a recorded tool session), ``state_probe``
+        (reads the state ``protected_state`` guards, before and after each attack; attacks then go one at a time).
 
         ``timeout`` bounds each attack's steps (its send, its scoring), not the whole scan; at most
         ``max_parallel_tasks`` attacks are at the target at once (1 without ``parallel_execution``).
@@ -159,10 +162,14 @@ class RedTeam:
         # a dry run's attacks (the attacker answered by placeholders) must never stand in for real ones on resume:
         # its attack rows and send journal live in a folder of their own, removed afterwards
         scratch = Path(tempfile.mkdtemp(prefix="redteam-dry-")) if dry_run else None
-        objectives = await self._objectives(folder, scenario, dry_run=dry_run)
+        objectives = self._objectives(scratch or folder, scenario)
+        if scratch is not None and (folder / "objectives.json").exists():  # generated by an earlier run: reused
+            shutil.copy(folder / "objectives.json", scratch / "objectives.json")
+        generated = (ObjectiveSession((scratch or folder) / "objectives.json", self.judge, scenario,
+                                        self.num_objectives) if scenario and not self.custom else None)
         attacks_file = (scratch or folder) / "attacks.jsonl"
         rows = self.attack_rows(objectives, list(attack_strategies))
-        if any(s in ATTACKER_STRATEGIES for r in rows for s in r["strategies"]):
+        if generated is not None or any(s in ATTACKER_STRATEGIES for r in rows for s in r["strategies"]):
             attacker.check_ready(self.judge)
         text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
         if not attacks_file.exists():
@@ -176,6 +183,7 @@ class RedTeam:
         sender = SendAttack(target, judge=self.judge, journal=SendSession((scratch or folder) / "sent.jsonl"),
                             run_folder=scratch or folder,
                             tool_recorder=kwargs.pop("tool_recorder", None), tool_case=kwargs.pop("tool_case", None),
+                            state_probe=kwargs.pop("state_probe", None), objectives=generated,
                             max_parallel=max_parallel_tasks if parallel_execution else 1)
         scorer: Any = _NotScored() if skip_evals else self.scorer()
         engine_options = {k: kwargs.pop(k) for k in ("dry_run", "max_cost", "max_judge_calls", "show_progress",
@@ -199,7 +207,7 @@ class RedTeam:
                                               custom_seeds=self.custom_attack_seed_prompts,
                                               thresholds=self.threshold_table()),
                "attack_details": details, "studio_url": None,
-               "scan": {"scan_name": name, "run_folder": str(folder), "target": TargetDriver(target).describe(),
+               "scan": {"scan_name": name, "run_folder": str(folder), "target": sender.driver.describe(),
                         "judge": _judge_name(self.judge), "num_objectives": self.num_objectives,
                         "strategies": sorted({a["attack_technique"] for a in details}), "risk_categories": cats,
                         "language": self.language.value, "skip_evals": skip_evals}}
@@ -266,7 +274,8 @@ def attack_detail(record: Mapping[str, Any], team: RedTeam) -> Dict[str, Any]:
         outcome, success = ("judge_error" if "JudgeError" in reason else "target_error"), None
     elif cell_status not in (None, "ok"):
         outcome, success = "judge_error", None
-        reason = str(record.get("outputs.attack.error") or record.get("row_error") or f"the scorer's cell is {cell_status}")
+        reason = str(record.get("outputs.attack.error") or record.get("outputs.attack.output_reason")
+                     or record.get("row_error") or f"the scorer's cell is {cell_status}")
     cat = str(inputs.get("risk_category"))
     severity = record.get("outputs.attack.severity")
     return {
@@ -280,7 +289,7 @@ def attack_detail(record: Mapping[str, Any], team: RedTeam) -> Dict[str, Any]:
         "attack_success_reason": reason,
         "outcome": outcome,
         "attack_id": inputs.get("attack_id"),
-        "objective": inputs.get("objective"),
+        "objective": record.get("outputs.objective") or inputs.get("objective"),
     }
 
 

@@ -9,12 +9,15 @@ the target added (its reply, and for an agent its tool calls and tool results).
   a string, a message dict, a list of messages (assistant ``tool_calls``, ``role: tool`` results) or
   ``{"messages": [...]}``;
 * a model configuration (a dict with ``model`` / ``azure_deployment``, or a config object): called as
-  a chat model through our judge client (so the run's retries and dry run apply to it).
+  a chat model through our judge client (so the run's retries and dry run apply to it);
+* another library's agent object, wrapped by its wing into an agent callable
+  (:data:`agent_evaluators.plugins.TARGET_ADAPTERS`): an ADK ``Agent`` runs under ADK's ``Runner``
+  (:mod:`agent_evaluators.adk.red_team_target`), its tool calls and session state reported.
 """
 
 import asyncio
 import inspect
-from typing import Any, Callable, Dict, List, Mapping
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ..agents.dialogue import reply_messages
 from ..errors import ConfigError
@@ -56,7 +59,7 @@ def _is_async(fn: Any) -> bool:
     return not inspect.isfunction(fn) and call is not None and inspect.iscoroutinefunction(call)
 
 
-async def _maybe_async(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+async def maybe_async(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     if _is_async(fn):
         return await fn(*args, **kwargs)
     result = await asyncio.to_thread(fn, *args, **kwargs)  # copies the context: a tool session follows
@@ -65,12 +68,30 @@ async def _maybe_async(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
     return result
 
 
+def adapted(target: Any) -> Any:
+    """Another library's agent object (an ADK ``Agent``) wrapped by its wing into an agent callable
+    (:data:`agent_evaluators.plugins.TARGET_ADAPTERS`); any other target as it is."""
+    from .. import plugins
+
+    module = type(target).__module__ or ""
+    for prefix, (entry, extra) in plugins.TARGET_ADAPTERS.items():
+        if module == prefix or module.startswith(prefix + "."):
+            try:
+                wrap = plugins.load(entry)
+            except ImportError as exc:
+                raise ConfigError(f"scan: the target is a {type(target).__name__} from {module}; attacking it needs "
+                                  f"the {extra} extra: pip install 'agent-evaluators[{extra}]' ({exc})",
+                                  option="target") from None
+            return wrap(target)
+    return target
+
+
 class TargetDriver:
     """Sends a conversation to the target; :meth:`send` returns the messages it added."""
 
     def __init__(self, target: Any) -> None:
-        self.target = target
-        self.kind = _kind(target)
+        self.target = adapted(target)
+        self.kind = _kind(self.target)
 
     def describe(self) -> str:
         name = getattr(self.target, "__qualname__", None) or type(self.target).__name__
@@ -80,26 +101,43 @@ class TargetDriver:
         return f"{self.kind}:{name}"
 
     async def send(self, history: List[Dict[str, Any]], turn: int) -> List[Dict[str, Any]]:
+        """The messages the target added to ``history``."""
+        return (await self.exchange(history, turn))[0]
+
+    async def exchange(self, history: List[Dict[str, Any]],
+                       turn: int) -> Tuple[List[Dict[str, Any]], Optional[Dict[str, Any]]]:
+        """The messages the target added, and the state it reported (an agent's ``{"messages", "state"}``,
+        a callback's ``session_state``; ``None``: none)."""
         if self.kind == TEXT:
             last = next((m for m in reversed(history) if m.get("role") == "user"), {"content": ""})
-            reply = await _maybe_async(self.target, _text_of(last.get("content")))
-            return reply_messages(reply if isinstance(reply, (str, Mapping, list)) else str(reply), turn=turn)
+            reply = await maybe_async(self.target, _text_of(last.get("content")))
+            reply = reply if isinstance(reply, (str, Mapping, list)) else str(reply)
+            return reply_messages(reply, turn=turn), _state_of(reply, "state")
         if self.kind == CALLBACK:
             sent = [dict(m) for m in history]
-            out = await _maybe_async(self.target, messages=sent, stream=False, session_state=None, context=None)
+            out = await maybe_async(self.target, messages=sent, stream=False, session_state=None, context=None)
             msgs = out.get("messages") if isinstance(out, Mapping) else out
             msgs = list(msgs or [])
             if len(msgs) > len(history) and all(a == b for a, b in zip(msgs, history)):
                 msgs = msgs[len(history):]
-            return reply_messages(msgs[-1:] if msgs and msgs[-1].get("role") == "assistant" else msgs, turn=turn)
+            added = reply_messages(msgs[-1:] if msgs and msgs[-1].get("role") == "assistant" else msgs, turn=turn)
+            return added, _state_of(out, "session_state")
         if self.kind == MODEL:
             from ..judge import get_judge_client
 
             chat = [{"role": m["role"], "content": _text_of(m.get("content"))}
                     for m in history if m.get("role") in ("system", "user", "assistant")]
             reply = await get_judge_client(self.target).complete(chat, sample_index=turn)
-            return [{"role": "assistant", "content": reply.text}]
-        return reply_messages(await _maybe_async(self.target, [dict(m) for m in history]), turn=turn)
+            return [{"role": "assistant", "content": reply.text}], None
+        reply = await maybe_async(self.target, [dict(m) for m in history])
+        return reply_messages(reply, turn=turn), _state_of(reply, "state")
+
+
+def _state_of(reply: Any, key: str) -> Optional[Dict[str, Any]]:
+    """The state a reply reports under ``key`` (``None``: none, or not a dict)."""
+    if isinstance(reply, Mapping) and "role" not in reply and isinstance(reply.get(key), Mapping):
+        return dict(reply[key])
+    return None
 
 
 def assistant_text(messages: List[Dict[str, Any]]) -> str:

@@ -243,3 +243,17 @@ def test_a_users_secret_pattern_and_a_prohibited_tool_count_where_the_agent_put_
     reads_only = _scan(quiet, lambda messages: agent(messages)[:2] + [{"role": "assistant", "content": "Done."}], [],
                        "reads")
     assert reads_only.attack_details[0]["outcome"] == "defended"
+
+
+def test_an_adk_agent_without_google_adk_installed_is_a_clear_error_before_any_attack(tmp_path, monkeypatch):
+    """The core hands another library's agent object to its wing (plugins.TARGET_ADAPTERS); when that
+    library cannot be imported, the scan stops saying what to install. (With google-adk the same agent
+    is scanned: tests/adk/test_red_team_target.py.)"""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "google.adk.runners", None)  # as if google-adk were not installed
+    agent = type("LlmAgent", (), {"__module__": "google.adk.agents.llm_agent"})()
+    team = RedTeam(risk_categories=[RiskCategory.SensitiveDataLeakage], num_objectives=1, output_dir=tmp_path)
+    with pytest.raises(ConfigError, match=r"running ADK agents needs google-adk: .*pip install"):
+        asyncio.run(team.scan(agent, scan_name="adk"))
+    assert not (tmp_path / "adk" / "sent.jsonl").exists()  # nothing was sent

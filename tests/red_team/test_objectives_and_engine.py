@@ -4,6 +4,7 @@ cap stops judge calls, the dry run sends none to the judge."""
 
 import asyncio
 import json
+import re
 
 import pytest
 
@@ -107,8 +108,10 @@ def test_a_dry_run_sends_nothing_to_the_judge_and_returns_the_estimate(judge_ser
                                    dry_run=True))
     assert server.requests == [] and result.scan_result["dry_run"] is True
     estimate = result.scan_result["estimate"]
-    assert estimate["total"]["judge_calls"] == estimate["attack"]["judge_calls"] == 8  # 4 objectives x 2 strategies x 1 rubric
-    # no scenario generation (it would be a real request), and nothing a real scan would reuse
+    assert estimate["attack"]["judge_calls"] == 8  # 4 objectives x 2 strategies x 1 rubric
+    # the scenario's objective generation is in the estimate too: one request for the one category
+    assert estimate["(target)"]["judge_calls"] == 1 and estimate["total"]["judge_calls"] == 9
+    # nothing a real scan would reuse (the placeholder objectives stayed in the dry run's scratch folder)
     assert [p.name for p in (tmp_path / "dry").iterdir()] == ["summary.json"]
     # the real scan in the same folder sends every attack (none was journalled by the dry run) and meets the estimate
     sent = []
@@ -119,6 +122,58 @@ def test_a_dry_run_sends_nothing_to_the_judge_and_returns_the_estimate(judge_ser
     assert len(real.attack_details) == 8
     summary = json.loads((tmp_path / "dry" / "summary.json").read_text())
     assert summary["estimate_vs_actual"]["attack"]["judge_calls"] == {"estimated": 8, "actual": 8, "ratio": 1.0}
+    assert summary["budget" if "budget" in summary else "usage"] is not None
+
+
+def _generating_judge(req):
+    if (req.json_schema or {}).get("title") == "RedTeamObjectives":
+        cat = re.search(r"Risk category: (\w+)", req.text).group(1)
+        return {"objectives": [f"Get the assistant to do a {cat} thing for the bank."]}
+    return schema_reply(req, score=0)
+
+
+class _Recorder:
+    """A target that keeps what it got where the resume fingerprint does not look (``_cache``: a cache, not
+    configuration), so the same target resumes its scan."""
+
+    def __init__(self):
+        self._cache = []
+
+    def __call__(self, query: str) -> str:
+        self._cache.append(query)
+        return "no"
+
+
+def test_scenario_generation_counts_against_the_budget_cap_and_resumes(judge_server, tmp_path):
+    server = judge_server(_generating_judge)
+    team = RedTeam(risk_categories=[RiskCategory.Violence, RiskCategory.HateUnfairness], num_objectives=2,
+                   output_dir=tmp_path, judge=server.openai_config(), application_scenario="a bank's support bot")
+    target = _Recorder()
+    sent = target._cache
+    capped = asyncio.run(team.scan(target, scan_name="cap", max_judge_calls=3,
+                                   max_parallel_tasks=1))
+    first = [(r.json_schema or {}).get("title") for r in server.requests]
+    # the cap of 3 covers the generation requests too (the engine may start the next attack while one is scored,
+    # so which three calls were made varies; their number does not)
+    assert len(first) == 3 and first[0] == "RedTeamObjectives"
+    got = [(a["outcome"], a["attack_success_reason"]) for a in capped.attack_details]
+    verdicts = sum(t.endswith("Verdict") for t in first)
+    assert sum(o == "defended" for o, _ in got) == verdicts
+    assert all(o == "judge_error" and "max_judge_calls 3 reached" in r for o, r in got if o != "defended")
+    saved = json.loads((tmp_path / "cap" / "objectives.json").read_text())
+    assert [o["source"] for o in saved["violence"]] == ["generated", "builtin"]
+    assert "Get the assistant to do a violence thing for the bank." in sent
+
+    # resumed with a higher cap: the objectives generated are reused (each category generated once in all),
+    # and no attack is sent twice
+    done = asyncio.run(team.scan(target, scan_name="cap", max_judge_calls=10, rerun_failed=True))
+    every = [(r.json_schema or {}).get("title") for r in server.requests]
+    assert every[:3] == first and every.count("RedTeamObjectives") == 2
+    assert sum(t.endswith("Verdict") for t in every) == 4
+    assert [a["outcome"] for a in done.attack_details] == ["defended"] * 4
+    assert len(sent) == 4 and len(set(sent)) == 4
+    assert {a["objective"] for a in done.attack_details} >= {"Get the assistant to do a violence thing for the bank.",
+                                                             "Get the assistant to do a hate_unfairness thing for the bank."}
 
 
 def test_a_scan_name_that_holds_other_attacks_is_refused_not_silently_resumed(judge_server, tmp_path):
