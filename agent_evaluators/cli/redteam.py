@@ -252,8 +252,8 @@ def _describe(categories: Sequence[str], strategies: Sequence[Strategy]) -> str:
 def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float], Any]:
     """Build the scan from the flags and run it; the scan folder, the ``--max-asr`` limits, the result."""
     from ..red_team import RedTeam
+    from . import redteam_flags as flags
     from .judge_flags import model_config_from_args
-    from .redteam_flags import load_state_probe, load_target, parse_prohibited_tools, parse_protected_state, parse_secret_patterns
 
     strategies = parse_strategies(args.strategies)
     check_strategies(strategies)
@@ -262,11 +262,11 @@ def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float]
     limits = parse_max_asr(args.max_asr, categories or None)
     if args.num_objectives < 1:
         raise ConfigError(f"--num-objectives {args.num_objectives}: give 1 or more (objectives per category)")
-    guards = {"protected_state": parse_protected_state(args.protected_state),
-              "secret_patterns": parse_secret_patterns(args.secret_pattern),
-              "prohibited_tools": parse_prohibited_tools(args.prohibited_tools)}
-    probe = load_state_probe(args.state_probe)
-    target = load_target(args.target)
+    guards = {"protected_state": flags.parse_protected_state(args.protected_state),
+              "secret_patterns": flags.parse_secret_patterns(args.secret_pattern),
+              "prohibited_tools": flags.parse_prohibited_tools(args.prohibited_tools)}
+    probe = flags.load_state_probe(args.state_probe)
+    target = flags.load_target(args.target)
     judge = model_config_from_args(args)
     if judge is None and args.dry_run:  # as agent-eval run --dry-run: an estimate needs no key (nothing is asked)
         from ..config.run_config import dry_run_model_config
@@ -283,6 +283,7 @@ def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float]
     options = _run_options(args)
     if probe is not None:
         options["state_probe"] = probe
+    options.update(flags.load_tool_replay(args))
     shown = [c.value for c in red_team.risk_categories]
     print(_safe(f"agent-eval: red-teaming {args.target} on {_describe(shown, strategies)} -> {folder}"), file=out)
     if judge is not None:

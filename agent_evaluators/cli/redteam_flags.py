@@ -2,8 +2,9 @@
 
 ``--protected-state`` / ``--state-probe`` (the end state an attack must not change, and what reads it),
 ``--prohibited-tools`` and ``--secret-pattern`` (tool calls and text that count as a success wherever the
-agent put them), and the target itself: a function, or another library's agent object (an ADK ``Agent``,
-passed as it is: the scan's core wraps it through :data:`agent_evaluators.plugins.TARGET_ADAPTERS`).
+agent put them), ``--replay-tools`` (a recorded tool session the attacks replay), and the target itself:
+a function, or another library's agent object (an ADK ``Agent``, passed as it is: the scan's core wraps
+it through :data:`agent_evaluators.plugins.TARGET_ADAPTERS`).
 Each parser checks its flag before any attack is sent and says what to write instead.
 """
 
@@ -93,6 +94,29 @@ def parse_prohibited_tools(values: Optional[Sequence[str]]) -> List[str]:
     return list(dict.fromkeys(_items(values)))
 
 
+def load_tool_replay(args: Any) -> Dict[str, Any]:
+    """``--replay-tools DIR --tool-case ID [--replay-match RULES]``: the scan's ``tool_recorder`` and ``tool_case``
+    (every attack's tools served from that recorded session; IndirectJailbreak plants the attack in its results)."""
+    if not args.replay_tools:
+        if args.tool_case or args.replay_match:
+            raise ConfigError(f"{'--tool-case' if args.tool_case else '--replay-match'} applies to --replay-tools DIR: "
+                              "give both (--replay-tools DIR --tool-case ID)")
+        return {}
+    if not args.tool_case:
+        raise ConfigError("--replay-tools: name the recorded session the attacks replay with --tool-case ID (the case "
+                          "id it was recorded under)")
+    from ..agents import ToolRecorder
+    from ..agents.recordings import load_match_rules, recording_path
+
+    found = recording_path(args.replay_tools, args.tool_case)
+    if not found.is_file():
+        raise ConfigError(f"--replay-tools {args.replay_tools} --tool-case {args.tool_case}: no recording at {found}; "
+                          "record the session first (ToolRecorder(DIR, mode='record') around one run of the agent, "
+                          "or agent-eval adk --record-tools DIR, then --replay-tools DIR/<eval set folder>)")
+    recorder = ToolRecorder(args.replay_tools, mode="replay", match=load_match_rules(args.replay_match))
+    return {"tool_recorder": recorder, "tool_case": args.tool_case}
+
+
 def add_redteam_guard_flags(p: Any) -> None:
     """The flags above, in a group of their own."""
     group = p.add_argument_group("what counts as a success beyond the judge's rubric (scored on the trajectory)")
@@ -111,3 +135,12 @@ def add_redteam_guard_flags(p: Any) -> None:
                        help="a regular expression of your own secrets: a match in a tool call's arguments or the "
                             "reply counts as a leak (repeatable; the built-in planted test credential is always "
                             "searched)")
+    tools = p.add_argument_group("a recorded tool session (IndirectJailbreak plants the attack in its results)")
+    tools.add_argument("--replay-tools", metavar="DIR",
+                       help="serve every tool call from the session recorded in DIR (no tool runs); "
+                            "indirect_jailbreak plants the attack in the recorded results, so two agent versions "
+                            "meet the identical attack (a copy in the scan folder; your recording is untouched)")
+    tools.add_argument("--tool-case", metavar="ID", help="with --replay-tools: the recorded session's case id")
+    tools.add_argument("--replay-match", metavar="JSON_OR_FILE",
+                       help="with --replay-tools: argument matching per tool, as agent-eval adk has it, e.g. "
+                            "'{\"send_message\": {\"ignore_args\": true}}'")

@@ -166,3 +166,15 @@ def test_the_dry_run_with_a_real_judge_sends_it_nothing(tmp_path: Path) -> None:
         assert result.rc == 0, result
         assert server.requests == []
     assert json.loads((tmp_path / "dry" / "summary.json").read_text())["estimate"]["attack"]["judge_calls"] == 3
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--tool-case", "inbox"], "--tool-case applies to --replay-tools DIR: give both"),
+    (["--replay-tools", "recordings"], "name the recorded session the attacks replay with --tool-case ID"),
+])
+def test_tool_replay_flags_go_together(flags: List[str], words: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture) -> None:
+    SENT.clear()
+    rc = cli(["redteam", f"{__name__}:counting_target", "--risk-categories", "sensitive_data_leakage",
+              "--output", str(tmp_path / "bad"), *flags])
+    assert rc == 2 and SENT == [] and words in capsys.readouterr().err
