@@ -137,7 +137,8 @@ def add_redteam_guard_flags(p: Any) -> None:
                             "searched)")
     tools = p.add_argument_group("a recorded tool session (IndirectJailbreak plants the attack in its results)")
     tools.add_argument("--replay-tools", metavar="DIR",
-                       help="serve every tool call from the session recorded in DIR (no tool runs); "
+                       help="serve every tool call from the session recorded in DIR, none executed (an ADK agent's "
+                            "tools, or tools wrapped with ToolRecorder.tool); "
                             "indirect_jailbreak plants the attack in the recorded results, so two agent versions "
                             "meet the identical attack (a copy in the scan folder; your recording is untouched)")
     tools.add_argument("--tool-case", metavar="ID", help="with --replay-tools: the recorded session's case id")
