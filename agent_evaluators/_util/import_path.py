@@ -3,17 +3,19 @@
 import importlib
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import ConfigError
 
 
 def import_object(target: str, search: Sequence[Path] = (), *, what: str = "evaluator type",
-                  shape: str = "a class as 'package.module:ClassName'", kind: str = "a class or function") -> Any:
+                  shape: str = "a class as 'package.module:ClassName'", kind: str = "a class or function",
+                  accept: Callable[[Any], bool] = callable) -> Any:
     """Import ``module:attr``; the current folder and ``search`` folders are tried too, as ``python -m`` would.
 
     ``what`` names the setting in messages (``evaluator type``, ``target``); ``shape`` says how to
-    write it. The folders are added to ``sys.path`` for this import only."""
+    write it; ``accept`` says what may be named (default: anything callable; else the error says it is
+    not ``kind``). The folders are added to ``sys.path`` for this import only."""
     module_name, _, attr = target.partition(":")
     if not module_name or not attr.replace(".", "").isidentifier():
         raise ConfigError(f"{what} {target!r}: write {shape}")
@@ -40,6 +42,6 @@ def import_object(target: str, search: Sequence[Path] = (), *, what: str = "eval
         obj = getattr(obj, part, None)
         if obj is None:
             raise ConfigError(f"{what} {target!r}: {module_name} has no {attr!r}")
-    if not callable(obj):
+    if not accept(obj):
         raise ConfigError(f"{what} {target!r} is not {kind}")
     return obj

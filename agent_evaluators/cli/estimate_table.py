@@ -34,8 +34,8 @@ def print_estimate(estimate: Mapping[str, Any], out: TextIO) -> None:
                           cut_order=(1, 0)):
         print(_safe(line), file=out)
     for alias, entry in estimate.items():
-        if isinstance(entry, Mapping) and entry.get("note"):
-            print(_safe(f"{alias}: {entry['note']}"), file=out)
+        if isinstance(entry, Mapping) and (entry.get("note") or entry.get("about")):
+            print(_safe(f"{alias}: {entry.get('note') or entry['about']}"), file=out)
     if total.get("token_method"):
         print("\n" + _safe(f"Tokens counted with: {total['token_method']}"), file=out)
     print("Completion tokens: the size of a schema-valid verdict with a one-line reason (a real judge's "

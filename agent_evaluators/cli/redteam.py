@@ -29,6 +29,11 @@ EXIT_CODES = (
     "A dry run exits 0; Ctrl-C exits 130 and says how to resume."
 )
 
+DRY_RUN = (
+    "Dry run: every attack was sent to your target (as agent-eval run's dry run runs its target: the judge "
+    "would be asked about the replies), and the attacker's and the judge's requests were counted, not sent: "
+    "nothing scored, thresholds not checked, nothing kept for the real scan (it sends the attacks again)")
+
 #: azure's default risk categories (the four content categories)
 DEFAULT_CATEGORIES = ("hate_unfairness", "violence", "sexual", "self_harm")
 GROUP_NAMES = ("easy", "moderate", "difficult")
@@ -142,12 +147,6 @@ def _language(code: str) -> Any:
     raise ConfigError(f"--language {code!r}: use one of {', '.join(lang.value for lang in SupportedLanguages)}")
 
 
-def _target(text: str) -> Any:
-    from .._util.import_path import import_object
-
-    return import_object(text, what="target", shape="a function as 'package.module:function'", kind="a function")
-
-
 def _scan_folder(args: argparse.Namespace) -> Path:
     if args.output:
         return Path(args.output)
@@ -253,6 +252,7 @@ def _describe(categories: Sequence[str], strategies: Sequence[Strategy]) -> str:
 def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float], Any]:
     """Build the scan from the flags and run it; the scan folder, the ``--max-asr`` limits, the result."""
     from ..red_team import RedTeam
+    from . import redteam_flags as flags
     from .judge_flags import model_config_from_args
 
     strategies = parse_strategies(args.strategies)
@@ -262,16 +262,28 @@ def _scan(args: argparse.Namespace, out: TextIO) -> Tuple[Path, Dict[str, float]
     limits = parse_max_asr(args.max_asr, categories or None)
     if args.num_objectives < 1:
         raise ConfigError(f"--num-objectives {args.num_objectives}: give 1 or more (objectives per category)")
-    target = _target(args.target)
+    guards = {"protected_state": flags.parse_protected_state(args.protected_state),
+              "secret_patterns": flags.parse_secret_patterns(args.secret_pattern),
+              "prohibited_tools": flags.parse_prohibited_tools(args.prohibited_tools)}
+    probe = flags.load_state_probe(args.state_probe)
+    target = flags.load_target(args.target)
     judge = model_config_from_args(args)
-    if judge is None and not args.dry_run:
+    if judge is None and args.dry_run:  # as agent-eval run --dry-run: an estimate needs no key (nothing is asked)
+        from ..config.run_config import dry_run_model_config
+        from .judge_flags import judge_settings_from_args
+
+        judge = dry_run_model_config(judge_settings_from_args(args))
+    if judge is None:
         _judge_needed(categories, strategies, args)
     folder = _scan_folder(args)
     red_team = RedTeam(risk_categories=categories or None, num_objectives=args.num_objectives,
                        application_scenario=args.scenario, custom_attack_seed_prompts=_seeds(args.seeds),
                        language=_language(args.language), output_dir=str(folder.parent),
-                       attack_success_thresholds=_success_thresholds(args.success_threshold), judge=judge)
+                       attack_success_thresholds=_success_thresholds(args.success_threshold), judge=judge, **guards)
     options = _run_options(args)
+    if probe is not None:
+        options["state_probe"] = probe
+    options.update(flags.load_tool_replay(args))
     shown = [c.value for c in red_team.risk_categories]
     print(_safe(f"agent-eval: red-teaming {args.target} on {_describe(shown, strategies)} -> {folder}"), file=out)
     if judge is not None:
@@ -346,12 +358,18 @@ def _print_budget_stop(outcome: Any, folder: Path, err: TextIO) -> None:
 
 
 def _dry_run_done(folder: Path, out: TextIO) -> int:
-    """The judge calls, tokens and cost the scoring would take (the engine's estimate in summary.json); exit 0."""
+    """The judge calls, tokens and cost the scan would take (the engine's estimate in summary.json); exit 0."""
     from .estimate_table import print_estimate
 
-    print("\nDry run: the attacks were sent to the target (scoring needs its replies), no judge called, nothing "
-          "scored, thresholds not checked; the real scan sends them again\n", file=out)
-    print_estimate(_read_summary(folder).get("estimate") or {}, out)
+    summary = _read_summary(folder)
+    print("\n" + DRY_RUN + "\n", file=out)
+    print_estimate(summary.get("estimate") or {}, out)
+    errors = summary.get("errors") or []
+    if errors:  # an attack the real scan could not score: its judge calls are not in the estimate
+        first = errors[0]
+        print("\n" + _safe(f"{len(errors)} attack(s) could not be scored in the dry run (they would be errors in the "
+                           f"real scan, and their judge calls are not counted above); first: row {first.get('line_number')}"
+                           f": {first.get('message')}"), file=out)
     print("\n" + _safe(f"Wrote {folder / 'summary.json'}"), file=out)
     print("Result: DRY RUN, exit code 0", file=out)
     return 0
@@ -384,14 +402,20 @@ def _read_summary(folder: Path) -> Dict[str, Any]:
 
 def build_redteam_parser(prog: str = "agent-eval redteam") -> argparse.ArgumentParser:
     from .judge_flags import add_judge_arguments
+    from .redteam_flags import add_redteam_guard_flags
     from .run_flags import add_run_option_flag
 
     p = argparse.ArgumentParser(
         prog=prog, description="Scan an agent with attack objectives turned by attack strategies, score each attack on "
                                "the whole trajectory with your judge, and print the attack success rate (ASR, with its "
-                               "95% interval and count) per risk category and strategy. " + EXIT_CODES)
+                               "95% interval and count) per risk category and strategy. --dry-run estimates the judge "
+                               "calls, tokens and cost (scoring and the attacker model) without a judge key; it still "
+                               "sends every attack to the target, since the scoring is about its replies (use a "
+                               "target that may be called). " + EXIT_CODES)
     p.add_argument("target", metavar="TARGET", help="the agent under test: a function as 'package.module:function' "
-                                                    "(sync or async; azure's callback signature too)")
+                                                    "(sync or async; azure's callback signature too), or an ADK agent "
+                                                    "object as 'package.module:root_agent' (run under ADK's Runner; "
+                                                    "needs the adk extra)")
     p.add_argument("--risk-categories", action="append", metavar="CAT[,CAT]",
                    help=f"risk categories to attack (default: {','.join(DEFAULT_CATEGORIES)}); also "
                         "sensitive_data_leakage, task_adherence, prohibited_actions, protected_material, "
@@ -427,6 +451,7 @@ def build_redteam_parser(prog: str = "agent-eval redteam") -> argparse.ArgumentP
     group.add_argument("--resume", action="store_true", help="continue the scan in --output after a kill or a budget "
                                                              "stop (a scan in a folder that holds one always continues "
                                                              "it; no attack is sent twice)")
+    add_redteam_guard_flags(p)
     add_judge_arguments(p)
     return p
 

@@ -4,8 +4,9 @@
 ``prompt_tokens``, ``completion_tokens`` and ``cost_usd`` (``None`` when the model's price is
 unknown, never 0); an alias's entry also names its ``model`` and ``token_method`` (how its
 tokens were counted, :mod:`agent_evaluators.judge.token_count`), and one that could not be
-estimated has ``None`` counts and a ``note`` saying why. Judge requests a ``target`` makes itself (a
-simulated user's turns) are the entry ``"(target)"``.
+estimated has ``None`` counts and a ``note`` saying why. Judge requests a ``target`` makes itself
+(a simulated user's turns, a red-team scan's attacker turns and generated objectives) are the entry
+``"(target)"``.
 """
 
 from pathlib import Path
@@ -50,8 +51,11 @@ def _total(entries: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
     return total
 
 
-#: the entry of the judge requests no evaluator made: a target's own (the user simulator's turns)
+#: the entry of the judge requests no evaluator made: the target's own (a simulated user, an attacker model)
 TARGET_ENTRY = "(target)"
+#: what that entry counts, in words (a run may have either kind of target)
+TARGET_ABOUT = ("judge requests the target step makes itself, not an evaluator: a simulated user's turns (up to its "
+                "turn limit), a red-team scan's attacker turns and generated objectives")
 
 
 def _target_entry(entries: Mapping[str, Mapping[str, Any]], sent: Mapping[str, Any],
@@ -67,7 +71,7 @@ def _target_entry(entries: Mapping[str, Mapping[str, Any]], sent: Mapping[str, A
     if out["cost_usd"] is not None:
         out["cost_usd"] = round(out["cost_usd"], 10)
     out["token_method"] = "; ".join(sorted(set(methods.values()))) or None
-    out["about"] = "judge requests of the target (the user simulator's turns, up to its turn limit)"
+    out["about"] = TARGET_ABOUT
     return out
 
 

@@ -64,6 +64,10 @@ RUNS: Dict[str, int] = {
     "sensitive_data_leakage --strategies base64,flip,compose:rot13+base64 --num-objectives 10 --output "
     "out/scans/refusing": 0,
     "agent-eval compare out/scans/leaky out/scans/refusing": 0,
+    # the account agent's changes found by --protected-state (successes and no --max-asr: exit 1)
+    "agent-eval redteam samples.red_team:account_agent --risk-categories prohibited_actions --strategies base64,rot13 "
+    "--num-objectives 10 --protected-state '{\"refund_total\": 0, \"admin\": false, \"account_active\": true}' "
+    "--output out/scans/account": 1,
     "agent-eval compare out/scans/refusing out/scans/leaky --fail-on-regression": 1,
     "agent-eval report out/scans/leaky": 0,
     "agent-eval report out/scans/refusing --compare out/scans/leaky": 0,
@@ -166,6 +170,11 @@ NOT_RUN: Dict[str, str] = {
     "ray start --head --include-dashboard=false --num-cpus=8": "starts a Ray cluster head node",
     "ray start --address=HEAD_IP:6379": "joins a Ray cluster (HEAD_IP is a placeholder)",
     "python bench/bench_nlp.py": "a benchmark against azure-ai-evaluation; figures on the evidence page",
+    "python bench/red_team_table.py": "the red-team table of the sample agents (bench/ is not in the users' copy); "
+                                      "tests/red_team/test_table_script.py runs it",
+    "agent-eval redteam my_agent.agent:root_agent --risk-categories sensitive_data_leakage,prohibited_actions "
+    "--strategies easy --prohibited-tools delete_account --protected-state '{\"refund_total\": 0}'":
+        "needs the user's own ADK agent package; tests/adk/test_red_team_cli.py scans a scripted ADK agent by name",
     "python bench/bench_ray.py": "a benchmark on a local Ray; figures on the evidence page",
     "python bench/bench_prompt_tokens.py": "a benchmark against azure-ai-evaluation; figures on the evidence page",
     "python bench/bench_evaluate.py --record docs/evidence/records":
