@@ -4,11 +4,12 @@
     PYTHONPATH=. python bench/reliability.py --heavy                          # the heavy sizes too (minutes)
     PYTHONPATH=. python bench/reliability.py --record docs/evidence/records   # also write them for the docs
 
-The tests of ``tests/reliability/`` that measure something (faults at scale, crash and resume, budget
-caps across kills, one huge row, memory under throttling) append their figures as JSON lines to the
+The reliability tests that measure something (``MEASURING``: faults at scale, crash and resume, budget
+caps across kills, one huge row, memory under throttling, a judge restarted mid-run, Ctrl-C during inline
+rows, reference cycles per row) append their figures as JSON lines to the
 file named by ``AGENT_EVAL_RELIABILITY_FIGURES`` (``tests/reliability/figures.py``). This script runs
 them with pytest, then prints (and records) one row per measurement: the test, whether the test
-passed, and its figures. Exit 1 when a test failed: a figure of a failing test is no evidence.
+file that measured it, and its figures. Exit 1 when a test failed: a figure of a failing test is no evidence.
 """
 
 import argparse
@@ -24,10 +25,15 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 from common import Recorder, add_record_argument  # noqa: E402
 
-#: the test files that call tests.reliability.figures.record
+#: the test files that call tests.reliability.figures.record; each figure's row names its file
 MEASURING = ("tests/reliability/test_judge_faults_scale.py", "tests/reliability/test_crash_resume.py",
              "tests/reliability/test_budget_kills.py", "tests/reliability/test_large_row.py",
-             "tests/reliability/test_memory_under_429s.py")
+             "tests/reliability/test_memory_under_429s.py", "tests/reliability/test_judge_outage.py",
+             "tests/reliability/test_ctrl_c_inline_rows.py", "tests/runner/test_gc_cyclic_garbage.py",
+             "tests/runner/test_batch_faults.py::test_a_huge_gzip_output_file_is_read_in_bounded_memory")
+#: measuring files (or single tests) whose every measurement is heavy: absent from a default-size record, by design
+HEAVY_ONLY = ("tests/reliability/test_memory_under_429s.py",
+              "tests/runner/test_batch_faults.py::test_a_huge_gzip_output_file_is_read_in_bounded_memory")
 
 
 def _value(value: Any) -> str:
@@ -52,18 +58,25 @@ def main() -> int:
                               cwd=REPO, env={**os.environ, "AGENT_EVAL_RELIABILITY_FIGURES": str(figures_file)})
         lines: List[Dict[str, Any]] = ([json.loads(line) for line in figures_file.read_text().splitlines()]
                                        if figures_file.exists() else [])
+    files = [line.get("file") for line in lines]
     rec = Recorder("reliability", args.record)
     rec.table("reliability", "what the measuring reliability tests recorded" +
               (", heavy sizes included" if args.heavy else " at the default-suite sizes"),
-              ["measurement", "figures"])
+              ["measurement", "test file", "figures"])
     for line in lines:
-        name = line.pop("test")
-        rec.row("reliability", name, "; ".join(f"{k} {_value(v)}" for k, v in sorted(line.items())))
-        print(f"{name}: {line}", flush=True)
+        name, where = line.pop("test"), line.pop("file", "?")
+        rec.row("reliability", name, f"`{where}`", "; ".join(f"{k} {_value(v)}" for k, v in sorted(line.items())))
+        print(f"{name} ({where}): {line}", flush=True)
+    silent = [f for f in MEASURING if f.split("::")[0] not in set(files)
+              and (args.heavy or f not in HEAVY_ONLY)]
+    if silent:
+        rec.note("these measuring files recorded nothing: " + ", ".join(silent))
+    if not args.heavy:
+        rec.note("heavy-only measurements (" + ", ".join(HEAVY_ONLY) + ") need --heavy.")
     if proc.returncode != 0:
         rec.note(f"pytest exited {proc.returncode}: at least one of these tests failed.")
     rec.write()
-    return 0 if proc.returncode == 0 and lines else 1
+    return 0 if proc.returncode == 0 and lines and not silent else 1
 
 
 if __name__ == "__main__":

@@ -92,3 +92,58 @@ def test_the_built_page_shows_each_command_and_date(site):
         assert record["command"] in text and record["date"] in text, m["name"]
     assert "<!-- record:" not in text
     assert not list(Path(site).glob("evidence/records/*"))  # the records are sources, not pages
+
+
+def _reliability_section() -> str:
+    text = (REPO_ROOT / "docs" / "evidence.md").read_text(encoding="utf-8")
+    section = text[text.index("## Reliability"):]
+    return section[:section.index("\n## ")] if "\n## " in section else section
+
+
+def test_the_reliability_record_has_each_measuring_test_files_figures():
+    """Every non-heavy file ``bench/reliability.py`` runs recorded at least one row, naming itself."""
+    sys.path.insert(0, str(REPO_ROOT / "bench"))
+    try:
+        import reliability
+    finally:
+        sys.path.pop(0)
+    record = json.loads((RECORDS / "reliability.json").read_text(encoding="utf-8"))
+    table = record["figures"]["reliability"]
+    assert table["columns"] == ["measurement", "test file", "figures"]
+    named = {row[1].strip("`") for row in table["rows"]}
+    assert all((REPO_ROOT / f).is_file() for f in named), named
+    expected = {f.split("::")[0] for f in set(reliability.MEASURING) - set(reliability.HEAVY_ONLY)}
+    assert expected <= named, f"measuring tests without figures in the record: {sorted(expected - named)}"
+    assert not any("failed" in note for note in record["notes"]), record["notes"]
+
+
+#: a figure in the hand-written reliability table is a limit its test asserts, never a measurement
+_FIGURE = re.compile(r"\d[\d,.]*(?:\s(?:s|ms|µs)\b|\s?(?:MB|MiB|KB|GB|%))")
+_BOUND = re.compile(r"(at most|under|within|bounds it at|after|\+|limit \()\s*$", re.IGNORECASE)
+
+
+def test_the_reliability_prose_carries_no_measured_figure():
+    """Measured figures come from the record (command and date); the prose keeps setups and the checks.
+
+    A number with a unit in the "what the test checks" column must follow a bound ("under 600 MB",
+    "at most 1%"): a test asserts it. Anything else is a measurement written by hand."""
+    section = _reliability_section()
+    assert "<!-- record: reliability -->" in section
+    header = next(line for line in section.splitlines() if line.startswith("| what is attacked"))
+    assert [c.strip() for c in header.strip("|").split("|")] == ["what is attacked", "setup", "what the test checks"]
+    assert "measured on" not in section.lower()
+    rows = [line for line in section.splitlines() if line.startswith("| ") and line != header
+            and not line.startswith("|---")]
+    assert len(rows) > 30
+    for line in rows:
+        checks = line.split(" | ", 2)[2]
+        for m in _FIGURE.finditer(checks):
+            before = checks[max(0, m.start() - 20):m.start()]
+            assert _BOUND.search(before), f"a hand-written figure {m.group(0)!r} in: {line[:60]}…"
+
+
+def test_the_prose_check_catches_a_figure_written_by_hand():
+    line = "| x | y | Peak RSS 208 MB, under 400 MB |"
+    figures = [m for m in _FIGURE.finditer(line.split(" | ", 2)[2])]
+    assert [bool(_BOUND.search(line.split(" | ", 2)[2][max(0, m.start() - 20):m.start()])) for m in figures] \
+        == [False, True]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tests.ctrl_c import popen_for_ctrl_c
 
+from .figures import record
 from .run_support import REPO, lines_of, write_rows
 
 
@@ -43,6 +44,8 @@ def test_ctrl_c_stops_an_inline_run_within_about_a_row(tmp_path):
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     took = time.monotonic() - sent
+    record("ctrl_c_inline", {"rows": 400, "row_s": 0.05, "stopped_after_s": round(took, 2),
+                             "rows_on_disk": len(lines_of(out / "rows.jsonl")), "exit": proc.returncode})
     assert proc.returncode == 130, (stdout, stderr)
     assert took < 5, f"took {took:.1f} s to stop"
     summary = json.loads((out / "summary.json").read_text())

@@ -21,6 +21,8 @@ from agent_evaluators.judge import circuit as circuit_module
 from agent_evaluators.judge.circuit import reset_circuits
 from agent_evaluators.testing import JudgeServer
 
+from .figures import record
+
 OUTAGE_S = 1.5
 
 
@@ -74,6 +76,10 @@ def test_a_judge_restarted_in_1_5_s_loses_at_most_1_percent_of_the_cells(tmp_pat
     rows = 300
     result, holder, elapsed = _run(tmp_path, rows, OUTAGE_S)
     metrics = result["metrics"]
+    record("judge_outage", {"rows": rows, "outage_s": OUTAGE_S, "error_cells": metrics["intent.error_count"],
+                            "scored": metrics["intent.n"], "wall_s": round(elapsed, 2),
+                            "requests_to_restarted_judge": holder["second"].stats()["requests"]
+                            if "second" in holder else 0})
     assert "restarted" in holder, "the run ended before the outage: make it longer"
     assert metrics["intent.error_count"] <= rows // 100, metrics  # the old client: 235 of 300
     assert holder["second"].stats()["requests"] > 0  # the rest of the run went to the restarted judge

@@ -23,6 +23,7 @@ import pytest
 from agent_evaluators import IntentResolutionEvaluator, evaluate, evaluate_async
 from agent_evaluators.testing import BatchFaults, JudgeServer
 from tests.cli.helpers import agent_eval, clean_env
+from tests.reliability.figures import record
 
 from .distributed.helpers import make_rows, rule_judge
 
@@ -228,6 +229,8 @@ def test_a_huge_gzip_output_file_is_read_in_bounded_memory(tmp_path):
         plain = child(server)
     with JudgeServer(rule_judge, batch=BatchFaults(gzip_output=True, edit_output=bloated)) as server:
         huge = child(server)
+    record("batch_huge_output", {"output_line_mb": 300, "plain_peak_rss_mb": round(plain["peak_mb"], 1),
+                                 "huge_peak_rss_mb": round(huge["peak_mb"], 1), "errors": huge["errors"]})
     assert plain["errors"] == huge["errors"] == 0
     assert huge["peak_mb"] < plain["peak_mb"] + 60, (plain, huge)
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.reliability.figures import record
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -25,6 +27,7 @@ def test_a_1mb_cycle_per_row_peaks_under_600mb_at_2500_rows(kind: str) -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout.strip().splitlines()[-1])
+    record(f"gc_cycles[{kind}]", {"rows": report["rows"], "cycle_mb_per_row": 1, "peak_rss_mb": report["peak_mb"]})
     assert report["rows"] == 2500
     assert report["peak_mb"] < 600, report
 
@@ -39,6 +42,7 @@ def test_rows_that_overlap_keep_their_cycles_from_piling_up() -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout.strip().splitlines()[-1])
+    record("gc_cycles[overlap]", {"rows": report["rows"], "cycle_mb_per_row": 1, "peak_rss_mb": report["peak_mb"]})
     assert report["rows"] == 2500
     assert report["peak_mb"] < 400, report
 
