@@ -122,6 +122,7 @@ NOT_RUN: Dict[str, str] = {
     "python bench/label_correction_coverage.py": "a simulation; tests/stats/test_judge_error.py runs it with --check",
     # docs/guides/labelling.md: a server that runs until Ctrl-C
     "agent-eval label": "names the subcommand in prose (docs/guides/labelling.md)",
+    "agent-eval redteam": "names the subcommand in prose (docs/guides/red-teaming.md runs it)",
     "agent-eval label out/before --limit 20": "serves the labelling page until Ctrl-C; tests/report/"
     "test_label_browser.py labels a sample run with it in headless Chromium",
     "agent-eval label out/before --annotator ana --evaluator intent task_adherence --port 8500 --no-open": "serves until "
