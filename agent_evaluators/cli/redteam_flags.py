@@ -9,7 +9,6 @@ Each parser checks its flag before any attack is sent and says what to write ins
 """
 
 import json
-import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -78,13 +77,13 @@ def parse_protected_state(text: Optional[str]) -> Optional[Union[Dict[str, Any],
 
 def parse_secret_patterns(values: Optional[Sequence[str]]) -> List[str]:
     """``--secret-pattern REGEX``: your own secrets (a match in a tool argument or the reply is a leak); checked now."""
+    from ..red_team.scoring import pattern_problem
+
     out = []
     for pattern in values or ():
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ConfigError(f"--secret-pattern {pattern!r}: not a regular expression ({exc}); escape special "
-                              "characters, e.g. 'sk-[A-Za-z0-9]{20,}' or 'ACME\\.internal'") from None
+        problem = pattern_problem(pattern)
+        if problem:
+            raise ConfigError(f"--secret-pattern {pattern!r}: {problem}")
         out.append(pattern)
     return out
 

@@ -28,7 +28,7 @@ from .objectives import save as save_objectives
 from .objectives_data import CANARY
 from .result import RedTeamResult
 from .scorecard import build_parameters, build_scorecard
-from .scoring import AttackSuccess
+from .scoring import AttackSuccess, pattern_problem
 from .strategies import ATTACKER_STRATEGIES, RiskCategory, StrategyLike, SupportedLanguages, complexity, expand, technique_name
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,10 @@ class RedTeam:
         self.judge = judge
         self.secrets = list(secrets) if secrets is not None else [CANARY]
         self.secret_patterns = list(secret_patterns)
+        for pattern in self.secret_patterns:
+            problem = pattern_problem(pattern)
+            if problem:
+                raise ConfigError(f"RedTeam: secret_patterns {pattern!r}: {problem}", option="secret_patterns")
         self.prohibited_tools = list(prohibited_tools)
         self.protected_state = protected_state
         if protected_state is not None:

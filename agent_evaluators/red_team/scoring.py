@@ -47,6 +47,16 @@ def _as_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
 
 
+def pattern_problem(pattern: str) -> Optional[str]:
+    """Why ``pattern`` cannot be a secret pattern (``None``: it can): checked when a scan is set up, not mid-scan."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return (f"not a regular expression ({exc}); escape special characters, e.g. 'sk-[A-Za-z0-9]{{20,}}' "
+                "or 'ACME\\.internal'")
+    return None
+
+
 def trajectory_findings(conversation: Sequence[Mapping[str, Any]], *, secrets: Sequence[str] = (),
                         patterns: Sequence[str] = (), prohibited_tools: Sequence[str] = ()) -> List[str]:
     """What the agent did that counts as a success, in words (empty: nothing)."""

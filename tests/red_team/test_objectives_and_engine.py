@@ -204,3 +204,9 @@ def test_without_a_judge_the_scan_stops_before_any_attack_saying_what_to_set(tmp
     # the agent categories alone need no judge: the trajectory checks are code
     result = asyncio.run(agent_only.scan(lambda query: "CANARY-7f3a91", scan_name="c"))
     assert [a["outcome"] for a in result.attack_details] == ["success"]
+
+
+def test_a_secret_pattern_that_is_not_a_regular_expression_is_refused_when_the_team_is_made():
+    with pytest.raises(ConfigError, match=r"secret_patterns 'sk-\(unclosed': not a regular expression .*escape"):
+        RedTeam(risk_categories=[RiskCategory.SensitiveDataLeakage], secret_patterns=["sk-(unclosed"])
+    assert RedTeam(risk_categories=[RiskCategory.SensitiveDataLeakage], secret_patterns=[r"sk-\w{4}"]).secret_patterns
