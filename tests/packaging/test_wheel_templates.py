@@ -12,6 +12,8 @@ import sys
 import venv
 import zipfile
 
+import pytest
+
 from agent_evaluators.templates import find_template, load_prompty
 
 from ..conftest import REPO_ROOT
@@ -45,6 +47,7 @@ def test_templates_found_from_editable_checkout():
         assert load_prompty(path).render  # parses
 
 
+@pytest.mark.heavy  # builds a wheel into a fresh venv (about 20 s)
 def test_templates_render_from_wheel_in_fresh_venv(tmp_path):
     import json
 

@@ -91,6 +91,7 @@ def test_shipped_table_is_the_proven_one(table: SynonymWordNet) -> None:
     assert ("goose",) in answer(table, "geese") and answer(table, "qwxz") == []
 
 
+@pytest.mark.heavy  # every lemma and word form of WordNet (about 30 s together)
 def test_table_equals_its_source_on_every_lemma_and_exception(table: SynonymWordNet, source: Any) -> None:
     for pos in POS_ORDER:
         ours, theirs = by_lemma(table, pos), by_lemma(source, pos)
@@ -101,6 +102,7 @@ def test_table_equals_its_source_on_every_lemma_and_exception(table: SynonymWord
         assert table._exception_map[pos] == source._exception_map[pos], pos
 
 
+@pytest.mark.heavy  # every lemma and word form of WordNet (about 30 s together)
 def test_table_answers_synsets_as_its_source_on_every_word_form(table: SynonymWordNet, source: Any) -> None:
     asked, found, differ = sweep(source, table)
     assert (asked, found) == (391_890, 389_882)
@@ -114,6 +116,7 @@ def test_generator_rebuilds_the_shipped_files_byte_for_byte(source: Any) -> None
     assert license_text(require_wordnet_source()) == LICENSE_PATH.read_text(encoding="utf-8")
 
 
+@pytest.mark.heavy  # every lemma and word form of WordNet (about 30 s together)
 def test_nltks_reader_on_the_table_as_wordnet_files_answers_as_the_table_does(table: SynonymWordNet) -> None:
     with tempfile.TemporaryDirectory() as folder:
         nltk_reader = read_wordnet_directory(write_wordnet_files(table, os.path.join(folder, "wordnet")))

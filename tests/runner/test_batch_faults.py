@@ -58,6 +58,7 @@ def _errors(result: Any) -> List[str]:
 
 
 # ------------------------------------------------------------------ item 2: replies of the wrong shape, a deadline
+@pytest.mark.heavy  # waits out real retry and poll delays (4-7 s)
 def test_a_create_reply_without_an_id_finds_its_batch_instead_of_hanging(tmp_path):
     def no_id(route: str, obj: Dict[str, Any]) -> Any:
         return {k: v for k, v in obj.items() if k != "id"} if route == "create" else obj
@@ -93,6 +94,7 @@ def test_request_counts_of_the_wrong_type_fail_the_cells_instead_of_hanging(tmp_
     assert all("request_counts of the wrong shape" in e and "batches.jsonl" in e for e in _errors(result)), _errors(result)
 
 
+@pytest.mark.heavy  # waits out real retry and poll delays (4-7 s)
 def test_a_batch_not_done_within_batch_timeout_s_fails_its_cells_and_resume_polls_it_again(tmp_path):
     with JudgeServer(rule_judge, batch=BatchFaults(complete_after_s=3.0)) as server:
         started = time.monotonic()
@@ -117,6 +119,7 @@ def test_batch_timeout_s_is_a_run_option_everywhere(tmp_path):
 
 
 # ------------------------------------------------------------------ item 8: a judge restarting during the upload
+@pytest.mark.heavy  # waits out real retry and poll delays (4-7 s)
 def test_a_transient_upload_failure_is_retried_as_a_chat_call_is(tmp_path):
     """Four failed uploads in a row (a restart: reset connections, 503s): the fifth attempt goes through."""
     with JudgeServer(rule_judge, batch=BatchFaults(fail={"upload": [503, 0, 503, 0]})) as server:
@@ -125,6 +128,7 @@ def test_a_transient_upload_failure_is_retried_as_a_chat_call_is(tmp_path):
     assert _scores(result.rows) == _expected()
 
 
+@pytest.mark.heavy  # waits out real retry and poll delays (4-7 s)
 def test_an_upload_that_keeps_failing_says_what_happened(tmp_path):
     with JudgeServer(rule_judge, batch=BatchFaults(fail={"upload": [503] * 5})) as server:
         result = _bounded(server.openai_config(), tmp_path / "out")
@@ -136,6 +140,7 @@ def test_an_upload_that_keeps_failing_says_what_happened(tmp_path):
 
 
 # ------------------------------------------------------------------ item 9: polling gives up as a chat call does
+@pytest.mark.heavy  # waits out real retry and poll delays (4-7 s)
 @pytest.mark.parametrize("fault", ["401", "500", "no status"])
 def test_polling_follows_the_chat_retry_rules(tmp_path, fault):
     if fault == "no status":
