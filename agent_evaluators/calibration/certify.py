@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 
 from ..errors import ConfigError
+from ..runner.store import cell_status
 from ..stats.agreement import fleiss_kappa
 from ..stats.judge_error import clopper_pearson
 from .kappa import accuracy, cohen_kappa, confusion_matrix
@@ -60,22 +61,6 @@ def read_run_cells(run_folder: Union[str, Path],
             if isinstance(line, int) and (lines is None or line in lines):
                 rows[line] = record
     return (summary if isinstance(summary, dict) else {}), rows
-
-
-def judge_verdict(row: Mapping[str, Any], alias: str) -> str:
-    """The judge's word on one cell: ``pass``, ``fail``, ``error``, ``not_run``, ``not_applicable`` or ``none``
-    (the same reading as the report's cell status: ``report.load.cell_status``)."""
-    status = row.get("cell_status") or {}
-    if status.get(alias) == "error" or (alias not in status and row.get("row_error")):
-        return "error"
-    if status.get(alias) == "not_run":
-        return "not_run"
-    prefix = f"outputs.{alias}."
-    verdicts = [v for k, v in row.items() if k.startswith(prefix) and k.endswith("_result")]
-    for word in ("error", "fail", "pass", "not_applicable"):
-        if word in verdicts:
-            return word
-    return "none"
 
 
 def consensus(answers: List[str]) -> Optional[str]:
@@ -164,7 +149,7 @@ def certify(run_folder: Union[str, Path], floor: float = DEFAULT_FLOOR,
         for (line, _), items in sorted(by_alias[alias].items()):
             human = consensus([item.label for item in items])
             row = rows.get(line)
-            judge = judge_verdict(row, alias) if row is not None else "no_row"
+            judge = cell_status(row, alias) if row is not None else "no_row"
             if judge in ("none", "no_row"):
                 left_out["no_row"] += 1
             elif judge in ("error", "not_run", "not_applicable"):

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
+from ..runner.store import cell_status as cell_status  # re-exported: the report modules read cells through here
 from ..runner.summary_file import read_summary
 from ..wording import Text
 
@@ -172,29 +173,6 @@ def load_run(path: Any) -> RunData:
         except ValueError:
             logger.warning("%s: not valid JSON; ignored", checks_path)
     return RunData(path=path, summary=summary, rows=[latest[k] for k in sorted(latest)], checks=checks)
-
-
-def cell_status(row: Mapping[str, Any], alias: str) -> str:
-    """``pass``, ``fail``, ``error``, ``not_applicable``, ``not_run`` (the judge budget stopped first) or
-    ``none`` (no verdict) for one cell."""
-    status = row.get("cell_status") or {}
-    if status.get(alias) == "error" or (alias not in status and row.get("row_error")):
-        return "error"
-    if status.get(alias) == "not_run":
-        return "not_run"
-    prefix = f"outputs.{alias}."
-    verdicts = [v for k, v in row.items() if k.startswith(prefix) and k.endswith("_result")]
-    if not verdicts and alias not in status:
-        return "none"
-    if "error" in verdicts:
-        return "error"
-    if "fail" in verdicts:
-        return "fail"
-    if "pass" in verdicts:
-        return "pass"
-    if "not_applicable" in verdicts:
-        return "not_applicable"
-    return "none"
 
 
 def row_label(row: Mapping[str, Any]) -> str:

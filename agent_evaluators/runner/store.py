@@ -17,7 +17,7 @@ import os
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
 
 from .._util.scrub import RunSecrets
 from ..errors import AgentEvalError
@@ -243,3 +243,27 @@ def read_json(path: Path) -> Optional[Dict[str, Any]]:
             return json.load(f)
     except FileNotFoundError:
         return None
+
+
+def cell_status(row: Mapping[str, Any], alias: str) -> str:
+    """``pass``, ``fail``, ``error``, ``not_applicable``, ``not_run`` (the judge budget stopped first) or
+    ``none`` (no verdict) for one cell of a record: the one reading of a cell's verdict that the report, the
+    command line's outcome, the pytest plugin and the judge's certification all share."""
+    status = row.get("cell_status") or {}
+    if status.get(alias) == "error" or (alias not in status and row.get("row_error")):
+        return "error"
+    if status.get(alias) == "not_run":
+        return "not_run"
+    prefix = f"outputs.{alias}."
+    verdicts = [v for k, v in row.items() if k.startswith(prefix) and k.endswith("_result")]
+    if not verdicts and alias not in status:
+        return "none"
+    if "error" in verdicts:
+        return "error"
+    if "fail" in verdicts:
+        return "fail"
+    if "pass" in verdicts:
+        return "pass"
+    if "not_applicable" in verdicts:
+        return "not_applicable"
+    return "none"
