@@ -98,6 +98,24 @@ def _value(value: Any, limit: int) -> str:
     return data_value(shorten(_json(value), limit))
 
 
+def render_value(value: Any, limit: int = 0) -> DataText:
+    """A value from the row as data text: a string as it is (one holding a JSON document read and
+    minified once), any other value as minified JSON, shortened to ``limit`` characters (0: no limit)
+    with the marker, and encoded by :func:`data_value`. Never JSON in a JSON string, never a repr."""
+    return DataText(_value(value, limit))
+
+
+def render_messages(messages: Sequence[Mapping[str, Any]], reads: Reads, *,
+                    budget_chars: Optional[int] = None) -> Tuple[DataText, Optional[str]]:
+    """A whole conversation (message dicts) as one transcript, as ``reads`` says (turns before the
+    user's last message are the earlier ones), and a note naming the turns left out to fit
+    ``budget_chars`` (or ``None``)."""
+    out = _Turns()
+    _walk(messages, reads, 0, _last_user(messages), out, {})
+    text, note = _join(out, budget_chars)
+    return DataText(text), note
+
+
 def _call(name: Any, arguments: Any, limit: int) -> str:
     if isinstance(arguments, str) and arguments.strip()[:1] == "{":
         try:
