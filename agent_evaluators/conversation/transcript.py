@@ -59,8 +59,10 @@ class Reads(NamedTuple):
     tool_results: int = 0
     #: "all" (called ones in full, the others by name and description), "called", "none"
     tool_definitions: str = "none"
-    #: characters kept of a message's text or an argument value
+    #: characters kept of a message's text, an argument value or a plain text input (a reference answer, a policy)
     text_limit: int = 6000
+    #: characters kept of each context passage (given context, retrieved passages; head and tail); 0: in full
+    context: int = 0
 
 
 def shorten(text: str, limit: int) -> str:
@@ -103,6 +105,25 @@ def render_value(value: Any, limit: int = 0) -> DataText:
     minified once), any other value as minified JSON, shortened to ``limit`` characters (0: no limit)
     with the marker, and encoded by :func:`data_value`. Never JSON in a JSON string, never a repr."""
     return DataText(_value(value, limit))
+
+
+def render_context(value: Any, limit: int = 0) -> DataText:
+    """Grounding material as data text: a text as it is; a list of passages one a line
+    (``[N] (source) text`` for a passage object with a text, else the item's value), so a
+    passage's text is never a JSON string inside JSON; any other value as :func:`render_value`.
+    Each passage is shortened to ``limit`` characters (0: in full)."""
+    if not isinstance(value, list):
+        return render_value(value, limit)
+    lines = []
+    for i, item in enumerate(value, 1):
+        if isinstance(item, Mapping) and isinstance(item.get("text"), str):
+            rest = {k: v for k, v in item.items() if k != "text"}
+            label = " ".join(f"({data_value(str(v))})" if k == "source" else f"({data_value(str(k))}: {_value(v, 200)})"
+                             for k, v in rest.items())
+            lines.append(f"[{i}] {label + ' ' if label else ''}{_value(item['text'], limit)}")
+        else:
+            lines.append(f"[{i}] {_value(item, limit)}")
+    return DataText("\n".join(lines))
 
 
 def render_messages(messages: Sequence[Mapping[str, Any]], reads: Reads, *,
