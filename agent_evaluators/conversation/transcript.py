@@ -108,19 +108,18 @@ def render_value(value: Any, limit: int = 0) -> DataText:
 
 
 def render_context(value: Any, limit: int = 0) -> DataText:
-    """Grounding material as data text: a text as it is; a list of passages one a line
-    (``[N] (source) text`` for a passage object with a text, else the item's value), so a
-    passage's text is never a JSON string inside JSON; any other value as :func:`render_value`.
-    Each passage is shortened to ``limit`` characters (0: in full)."""
+    """Grounding material as data text: a text as it is; a list of passages one a line, in order
+    (``[N] (source) text`` for a passage object of a text and a source, ``[N] text`` for a text,
+    ``[N] value`` for anything else, as :func:`render_value`), so a passage's text is never a JSON
+    string inside JSON; any other value as :func:`render_value`. Each passage is shortened to
+    ``limit`` characters (0: in full)."""
     if not isinstance(value, list):
         return render_value(value, limit)
     lines = []
     for i, item in enumerate(value, 1):
-        if isinstance(item, Mapping) and isinstance(item.get("text"), str):
-            rest = {k: v for k, v in item.items() if k != "text"}
-            label = " ".join(f"({data_value(str(v))})" if k == "source" else f"({data_value(str(k))}: {_value(v, 200)})"
-                             for k, v in rest.items())
-            lines.append(f"[{i}] {label + ' ' if label else ''}{_value(item['text'], limit)}")
+        if isinstance(item, Mapping) and isinstance(item.get("text"), str) and set(item) <= {"text", "source"}:
+            source = f"({data_value(str(item['source']))}) " if item.get("source") else ""
+            lines.append(f"[{i}] {source}{_value(item['text'], limit)}")
         else:
             lines.append(f"[{i}] {_value(item, limit)}")
     return DataText("\n".join(lines))
