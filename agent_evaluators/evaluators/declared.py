@@ -117,7 +117,8 @@ class InputSpec:
 
 
 class Messages(InputSpec):
-    """Text or messages in any supported format, rendered as JSON messages; plain text is one
+    """Text or messages in any supported format, rendered as the transcript (JSON messages for a
+    metric without :attr:`~DeclaredJudgeEvaluator.reads`); plain text is one
     message of ``role``. ``answered=True``: a response whose agent has not answered yet (it ends
     in a tool call or a tool result) is not applicable. An optional input left out renders ``[]``."""
 
@@ -187,7 +188,8 @@ class Text(InputSpec):
 
 
 class ToolDefinitionsInput(InputSpec):
-    """Tool definitions in any supported format (optional by default), rendered as a list of dicts."""
+    """Tool definitions in any supported format (optional by default), rendered as lines of names,
+    descriptions and parameters (a list of dicts for a metric without ``reads``)."""
 
     annotation = ToolDefinitions
 
@@ -207,7 +209,8 @@ class ToolCallsInput(InputSpec):
 
 class ContextInput(InputSpec):
     """Grounding material (documents, search results, what a tool returned): text, or any JSON
-    value (a list of passages, a result object), rendered as given. Blank text or an empty list
+    value (a list of passages, a result object), rendered as text or passages one a line
+    (:func:`~agent_evaluators.conversation.transcript.render_context`). Blank text or an empty list
     is no context: ``None`` for an optional input (a hook decides what that means), else the row
     is not applicable (a missing required input is an ``InputError`` before this is asked; a
     conversation turn that carries no context reaches here as ``None``)."""
@@ -284,7 +287,8 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
     calibration_file: ClassVar[Optional[str]] = None
     #: the parts of a conversation the judge reads (:class:`~agent_evaluators.conversation.transcript.Reads`):
     #: ``query``, ``response``, ``tool_calls`` and ``tool_definitions`` are then rendered as one compact
-    #: transcript holding only those parts; ``None``: every input is written as JSON
+    #: transcript holding only those parts, and every other input as encoded text; ``None``: every input is
+    #: written as JSON (every registered metric but the ADK judges declares it: tests/conversation/test_transcript_all_judges.py)
     reads: ClassVar[Optional[Reads]] = None
 
     _verdict_model: ClassVar[Type[BaseModel]]
@@ -361,6 +365,8 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
                 out[name] = DataText("")
             else:
                 out[name] = render_value(value, reads.text_limit)
+        if not conversation:
+            return out, None
         fixed = sum(len(v) for v in out.values())
         query, response, note = render_exchange(values.get("query") if "query" in conversation else None,
                                                 values.get("response") if "response" in conversation else None,
