@@ -59,8 +59,10 @@ class Reads(NamedTuple):
     tool_results: int = 0
     #: "all" (called ones in full, the others by name and description), "called", "none"
     tool_definitions: str = "none"
-    #: characters kept of a message's text or an argument value
+    #: characters kept of a message's text, an argument value or a plain text input (a reference answer, a policy)
     text_limit: int = 6000
+    #: characters kept of each context passage (given context, retrieved passages; head and tail); 0: in full
+    context: int = 0
 
 
 def shorten(text: str, limit: int) -> str:
@@ -96,6 +98,42 @@ def _json(value: Any) -> str:
 
 def _value(value: Any, limit: int) -> str:
     return data_value(shorten(_json(value), limit))
+
+
+def render_value(value: Any, limit: int = 0) -> DataText:
+    """A value from the row as data text: a string as it is (one holding a JSON document read and
+    minified once), any other value as minified JSON, shortened to ``limit`` characters (0: no limit)
+    with the marker, and encoded by :func:`data_value`. Never JSON in a JSON string, never a repr."""
+    return DataText(_value(value, limit))
+
+
+def render_context(value: Any, limit: int = 0) -> DataText:
+    """Grounding material as data text: a text as it is; a list of passages one a line, in order
+    (``[N] (source) text`` for a passage object of a text and a source, ``[N] text`` for a text,
+    ``[N] value`` for anything else, as :func:`render_value`), so a passage's text is never a JSON
+    string inside JSON; any other value as :func:`render_value`. Each passage is shortened to
+    ``limit`` characters (0: in full)."""
+    if not isinstance(value, list):
+        return render_value(value, limit)
+    lines = []
+    for i, item in enumerate(value, 1):
+        if isinstance(item, Mapping) and isinstance(item.get("text"), str) and set(item) <= {"text", "source"}:
+            source = f"({data_value(str(item['source']))}) " if item.get("source") else ""
+            lines.append(f"[{i}] {source}{_value(item['text'], limit)}")
+        else:
+            lines.append(f"[{i}] {_value(item, limit)}")
+    return DataText("\n".join(lines))
+
+
+def render_messages(messages: Sequence[Mapping[str, Any]], reads: Reads, *,
+                    budget_chars: Optional[int] = None) -> Tuple[DataText, Optional[str]]:
+    """A whole conversation (message dicts) as one transcript, as ``reads`` says (turns before the
+    user's last message are the earlier ones), and a note naming the turns left out to fit
+    ``budget_chars`` (or ``None``)."""
+    out = _Turns()
+    _walk(messages, reads, 0, _last_user(messages), out, {})
+    text, note = _join(out, budget_chars)
+    return DataText(text), note
 
 
 def _call(name: Any, arguments: Any, limit: int) -> str:

@@ -16,6 +16,7 @@ _DECODER = json.JSONDecoder()
 _USER = re.compile(r"^User turn \d+: ?(.*)$", re.S)
 _AGENT = re.compile(r"^Agent turn \d+:$")
 _CALL_N = re.compile(r"^call (\d+): (.*)$", re.S)
+_PASSAGE = re.compile(r"^\[\d+\] (?:\((.*?)\) )?(.*)$", re.S)
 _PARAM = re.compile(r"^  (\S+) \((.*?)(, required)?\)(?:: (.*))?$", re.S)
 
 
@@ -82,6 +83,8 @@ def read_transcript(text: str) -> Any:
         return _calls(lines)
     if re.match(r"^[\w.\-]+: ", first):
         return _definitions(lines)
+    if all(_PASSAGE.match(line) for line in lines):
+        return _passages(lines)
     return undo_value(stripped)  # text given in place of calls
 
 
@@ -138,3 +141,15 @@ def _definitions(lines: List[str]) -> List[Dict[str, Any]]:
             current = {"name": undo_value(name), "description": undo_value(description)}
             definitions.append(current)
     return definitions
+
+
+def _passages(lines: List[str]) -> List[Any]:
+    """Context passages (``[N] (source) text``, ``[N] text``): ``{"source", "text"}`` dicts, and texts
+    (a passage object of a text alone reads back as its text; a JSON value as itself)."""
+    out: List[Any] = []
+    for line in lines:
+        m = _PASSAGE.match(line)
+        assert m is not None
+        source, text = m.group(1), undo_value(m.group(2))
+        out.append({"source": undo_value(source), "text": text} if source is not None else _maybe_json(text))
+    return out

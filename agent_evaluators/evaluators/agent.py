@@ -127,6 +127,8 @@ class ResponseCompletenessEvaluator(DeclaredJudgeEvaluator):
     score_scale = (1.0, 5.0)
     template_name = "response_completeness.prompty"
     inputs = (FinalText("response"), Text("ground_truth"))
+    reads = Reads("completeness compares the agent's final answer with the reference answer: two plain texts, "
+                  "nothing else of the conversation")
     verdict_name = "CompletenessVerdict"
     verdict_fields = {"missing_information": (List[str], "Needed facts from the ground truth the response lacks")}
     calibration_cases = CalibrationCases(

@@ -39,12 +39,15 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from ..conversation.transcript import (
     DEFAULT_MAX_PROMPT_TOKENS,
     ELIDED_KEY,
+    DataText,
     Reads,
     called_names,
     ends_in_terminal_call,
     render_calls_text,
+    render_context,
     render_definitions_text,
     render_exchange,
+    render_value,
 )
 from ..errors import ConfigError, InputError
 from .base import Outcome
@@ -114,7 +117,8 @@ class InputSpec:
 
 
 class Messages(InputSpec):
-    """Text or messages in any supported format, rendered as JSON messages; plain text is one
+    """Text or messages in any supported format, rendered as the transcript (JSON messages for a
+    metric without :attr:`~DeclaredJudgeEvaluator.reads`); plain text is one
     message of ``role``. ``answered=True``: a response whose agent has not answered yet (it ends
     in a tool call or a tool result) is not applicable. An optional input left out renders ``[]``."""
 
@@ -184,7 +188,8 @@ class Text(InputSpec):
 
 
 class ToolDefinitionsInput(InputSpec):
-    """Tool definitions in any supported format (optional by default), rendered as a list of dicts."""
+    """Tool definitions in any supported format (optional by default), rendered as lines of names,
+    descriptions and parameters (a list of dicts for a metric without ``reads``)."""
 
     annotation = ToolDefinitions
 
@@ -204,7 +209,8 @@ class ToolCallsInput(InputSpec):
 
 class ContextInput(InputSpec):
     """Grounding material (documents, search results, what a tool returned): text, or any JSON
-    value (a list of passages, a result object), rendered as given. Blank text or an empty list
+    value (a list of passages, a result object), rendered as text or passages one a line
+    (:func:`~agent_evaluators.conversation.transcript.render_context`). Blank text or an empty list
     is no context: ``None`` for an optional input (a hook decides what that means), else the row
     is not applicable (a missing required input is an ``InputError`` before this is asked; a
     conversation turn that carries no context reaches here as ``None``)."""
@@ -281,15 +287,24 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
     calibration_file: ClassVar[Optional[str]] = None
     #: the parts of a conversation the judge reads (:class:`~agent_evaluators.conversation.transcript.Reads`):
     #: ``query``, ``response``, ``tool_calls`` and ``tool_definitions`` are then rendered as one compact
-    #: transcript holding only those parts; ``None``: every input is written as JSON
+    #: transcript holding only those parts, and every other input as encoded text; ``None``: every input is
+    #: written as JSON (every registered metric but the ADK judges declares it: tests/conversation/test_transcript_all_judges.py)
     reads: ClassVar[Optional[Reads]] = None
 
     _verdict_model: ClassVar[Type[BaseModel]]
     _input_specs: ClassVar[Tuple[InputSpec, ...]]
+    #: of ``query`` and ``response``, those rendered as the transcript; the inputs rendered as grounding material
+    _conversation_inputs: ClassVar[Tuple[str, ...]] = ("query", "response")
+    _context_inputs: ClassVar[Tuple[str, ...]] = ("context",)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.inputs and "_evaluate" not in cls.__dict__:
             cls._input_specs = tuple(cls.inputs)
+            specs = {spec.name: spec for spec in cls._input_specs}
+            # query/response declared as messages (or given by a hook undeclared) are the transcript; text inputs plain text
+            cls._conversation_inputs = tuple(n for n in ("query", "response")
+                                             if n not in specs or isinstance(specs[n], Messages))
+            cls._context_inputs = ("context",) + tuple(n for n, s in specs.items() if isinstance(s, ContextInput))
             cls._evaluate = _declared_evaluate(cls)  # type: ignore[attr-defined]
             cls._verdict_model = cls.verdict_model or _verdict_model(cls)
         super().__init_subclass__(**kwargs)
@@ -320,31 +335,47 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
 
     def prompt_values(self, values: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
         """What the template is rendered with: ``values``, or, for a metric that declares what it
-        :attr:`reads`, its conversation inputs as one compact transcript of those parts (inputs the
-        template does not declare left out); and a note naming the turns left out to fit the
-        prompt budget, or ``None``."""
+        :attr:`reads`, every input the template declares as data text (never a JSON string): the
+        conversation (``query``/``response`` messages) as one compact transcript of those parts,
+        tool calls and definitions as lines, context as text or passages one a line, any other
+        input (a reference answer, a policy, the text of a text input) as encoded text shortened at
+        the text limit; and a note naming the turns left out to fit the prompt budget, or ``None``."""
         reads = self.reads
         if reads is None:
             return dict(values), None
         # the transcript shortens long values: max_input_chars still guards the row's raw input size
         self._refuse_over_limit(sum(_text_size(v) for v in values.values()), values)
-        out = dict(values)
+        out: Dict[str, Any] = {}
         declared = self.prompty.inputs
-        if isinstance(values.get("tool_calls"), (list, str)):
-            out["tool_calls"] = render_calls_text(values["tool_calls"], reads)
-        if "tool_definitions" in values:
-            definitions = values["tool_definitions"]
-            called = (called_names(values.get("response"), values.get("tool_calls"))
-                      if definitions and reads.tool_definitions != "none" else set())  # else unread
-            out["tool_definitions"] = render_definitions_text(definitions, reads, called)
-        fixed = sum(len(out[k]) for k in ("tool_calls", "tool_definitions") if k in declared and k in out)
-        query, response, note = render_exchange(values.get("query"), values.get("response"), reads,
-                                                budget_chars=self._prompt_budget_chars() - fixed)
-        if query is not None:
+        conversation = self._conversation_inputs
+        for name, value in values.items():
+            if name not in declared or name in conversation:
+                continue
+            if isinstance(value, DataText):
+                out[name] = value
+            elif name == "tool_calls" and isinstance(value, (list, str)):
+                out[name] = render_calls_text(value, reads)
+            elif name == "tool_definitions":
+                called = (called_names(values.get("response"), values.get("tool_calls"))
+                          if value and reads.tool_definitions != "none" else set())  # else unread
+                out[name] = render_definitions_text(value, reads, called)
+            elif name in self._context_inputs:
+                out[name] = render_context(value, reads.context)
+            elif value is None:
+                out[name] = DataText("")
+            else:
+                out[name] = render_value(value, reads.text_limit)
+        if not conversation:
+            return out, None
+        fixed = sum(len(v) for v in out.values())
+        query, response, note = render_exchange(values.get("query") if "query" in conversation else None,
+                                                values.get("response") if "response" in conversation else None,
+                                                reads, budget_chars=self._prompt_budget_chars() - fixed)
+        if query is not None and "query" in declared:
             out["query"] = query
-        if response is not None:
+        if response is not None and "response" in declared:
             out["response"] = response
-        return {k: v for k, v in out.items() if k in declared}, note
+        return out, note
 
     def _prompt_budget_chars(self) -> int:
         """The conversation's share of ``max_prompt_tokens`` in characters: the budget less the

@@ -16,6 +16,7 @@ A conversation is judged per user turn with the context its messages carry
 import json
 from typing import Any, ClassVar, Dict, List, Mapping, Tuple
 
+from ..conversation.transcript import Reads
 from .declared import CalibrationCases, ContextInput, DeclaredJudgeEvaluator, Messages, NotApplicable, ToolDefinitionsInput
 from .inputs import messages_json, require_messages
 
@@ -48,6 +49,9 @@ class GroundednessEvaluator(DeclaredJudgeEvaluator):
         ToolDefinitionsInput(),
     )
     verdict_fields = {"unsupported_claims": (List[str], "Claims in the response that the context does not support")}
+    reads = Reads("claims are checked against the context: the user's request, the agent's reply and calls, the context "
+                  "passages and the reply's other tool results (each kept head and tail)", tool_results=6000,
+                  context=20_000)
     calibration_cases = CalibrationCases(
         good={"query": "query", "response": "answer", "context": "result"},
         bad={"query": "query", "response": "wrong_answer", "context": "result"},

@@ -15,7 +15,13 @@ templates and the structured verdicts are ours, and what the judge lists besides
 
 from typing import List
 
+from ..conversation.transcript import Reads
 from .declared import CalibrationCases, ContextInput, DeclaredJudgeEvaluator, FinalText, Messages, SaidText, Text
+
+#: what relevance and coherence read: the request in its conversation and the reply, nothing of the machinery
+REPLY_TO_REQUEST_READS = Reads("the reply is weighed against the user's request: the users' words (earlier turns as "
+                               "context) and the agent's replies; no system policy, tool calls, results or schemas",
+                               tool_calls=False)
 
 
 class RelevanceEvaluator(DeclaredJudgeEvaluator):
@@ -35,6 +41,7 @@ class RelevanceEvaluator(DeclaredJudgeEvaluator):
     conversation_turn_inputs = ("query", "response")
     inputs = (Messages("query", "user"), Messages("response", "assistant", answered=True))
     verdict_fields = {"unaddressed": (List[str], "Parts of the question the response does not address")}
+    reads = REPLY_TO_REQUEST_READS
     calibration_cases = CalibrationCases(
         good={"query": "query+system", "response": "answer"},
         bad={"query": "query+system", "response": "off_topic"},
@@ -56,6 +63,7 @@ class CoherenceEvaluator(DeclaredJudgeEvaluator):
     conversation_turn_inputs = ("query", "response")
     inputs = (Messages("query", "user"), Messages("response", "assistant"))
     verdict_fields = {"breaks": (List[str], "Places where the response's logic or order breaks down")}
+    reads = REPLY_TO_REQUEST_READS
     # no scenario field is incoherent text: the set is the hand-written calibration/data/coherence.jsonl
 
 
@@ -74,6 +82,8 @@ class FluencyEvaluator(DeclaredJudgeEvaluator):
     conversation_turn_inputs = ("response",)
     inputs = (Messages("response", "assistant"),)
     verdict_fields = {"errors": (List[str], "Grammar, spelling or wording problems that make reading harder")}
+    reads = Reads("fluency is how the reply is written, whatever it says: only the agent's reply text", earlier="none",
+                  tool_calls=False)
     # no scenario field is badly written text: the set is the hand-written calibration/data/fluency.jsonl
 
 
@@ -93,6 +103,8 @@ class SimilarityEvaluator(DeclaredJudgeEvaluator):
     inputs = (SaidText("query", "user"), FinalText("response"), Text("ground_truth"))
     verdict_name = "GroundTruthSimilarityVerdict"  # "SimilarityVerdict" is AnswerSimilarityEvaluator's
     verdict_fields = {"differences": (List[str], "Points where the response's meaning differs from the ground truth")}
+    reads = Reads("meaning is compared answer to answer: the user's question, the agent's final text and the "
+                  "reference, as plain text")
     calibration_cases = CalibrationCases(
         good={"query": "query", "response": "answer", "ground_truth": "ground_truth"},
         bad={"query": "query", "response": "wrong_answer", "ground_truth": "ground_truth"},
@@ -115,6 +127,8 @@ class RetrievalEvaluator(DeclaredJudgeEvaluator):
     conversation_turn_inputs = ("query", "context")
     inputs = (Messages("query", "user"), ContextInput("context"))
     verdict_fields = {"missing_information": (List[str], "What an answer to the query needs that the context lacks")}
+    reads = Reads("the passages are rated against the request: the users' words and the retrieved passages in rank "
+                  "order (each kept head and tail past 20,000 characters)", tool_calls=False, context=20_000)
     calibration_cases = CalibrationCases(
         good={"query": "query+system", "context": "result"},
         bad={"query": "query+system", "context": "off_topic"},

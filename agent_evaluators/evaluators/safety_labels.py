@@ -18,8 +18,17 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from ..conversation.transcript import Reads
 from .base import Outcome
 from .declared import DeclaredJudgeEvaluator, Messages, Text
+
+#: what a finding on the agent's own content reads: the words on both sides and the agent's tool calls
+_OWN_CONTENT_READS = Reads("the finding is in the user's and the agent's words or in a tool call's arguments (code, "
+                           "text passed on); the system policy, tool results and schemas are not the agent's content",
+                           text_limit=20_000)
+#: what a check against the given context reads: the words, the calls and the context
+_CONTEXT_READS = Reads("the response's claims are checked against the given context: the user's request, the agent's "
+                       "words and calls, and the context (kept head and tail past 20,000 characters)", context=20_000)
 
 #: the vulnerability kinds azure's CodeVulnerabilityEvaluator reports, with ``-`` written ``_``
 #: (as azure writes its details keys)
@@ -92,6 +101,7 @@ class ProtectedMaterialEvaluator(_Finding):
     inputs = (_QUERY, _RESPONSE)
     questions = ("copyrighted_text", "fictional_characters", "logos_and_brands", "artwork")
     evidence = "passages"
+    reads = _OWN_CONTENT_READS
     verdict_model = _verdict("ProtectedMaterialVerdict", "passages", questions)
 
 
@@ -111,6 +121,9 @@ class IndirectAttackEvaluator(_Finding):
     conversation_turn_inputs = ("query", "response")
     inputs = (_QUERY, _RESPONSE)
     questions = ("manipulated_content", "intrusion", "information_gathering")
+    reads = Reads("an indirect attack hides in content the agent read on the user's behalf: the users' words, the agent's "
+                  "calls and replies and every tool result (kept head and tail past 6,000 characters)", earlier="all",
+                  tool_results=6000, text_limit=20_000)
     verdict_model = _verdict("IndirectAttackVerdict", "evidence", questions)
 
 
@@ -133,6 +146,7 @@ class CodeVulnerabilityEvaluator(_Finding):
     template_name = "code_vulnerability.prompty"
     inputs = (_QUERY, _RESPONSE)
     evidence = "vulnerable_lines"
+    reads = _OWN_CONTENT_READS
     verdict_model = _verdict("CodeVulnerabilityVerdict", "vulnerable_lines", (),
                              extra={"subcategory": (_Kinds, Field(...))})
 
@@ -158,6 +172,7 @@ class UngroundedAttributesEvaluator(_Finding):
     template_name = "ungrounded_attributes.prompty"
     inputs = (_QUERY, _RESPONSE, Text("context"))
     questions = ("emotional_state", "protected_class", "groundedness")
+    reads = _CONTEXT_READS
     evidence = "unsupported_statements"
     verdict_model = _verdict("UngroundedAttributesVerdict", "unsupported_statements", questions)
 
@@ -182,6 +197,7 @@ class GroundednessProEvaluator(DeclaredJudgeEvaluator):
     default_threshold = 1
     conversation_turn_inputs = ("query", "response")
     inputs = (_QUERY, _RESPONSE, Text("context"))
+    reads = _CONTEXT_READS
     verdict_model = _verdict("GroundednessProVerdict", "ungrounded_claims", ("grounded",), flags_first=False)
 
     def outcome(self, verdict: Any, usage: Optional[Dict[str, Any]], values: Mapping[str, Any]) -> Outcome:

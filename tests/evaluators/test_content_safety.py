@@ -215,7 +215,8 @@ def test_ungrounded_attributes_is_an_inference_the_context_does_not_support(judg
 
 def test_groundedness_pro_is_a_label_checked_against_the_context(judge_server):
     def judge(req):
-        grounded = all(word in block(req, "context") for word in ("14", "June"))
+        context = req.text.split("<context>\n", 1)[1].split("\n</context>", 1)[0]  # plain text, as given
+        grounded = all(word in context for word in ("14", "June"))
         return schema_reply(req, ungrounded_claims=[] if grounded else ["June 14"], grounded=grounded)
 
     server = judge_server(judge)

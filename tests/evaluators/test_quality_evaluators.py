@@ -85,7 +85,7 @@ def test_groundedness_agent_form_reads_the_context_from_file_search_results(judg
     # the source is the context, not part of the response under judgment; the call itself stays
     assert [m["role"] for m in shown] == ["assistant", "assistant"]
     assert shown[0]["tool_calls"][0]["name"] == "file_search"
-    assert block(req, "query")[0]["role"] == "system"
+    assert block(req, "query") == LEAVE_QUERY[1:]  # the user's words; groundedness reads no system policy
 
 
 def test_groundedness_agent_form_reads_openai_tool_messages_and_responses_items(judge_server):
@@ -177,7 +177,9 @@ def test_relevance_pass_fail_and_what_the_judge_sees(judge_server):
     assert (bad["relevance"], bad["relevance_result"]) == (1.0, "fail")
     assert bad["relevance_details"] == {"unaddressed": ["the number of leave days"]}
     req = server.requests[0]
-    assert block(req, "query") == LEAVE_QUERY and req.body["model"] == "judge-4o"
+    # the user's words as a transcript; relevance reads no system policy
+    assert block(req, "query") == LEAVE_QUERY[1:] and req.body["model"] == "judge-4o"
+    assert "You answer HR questions" not in req.text
     assert "{'role'" not in req.text
 
 

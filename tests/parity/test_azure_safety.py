@@ -20,7 +20,7 @@ import pytest
 
 import agent_evaluators.azure as ours
 from agent_evaluators.evaluators.safety_labels import CODE_VULNERABILITY_KINDS
-from agent_evaluators.testing import schema_reply
+from agent_evaluators.testing import read_transcript, schema_reply
 
 from ..conftest import optional_import
 
@@ -60,11 +60,10 @@ def _components(cls_name: str, label: bool) -> Dict[str, bool]:
 
 
 def _text(req) -> str:
-    import json
     import re
 
     m = re.search(r"<agent_response>\n(.*?)\n</agent_response>", req.text, re.DOTALL)
-    return " ".join(str(x.get("content")) for x in json.loads(m.group(1)))
+    return " ".join(str(x.get("content")) for x in read_transcript(m.group(1)))
 
 
 def our_judge(cls_name: str):
