@@ -315,8 +315,11 @@ class DeclaredJudgeEvaluator(JudgeEvaluator):
         else:
             score = float(verdict.score)
             details = None
-        if self.verdict_fields:
-            details = {**(details or {}), **{name: getattr(verdict, name) for name in self.verdict_fields}}
+        fields = self.verdict_fields
+        if fields:
+            details = {} if details is None else details  # a dict made just above: no copy needed
+            for name in fields:
+                details[name] = getattr(verdict, name)
         return Outcome(score, verdict.reason, details, usage)
 
     def prompt_values(self, values: Mapping[str, Any]) -> Tuple[Dict[str, Any], Optional[str]]:
