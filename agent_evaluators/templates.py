@@ -379,7 +379,7 @@ class Prompty:
 
     def _bind(self, given: Dict[str, Any]) -> Dict[str, Any]:
         declared = self.inputs
-        if declared and any(k not in declared for k in given):
+        if declared and not given.keys() <= declared.keys():  # a set comparison, not a generator per call
             unknown = sorted(k for k in given if k not in declared)
             if unknown:
                 raise InputError(

@@ -95,10 +95,10 @@ def text_input(evaluator: Any, value: Any, name: str, role: str) -> str:
 
 def tool_definitions_json(value: Any) -> List[Dict[str, Any]]:
     """Tool definitions in any supported format as the template renders them; ``None`` is ``[]``."""
+    if value is None:  # the usual row: no import statement run (this is on every judge call)
+        return []
     from ..conversation import to_tool_definitions
 
-    if value is None:
-        return []
     return [d.model_dump(exclude_none=True) for d in to_tool_definitions(value, input_name="tool_definitions")]
 
 

@@ -19,7 +19,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Optional
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
 
 from ..errors import ConfigError
 from ..run_context import current, scoped, set_for_task
@@ -105,19 +105,37 @@ def _shipped_by_family() -> Dict[str, Price]:
     return _by_family(shipped_prices()["models"])
 
 
+#: the shipped table's answer for each tuple of names asked (a run without prices of its own): it never
+#: changes, and ``price_for`` runs on every judge call (the family lookup is a regex per name)
+_shipped_answers: Dict[Tuple[Optional[str], ...], Optional[Price]] = {}
+_MAX_SHIPPED_ANSWERS = 256
+_UNASKED = object()
+
+
 def price_for(*models: Optional[str], explicit: Optional[Price] = None) -> Optional[Price]:
     """The price of the first of ``models`` (configured name, then the one the server reported)
     that the run's prices or the shipped table name; ``explicit`` (a model config's) first."""
     if explicit is not None:
         return explicit
     run = current().prices or {}
+    if not run:
+        known = _shipped_answers.get(models, _UNASKED)
+        if known is not _UNASKED:
+            return known  # type: ignore[return-value]
     names = [m for m in models if m]
+    found: Optional[Price] = None
     for exact, family in ((run, _by_family(run) if run else {}), (shipped_prices()["models"], _shipped_by_family())):
         for model in names:
-            price = exact.get(model) or family.get(_family(model))
-            if price is not None:
-                return price
-    return None
+            found = exact.get(model) or family.get(_family(model))
+            if found is not None:
+                break
+        if found is not None:
+            break
+    if not run:
+        if len(_shipped_answers) >= _MAX_SHIPPED_ANSWERS:
+            _shipped_answers.clear()
+        _shipped_answers[models] = found
+    return found
 
 
 def cost_usd(usage: Mapping[str, Any], price: Optional[Price]) -> Optional[float]:

@@ -17,6 +17,7 @@ import pytest
 from agent_evaluators import IntentResolutionEvaluator, evaluate
 from agent_evaluators.errors import ConfigError
 from agent_evaluators.judge.prices import price_for, shipped_prices
+from agent_evaluators.run_context import scoped
 from agent_evaluators.testing import JudgeServer, Reply
 from tests.cli.helpers import agent_eval, write_jsonl
 
@@ -128,6 +129,19 @@ def test_unknown_names_have_no_price_and_the_table_says_when_it_was_taken():
     for model in ("gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "o3", "o4-mini", "gpt-5",
                   "gpt-5-mini", "gpt-5-nano"):
         assert set(shipped_prices()["models"][model]) == {"input", "cached_input", "output"}
+
+
+def test_a_run_price_wins_over_a_shipped_price_already_looked_up():
+    """price_for keeps the shipped table's answers per name (it runs on every judge call): a run's own
+    price for the same name must still win, and the shipped one come back after that run."""
+    shipped = shipped_prices()["models"]["gpt-4o"]
+    assert price_for("gpt-4o", "gpt-4o-2024-08-06") == shipped  # now remembered
+    own = {"input": 1.0, "cached_input": 0.5, "output": 2.0}
+    with scoped(prices={"gpt-4o": own}):
+        assert price_for("gpt-4o", "gpt-4o-2024-08-06") == own
+        assert price_for("llama3") is None
+    assert price_for("gpt-4o", "gpt-4o-2024-08-06") == shipped
+    assert price_for("gpt-4o", explicit=own) == own
 
 
 # ---------------------------------------------------------------------------- the command line
