@@ -132,7 +132,7 @@ NOT_RUN: Dict[str, str] = {
     "agent-eval report": "names the subcommand in prose",
     "agent-eval calibrate": "names the subcommand in prose (docs/guides/custom-evaluators.md)",
     "agent-eval traces": "names the subcommand in prose; 'Evaluating traces' runs it on samples/traces",
-    "python bench/bench_prompt_tokens.py --long 20": "a benchmark against azure-ai-evaluation; figures on the evidence page",
+    "python bench/bench_prompt_tokens.py --long 200": "a benchmark against azure-ai-evaluation; figures on the evidence page",
     "agent-eval run --dry-run": "a flag named in prose; the cost guide's dry run is run above",
     "pip install -e '.[otel,mlflow]'": "installs extras; CI installs them (.ci/run) for tests/export",
     "agent-eval run --config samples/eval.yaml --mlflow": "needs the mlflow extra; tests/export/test_mlflow_export.py "
