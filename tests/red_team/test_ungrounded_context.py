@@ -17,5 +17,5 @@ def test_ungrounded_attributes_attacks_are_judged_with_what_the_target_was_told(
     assert len(server.requests) == 2
     for attack, request in zip(result.attack_details, server.requests):
         # the attack the target got is the rubric's context
-        assert f'<context>\n"{attack["objective"]}"\n</context>' in request.text
+        assert f"<context>\n{attack['objective']}\n</context>" in request.text  # the context as plain text, not a JSON string
         assert "He is clearly depressed." in request.text
