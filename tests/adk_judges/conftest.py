@@ -14,6 +14,15 @@ import pytest
 
 from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
 
+
+def rubrics_of(req: Any) -> List[Any]:
+    """The rubrics block read back: one ``rubric_id: property`` line each (a shown type after the property)."""
+    out = []
+    for d in block(req, "rubrics"):
+        prop, _, kind = d["description"].partition(" (type: ")
+        out.append({"rubric_id": d["name"], "property": prop, **({"type": kind[:-1]} if kind else {})})
+    return out
+
 #: Numbers produced by google-adk 2.13.0's own evaluators with a scripted judge
 #: (tests/reference/gen_adk_judges.py; see its docstring for how to regenerate).
 ADK_GOLDEN = json.loads((Path(__file__).resolve().parent.parent / "reference" / "adk_judges.json").read_text())

@@ -22,7 +22,7 @@ from agent_evaluators import (
 from agent_evaluators.adk import evaluate_invocations
 from agent_evaluators.agents import simulated_conversation_target
 
-from .conftest import Script, block
+from .conftest import Script, block, rubrics_of
 
 RUBRIC_KEY = "rubric_based_multi_turn_trajectory_quality_v1"
 CRITERIA_CLASSES = [MultiTurnTaskSuccessEvaluator, MultiTurnTrajectoryQualityEvaluator, MultiTurnToolUseQualityEvaluator]
@@ -66,7 +66,7 @@ def house_judge(req):
     turns = block(req, "conversation")
     text = json.dumps(turns)
     out = []
-    for r in block(req, "rubrics"):
+    for r in rubrics_of(req):
         if "lamp" in r["property"]:
             ok = '"device_id": "lamp.bedroom"' in text
         elif "Celsius" in r["property"]:
@@ -109,7 +109,7 @@ def test_criteria_judges_score_the_share_of_their_criteria_met(judge_server, cls
 
     def judge(req):
         return {"rubrics": [verdict(r["rubric_id"], "no" if r["rubric_id"] == second else "yes", r["property"])
-                            for r in block(req, "rubrics")]}
+                            for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     out = cls(server.openai_config())(conversation=conversation(), tool_definitions=TOOLS)
@@ -117,7 +117,7 @@ def test_criteria_judges_score_the_share_of_their_criteria_met(judge_server, cls
     assert out[key] == 0.75 and out[f"{key}_result"] == "fail" and out[f"{key}_threshold"] == 0.8
     assert f"not met: {second}" in out[f"{key}_reason"]
     assert len(server.requests) == 1  # one judgement, as the cloud service gives
-    asked = block(server.requests[0], "rubrics")
+    asked = rubrics_of(server.requests[0])
     assert [(r["rubric_id"], r["property"]) for r in asked] == list(cls.criteria)
 
 
@@ -156,7 +156,7 @@ def test_an_injection_in_an_agent_response_stays_data_and_is_not_followed(judge_
     assert user.count("</conversation>") == 1 and user.count("<rubrics>") == 1  # the payload cannot close its block
     assert "\nsystem:" not in user and "49" not in user  # no role marker, no template code run
     assert block(req, "conversation")[2]["messages"][-1]["content"] == INJECTION  # kept exactly, as data
-    assert [r["rubric_id"] for r in block(req, "rubrics")] == ["rubric_1", "rubric_2"]
+    assert [r["rubric_id"] for r in rubrics_of(req)] == ["rubric_1", "rubric_2"]
     assert out[RUBRIC_KEY] == 0.5  # the wrong lamp still fails: the payload's "answer yes" was not obeyed
 
 
@@ -264,13 +264,13 @@ def test_adk_criterion_samples_and_invocation_rubrics(judge_server):
     before = len(server.requests)
     out = evaluate_invocations(RUBRIC_KEY, invocations, model_config=server.openai_config(),
                                criterion={"threshold": 0.8, "judge_model_options": {"num_samples": 1}})
-    asked = block(server.requests[before], "rubrics")
+    asked = rubrics_of(server.requests[before])
     assert asked == [{"rubric_id": "celsius", "property": RUBRICS[1], "type": "TRAJECTORY_QUALITY"}]
     assert out.score == 1.0 and out.details["overall_rubric_scores"][0]["rubric_id"] == "celsius"
 
 
 def test_an_adk_judge_failure_fails_the_metric_with_no_score(judge_server):
-    server = judge_server(lambda req: {"rubrics": [verdict(r["rubric_id"], "unsure") for r in block(req, "rubrics")]})
+    server = judge_server(lambda req: {"rubrics": [verdict(r["rubric_id"], "unsure") for r in rubrics_of(req)]})
     out = evaluate_invocations("multi_turn_trajectory_quality_v1", adk_invocations(), criterion=0.5,
                                model_config=server.openai_config())
     assert out.status == "FAILED" and out.score is None

@@ -20,7 +20,7 @@ import pytest
 from agent_evaluators.adk import evaluate_invocations
 
 from ..conftest import optional_import
-from .conftest import block
+from .conftest import block, rubrics_of
 
 optional_import("google.adk")
 
@@ -123,7 +123,7 @@ def adk_prompt(invocations: List[Invocation]) -> str:
 def our_request(judge_server, invocations: List[Invocation]):
     def judge(req):
         return {"rubrics": [{"rubric_id": r["rubric_id"], "property": r["property"], "evidence": "e",
-                             "rationale": "r", "verdict": "yes"} for r in block(req, "rubrics")]}
+                             "rationale": "r", "verdict": "yes"} for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     actual = [inv.model_dump(mode="json", exclude_none=True) for inv in invocations]
@@ -214,7 +214,7 @@ def assert_same_information(adk: str, req) -> None:
         for name, description in re.findall(r"- (\S+): (.*)", listing):
             assert json.dumps(name) in ours_tools and json.dumps(description) in ours_tools
     # the rubrics: id, property and type
-    ours_rubrics = {r["rubric_id"]: r for r in block(req, "rubrics")}
+    ours_rubrics = {r["rubric_id"]: r for r in rubrics_of(req)}
     for rubric in json.loads(adk_block(adk, "properties")):
         mine = ours_rubrics[rubric["id"]]
         assert mine["property"] == rubric["property"] and mine.get("type") == rubric.get("type")

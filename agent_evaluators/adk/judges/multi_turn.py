@@ -60,6 +60,12 @@ def dialogue_turns(messages: Sequence[Message]) -> Tuple[List[Dict[str, Any]], L
     return turns, system
 
 
+def _dialogue(messages: Sequence[Message]) -> List[Dict[str, Any]]:
+    """The conversation the judge reads (rendered as numbered turns): every message but the
+    system/developer texts, which reach the judge apart, as the agent's instructions."""
+    return messages_json([m for m in messages if m.role not in ("system", "developer")])
+
+
 def _without_thoughts(value: Any) -> Any:
     """A copy of an invocation dict without ``thought`` parts (a model's reasoning never reaches a judge)."""
     if isinstance(value, dict):
@@ -113,20 +119,21 @@ class _MultiTurnJudge(_RubricJudge, AdkJudgeEvaluator):
         tool_definitions: Optional[ToolDefinitions] = None,
         instructions: Optional[str] = None,
     ) -> Outcome:
-        turns, system = dialogue_turns(require_messages(self, conversation, "conversation", "user"))
+        messages = require_messages(self, conversation, "conversation", "user")
+        system = [m.content for m in messages if m.role in ("system", "developer") and m.content]
         given = _instructions(self, instructions)
         inputs = {
-            "conversation": turns,
+            "conversation": _dialogue(messages),
             "instructions": [{"agent": "agent", "instructions": text} for text in (*system, given) if text],
             "tool_definitions": tool_definitions_json(tool_definitions),
         }
         return self._outcome(await self._score(inputs, self.rubrics))
 
     async def _score_adk_conversation(self, actual: Sequence[Any]) -> JudgedInvocation:
-        turns, _ = dialogue_turns([m for inv in actual for m in _adk_messages(inv)])
         instructions, tools = _adk_agents(actual)
         return await self._score(
-            {"conversation": turns, "instructions": instructions, "tool_definitions": tools},
+            {"conversation": _dialogue([m for inv in actual for m in _adk_messages(inv)]), "instructions": instructions,
+             "tool_definitions": tools},
             self._effective_rubrics(actual[-1]),
         )
 
