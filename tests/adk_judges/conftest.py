@@ -15,6 +15,16 @@ import pytest
 from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
 
 
+def turns_of(req: Any) -> List[Any]:
+    """The conversation block read back and grouped by user turn: ``[{"turn": n, "messages": [...]}]``."""
+    turns: List[Any] = []
+    for m in block(req, "conversation"):
+        if m["role"] == "user" or not turns:
+            turns.append({"turn": len(turns) + 1, "messages": []})
+        turns[-1]["messages"].append(m)
+    return turns
+
+
 def rubrics_of(req: Any) -> List[Any]:
     """The rubrics block read back: one ``rubric_id: property`` line each (a shown type after the property)."""
     out = []

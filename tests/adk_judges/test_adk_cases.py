@@ -159,7 +159,7 @@ def test_rubric_case_without_any_rubric_or_with_duplicates_is_not_evaluated(judg
 def test_tool_use_rubrics_read_adk_tool_calls_and_responses(judge_server):
     def judge(req):
         steps = block(req, "tool_steps")
-        ok = [s["tool_call"]["name"] for s in steps] == ["get_weather"] and steps[0]["tool_response"] == {"sky": "rain"}
+        ok = [s["name"] for s in steps] == ["get_weather"] and steps[0]["result"] == {"sky": "rain"}
         return {"rubrics": [item(r["rubric_id"], "yes" if ok else "no", r["property"]) for r in rubrics_of(req)]}
 
     server = judge_server(judge)

@@ -14,7 +14,7 @@ import pytest
 
 from agent_evaluators.adk import evaluate_invocations
 
-from .conftest import Script, block, rubrics_of
+from .conftest import Script, rubrics_of
 
 REFERENCE = json.loads((Path(__file__).resolve().parent.parent / "reference" / "adk_multi_turn.json").read_text())
 METRIC = "rubric_based_multi_turn_trajectory_quality_v1"

@@ -148,13 +148,13 @@ def test_duplicate_verdicts_for_one_rubric_leave_it_unscored_in_that_sample(judg
 
 def tool_rubric_judge(req):
     steps = block(req, "tool_steps")
-    names = [s["tool_call"]["name"] for s in steps]
+    names = [s["name"] for s in steps]
     verdicts = []
     for r in rubrics_of(req):
         if r["rubric_id"] == "geocode_first":
             ok = "geocode" in names and "get_weather" in names and names.index("geocode") < names.index("get_weather")
         else:
-            ok = any(s["tool_call"]["name"] == "get_weather" and s["tool_response"] is not None for s in steps)
+            ok = any(s["name"] == "get_weather" and "result" in s for s in steps)
         verdicts.append(item(r["rubric_id"], "yes" if ok else "no", r["property"]))
     return {"rubrics": verdicts}
 
@@ -181,8 +181,8 @@ def test_tool_use_rubrics_from_messages_and_from_tool_calls(judge_server):
     out = ev(query="Weather in Oslo?", response=response)
     assert out[key] == 1.0
     steps = block(server.requests[0], "tool_steps")
-    assert [s["tool_call"]["name"] for s in steps] == ["geocode", "get_weather"]
-    assert steps[0]["tool_call"]["arguments"] == {"city": "Oslo"}
+    assert [s["name"] for s in steps] == ["geocode", "get_weather"]  # call lines: name(argument=value)
+    assert steps[0]["arguments"] == {"city": "Oslo"}
 
     reversed_calls = [{"name": "get_weather", "arguments": {"lat": 1, "lon": 2}}, {"name": "geocode", "arguments": {}}]
     out2 = ev(query="Weather in Oslo?", tool_calls=reversed_calls)

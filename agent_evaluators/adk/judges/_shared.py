@@ -46,7 +46,7 @@ from ...conversation.transcript import (
 from ...conversation.transcript_values import render_items
 from ...errors import ConfigError, JudgeError
 from ...evaluators.base import Outcome
-from ...evaluators.inputs import mean_or_none
+from ...evaluators.inputs import mean_or_none, tool_definitions_json
 from ...evaluators.judge_base import JudgeEvaluator
 from ...judge.usage import merge_usage
 from ...wording import recall
@@ -389,11 +389,15 @@ def _declaration(value: Any) -> Any:
 def adk_definitions_text(definitions: Any, reads: Reads, called: Set[str]) -> DataText:
     """Tool definitions as the transcript writes them, one tool a line: a flat list (any supported
     format, as ``tool_definitions_json`` reads it) or ADK's per-agent ``[{"agent", "tool_declarations"}]``
-    (each tool once, the agents' lists joined: the judge asks what was callable, not who owned it)."""
+    (the agents' lists joined; with several agents each description ends with its agent's name)."""
     flat: List[Any] = []
+    agents = [e for e in definitions or () if isinstance(e, Mapping) and "tool_declarations" in e]
     for entry in definitions or ():
         if isinstance(entry, Mapping) and "tool_declarations" in entry:
-            flat.extend(_declaration(d) for d in entry["tool_declarations"] or ())
+            for d in tool_definitions_json([_declaration(d) for d in entry["tool_declarations"] or ()]):
+                if len(agents) > 1 and isinstance(d, Mapping):  # whose tool it is, as ADK's prompt lists them by agent
+                    d = {**d, "description": f"{d.get('description') or ''} (agent {entry['agent']})".strip()}
+                flat.append(d)
         else:
             flat.append(_declaration(entry))
     return render_definitions_text(flat, reads, called)
