@@ -6,13 +6,23 @@ fixed, but how many get each label is: that is all a vote depends on.
 """
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any, Iterable, List
 
 import pytest
 
+from agent_evaluators.conversation.transcript_reader import undo_value
+
 from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
+
+
+def text_of(req: Any, tag: str) -> str:
+    """A plain-text block as the row gave it (a text like "4" stays a text, not a number)."""
+    m = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", req.text, re.DOTALL)
+    assert m, f"no <{tag}> block in the judge prompt"
+    return undo_value(m.group(1))
 
 
 def turns_of(req: Any) -> List[Any]:

@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...conversation.transcript import render_value
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import majority_vote, text_input
 from ...evaluators.judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
@@ -97,7 +98,8 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
     async def _score(self, query: str, response: str, ground_truth: str) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             MatchVerdict,
-            {"query": query, "response": response, "ground_truth": ground_truth},
+            # three texts, as plain text (ADK's prompt writes them as is): never JSON strings
+            {"query": render_value(query), "response": render_value(response), "ground_truth": render_value(ground_truth)},
             num_samples=self.num_samples,
             temperature=self.temperature,
         )
