@@ -119,3 +119,24 @@ def test_every_case_names_a_distinct_judge():
     """The table above covers each judge once: a judge added to it twice would hide a missing one."""
     made: List[str] = [type(c["make"]({"model": "m", "base_url": "http://127.0.0.1:9"})).__name__ for c in CASES.values()]
     assert len(made) == len(set(made)) == len(CASES)
+
+
+def test_user_simulator_quality_reads_the_plan_history_and_the_new_message_as_text(server):
+    """ADK's per-turn user-simulator judge: the plan, every earlier turn's words (as numbered turns)
+    and the simulated user's next message, each as text."""
+    from agent_evaluators.adk.judges.user_simulator_quality import PerTurnUserSimulatorQualityEvaluator
+
+    replies = ['Found it: {"cabin": "economy"}.', "Noted.", "Two options."]
+    messages = [m for u, a in zip(USERS, replies + [None], strict=True)
+                for m in ([{"role": "user", "content": u}] + ([{"role": "assistant", "content": a}] if a else []))]
+    plan = 'Rebook to {"to": "BOS"}; then ask about the refund.'
+    before = len(server.requests)
+    PerTurnUserSimulatorQualityEvaluator(server.openai_config())(messages=messages, starting_prompt=USERS[0],
+                                                                 conversation_plan=plan)
+    asked = [r.messages[-1]["content"] for r in server.requests[before:]]
+    text = next(t for t in asked if _blocks(t)["generated_user_response"] == data_value(USERS[-1]))  # the last user turn
+    history = read_transcript(_blocks(text)["conversation_history"])
+    assert [m["content"] for m in history if m["role"] == "user"] == USERS[:-1]
+    assert [m["content"] for m in history if m["role"] == "assistant"] == replies
+    assert data_value(plan) in text
+    assert '\\"' not in text and "{'" not in text and '"role"' not in text and '"speaker"' not in text
