@@ -35,6 +35,11 @@ def turns_of(req: Any) -> List[Any]:
     return turns
 
 
+def sentences_of(req: Any) -> List[Any]:
+    """The validator's sentences block read back: one ``index: sentence`` line each."""
+    return [{"index": int(d["name"]), "sentence": d["description"]} for d in block(req, "sentences")]
+
+
 def rubrics_of(req: Any) -> List[Any]:
     """The rubrics block read back: one ``rubric_id: property`` line each (a shown type after the property)."""
     out = []

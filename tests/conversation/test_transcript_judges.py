@@ -140,3 +140,24 @@ def test_user_simulator_quality_reads_the_plan_history_and_the_new_message_as_te
     assert [m["content"] for m in history if m["role"] == "assistant"] == replies
     assert data_value(plan) in text
     assert '\\"' not in text and "{'" not in text and '"role"' not in text and '"speaker"' not in text
+
+
+def test_hallucinations_validator_reads_the_steps_before_the_answer_as_a_transcript(server):
+    """ADK's hallucinations_v1: the validator sees the request, the tools, the context and the
+    steps before the checked text (the call with its arguments and the result it returned) as
+    text, and each sentence one a line."""
+    from agent_evaluators.adk.judges import HallucinationEvaluator
+
+    context = 'Refund policy: {"days": 5, "fee": 0}.'
+    before = len(server.requests)
+    HallucinationEvaluator(server.openai_config())(query=QUERY, response=RESPONSE, context=context,
+                                                   tool_definitions=TOOLS, instructions=POLICY_LINE)
+    [text] = [r.messages[-1]["content"] for r in server.requests[before:] if "<sentences>" in r.text]
+    blocks = _blocks(text)
+    assert [m["content"] for m in read_transcript(blocks["user_request"]) if m["role"] == "user"] == USERS
+    assert RESPONSE_CALL in blocks["prior_steps"] and '{"results":[{"file_name":"refunds.md"' in blocks["prior_steps"]
+    assert data_value(context) in text and POLICY_LINE in text and "file_search: search the handbook" in text
+    sentences = read_transcript(blocks["sentences"])  # "index: sentence" lines
+    assert [d["name"] for d in sentences] == [str(i) for i in range(len(sentences))] and FINAL in [
+        d["description"] for d in sentences]
+    assert '\\"' not in text and "{'" not in text and '"role"' not in text

@@ -424,7 +424,7 @@ def judge_data(inputs: Mapping[str, Any], reads: Reads) -> Dict[str, Any]:
     for name, value in inputs.items():
         if isinstance(value, DataText):
             out[name] = value
-        elif name in ("query", "conversation"):
+        elif name in ("query", "conversation", "prior_steps"):
             out[name] = render_messages(value, reads)[0] if value else DataText("")
         elif name in ("response_steps", "tool_calls"):
             out[name] = render_calls_text(steps_calls(value), reads) if isinstance(value, list) else render_value(value)
