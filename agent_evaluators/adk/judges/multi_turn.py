@@ -28,6 +28,7 @@ dicts, a simulated conversation's ``conversation`` output), with optional
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 from ...conversation import Message, to_messages
+from ...conversation.transcript import Reads
 from ...evaluators.base import Outcome
 from ...evaluators.declared import CalibrationCases
 from ...evaluators.inputs import messages_json, require_messages, tool_definitions_json
@@ -116,6 +117,10 @@ def _adk_agents(invocations: Sequence[Any]) -> Tuple[List[Dict[str, Any]], List[
 # ---------------------------------------------------------------------------- the shared judge
 class _MultiTurnJudge(_RubricJudge, AdkJudgeEvaluator):
     """A rubric judge over a whole conversation: the class surface and ADK's case shape."""
+
+    reads = Reads("ADK's multi-turn metrics judge the whole conversation: every turn's words, each tool call with its "
+                  "arguments and result, and the agents' instructions and tools (given apart)", earlier="all",
+                  tool_results=2000, tool_definitions="all")
 
     whole_conversation = True
     _case_rule = "the whole conversation, judged on its last invocation"
