@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..conversation.transcript import Reads, render_value
 from ..errors import ConfigError, InputError, JudgeError
 from .base import Outcome
 from .judge_base import JudgeEvaluator, JudgeOptions, Unpack
@@ -255,6 +256,9 @@ class AnswerSimilarityEvaluator(JudgeEvaluator):
     result_key = "answer_similarity"
     default_threshold = 0.8
     template_name = "answer_similarity.prompty"
+    reads = Reads("the analysis compares the facts of two answers: the final answer text and the expected answer, "
+                  "each as plain text (a structured expected answer as compact JSON), nothing of the conversation",
+                  earlier="none", tool_calls=False, text_limit=20000)
 
     def __init__(
         self,
@@ -306,7 +310,8 @@ class AnswerSimilarityEvaluator(JudgeEvaluator):
         if text is None or not text.strip():
             raise InputError(f"{self.name}: the response has no answer text to compare", evaluator=self.name,
                              input_name="response")
-        verdict, usage = await self._ask(SimilarityVerdict, {"response": text, "ground_truth": ground_truth})
+        verdict, usage = await self._ask(SimilarityVerdict, {"response": render_value(text, self.reads.text_limit),
+                                                             "ground_truth": render_value(ground_truth, self.reads.text_limit)})
         analysis = _resolve(self, verdict)
         score = answer_similarity_score(analysis, self.options)
         counts = {t: sum(1 for m in analysis.matches if m.match_type == t) for t in MATCH_TYPES}

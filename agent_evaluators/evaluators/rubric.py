@@ -21,6 +21,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..conversation.transcript import Reads, render_exchange
+from ..conversation.transcript_values import render_items
 from ..errors import ConfigError, JudgeError
 from .base import Outcome
 from .inputs import majority_vote, messages_json, require_messages
@@ -174,6 +176,8 @@ class RubricEvaluator(JudgeEvaluator):
     score_scale = (0.0, 1.0)
     default_threshold = 0.8
     template_name = "rubric.prompty"
+    reads = Reads("the rubrics may ask about anything the agent said or did: the system instructions, every turn, "
+                  "its tool calls and their results", system=True, earlier="all", tool_results=2000)
 
     def __init__(
         self,
@@ -204,10 +208,13 @@ class RubricEvaluator(JudgeEvaluator):
         return self.temperature
 
     async def _evaluate(self, *, query: MessagesOrText, response: MessagesOrText) -> Outcome:
+        asked, answer, _ = render_exchange(messages_json(require_messages(self, query, "query", "user")),
+                                           messages_json(require_messages(self, response, "response", "assistant")),
+                                           self.reads)
         inputs = {
-            "query": messages_json(require_messages(self, query, "query", "user")),
-            "response": messages_json(require_messages(self, response, "response", "assistant")),
-            "rubrics": [{"rubric_id": r.rubric_id, "rubric": r.text} for r in self.rubrics],
+            "query": asked,
+            "response": answer,
+            "rubrics": render_items((r.rubric_id, r.text) for r in self.rubrics),  # id first: the judge echoes it
         }
         verdicts, usage = await self._ask_samples(
             RubricVerdict, inputs, num_samples=self.num_samples,

@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..conversation import Message
+from ..conversation.transcript import DataText, Reads, called_names, render_definitions_text, render_messages
 from ..errors import ConfigError, InputError
 from .base import Outcome
 from .inputs import messages_json, require_messages, tool_definitions_json
@@ -115,6 +116,9 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
     """
 
     result_key = "trajectory_accuracy"
+    reads = Reads("a trajectory is every step: the agent's text, each tool call with its arguments, what each tool "
+                  "returned, and the definitions of the tools it could call", system=True, earlier="all",
+                  tool_results=2000, tool_definitions="all")
     score_scale = (0.0, 1.0)
     default_threshold = 0.5
     template_name = "trajectory_accuracy.prompty"
@@ -145,15 +149,20 @@ class TrajectoryJudgeEvaluator(JudgeEvaluator):
         trajectory = trajectory_messages(self, response, "response")
         reference = trajectory_messages(self, ground_truth, "ground_truth") if ground_truth is not None else None
         task = messages_json(require_messages(self, query, "query", "user")) if query is not None else None
+        steps = messages_json(trajectory)
+        reference_steps = messages_json(reference) if reference is not None else None
+        definitions = tool_definitions_json(tool_definitions)
+        empty = DataText("")
         verdict: Any  # a verdict model built at run time: its fields are not known statically
         verdict, usage = await self._ask(
             _VERDICTS[self.output],
             {
                 "score_format": self.output,
-                "query": task,
-                "trajectory": messages_json(trajectory),
-                "reference_trajectory": messages_json(reference) if reference is not None else None,
-                "tool_definitions": tool_definitions_json(tool_definitions),
+                "query": render_messages(task, self.reads)[0] if task is not None else empty,
+                "trajectory": render_messages(steps, self.reads)[0],
+                "reference_trajectory": render_messages(reference_steps, self.reads)[0] if reference_steps else empty,
+                "tool_definitions": render_definitions_text(definitions, self.reads,
+                                                            called_names(steps, reference_steps or [])),
             },
         )
         score = normalize_trajectory_score(self.output, verdict.score)

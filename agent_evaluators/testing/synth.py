@@ -52,14 +52,26 @@ def _number(node: Dict[str, Any], name: str, score: float, integer: bool) -> Any
 _JSON_PAIR = re.compile(r'"(\w+)": ("(?:[^"\\]|\\.)*"|-?\d+)')
 
 
+_LABEL = re.compile(r"^([\w.\-]+): ", re.MULTILINE)
+
+
 def _listed_values(text: str) -> Dict[str, List[Any]]:
-    """Distinct values per key of every ``"key": scalar`` pair in the prompt, in order of appearance."""
+    """Distinct values per key of every ``"key": scalar`` pair in the prompt, in order of appearance;
+    and the labels of a ``<things>`` block written one item a line as ``label: text`` (the rubrics'
+    ``r1: ...``), listed as the ``thing_id`` values (numbers, as the ``index`` values too: the
+    sentences' ``0: ...``)."""
     seen: Dict[str, List[Any]] = {}
     for key, raw in _JSON_PAIR.findall(text):
         value = json.loads(raw)
         values = seen.setdefault(key, [])
         if value not in values:
             values.append(value)
+    for tag, body in _blocks(text).items():
+        labels = _LABEL.findall(body)
+        if tag.endswith("s") and labels and len(labels) == len(body.strip().splitlines()):
+            seen.setdefault(tag[:-1] + "_id", labels)
+            if all(label.isdigit() for label in labels):
+                seen.setdefault("index", [int(label) for label in labels])
     return seen
 
 

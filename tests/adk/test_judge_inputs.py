@@ -13,6 +13,7 @@ import pytest
 from agent_evaluators.adk import evaluate_invocations
 from agent_evaluators.adk.evalsets.runner import run_eval_sets
 from agent_evaluators.adk.results import EvalStatus
+from agent_evaluators.testing import read_transcript
 
 RUBRIC = {"rubric_id": "r1", "rubric_content": {"text_property": "The answer names Paris."},
           "type": "FINAL_RESPONSE_QUALITY"}
@@ -21,15 +22,21 @@ JUDGE_ONCE = {"threshold": 0.5, "judge_model_options": {"num_samples": 1}}
 
 
 def block(req, tag):
+    """A block of the judge prompt read back (JSON as itself, a transcript as messages, calls or lines)."""
     m = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", req.text, re.DOTALL)
     assert m, f"no <{tag}> block in the judge prompt"
-    return json.loads(m.group(1))
+    return read_transcript(m.group(1))
+
+
+def rubrics(req):
+    """The rubrics block: one ``rubric_id: property`` line each."""
+    return [{"rubric_id": d["name"], "property": d["description"]} for d in block(req, "rubrics")]
 
 
 def rubric_yes(req):
     """yes to every rubric the judge is sent."""
     return {"rubrics": [{"rubric_id": r["rubric_id"], "property": r["property"], "evidence": "e",
-                         "rationale": "ok", "verdict": "yes"} for r in block(req, "rubrics")]}
+                         "rationale": "ok", "verdict": "yes"} for r in rubrics(req)]}
 
 
 def invocation(user="What is the capital of France?", final="Paris.", **extra):
@@ -55,7 +62,7 @@ def test_rubrics_on_an_expected_invocation_are_scored_once_through_the_runner(tm
                               model_config=server.openai_config(), output_dir=tmp_path / "out")
     (metric,) = result.overall_eval_metric_results
     assert (metric.eval_status, metric.score) == (EvalStatus.PASSED, 1.0), result.notes
-    assert [[r["rubric_id"] for r in block(req, "rubrics")] for req in server.requests] == [["r1"]]
+    assert [[r["rubric_id"] for r in rubrics(req)] for req in server.requests] == [["r1"]]
     # the result file's actual invocation carries the copied rubric, as ADK's does
     (written,) = (tmp_path / "out").glob("*.evalset_result.json")
     case = json.loads(written.read_text())["eval_case_results"][0]
@@ -127,7 +134,7 @@ def test_thought_parts_never_reach_the_judges(judge):
     assert tool_use.status == quality.status == "PASSED"
     tool_req, quality_req = server.requests
     assert block(tool_req, "conversation") == [{"role": "user", "content": "Look up Paris."}]
-    assert block(tool_req, "tool_steps")[0]["tool_call"]["name"] == "lookup"
+    assert block(tool_req, "tool_steps")[0]["name"] == "lookup"
     assert block(quality_req, "final_response") == "Paris is in France."
     assert not any("PRIVATE" in req.text for req in server.requests)
 

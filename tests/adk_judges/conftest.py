@@ -6,13 +6,47 @@ fixed, but how many get each label is: that is all a vote depends on.
 """
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any, Iterable, List
 
 import pytest
 
+from agent_evaluators.conversation.transcript_reader import undo_value
+
 from ..evaluators.conftest import block  # noqa: F401  (re-exported helper)
+
+
+def text_of(req: Any, tag: str) -> str:
+    """A plain-text block as the row gave it (a text like "4" stays a text, not a number)."""
+    m = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", req.text, re.DOTALL)
+    assert m, f"no <{tag}> block in the judge prompt"
+    return undo_value(m.group(1))
+
+
+def turns_of(req: Any) -> List[Any]:
+    """The conversation block read back and grouped by user turn: ``[{"turn": n, "messages": [...]}]``."""
+    turns: List[Any] = []
+    for m in block(req, "conversation"):
+        if m["role"] == "user" or not turns:
+            turns.append({"turn": len(turns) + 1, "messages": []})
+        turns[-1]["messages"].append(m)
+    return turns
+
+
+def sentences_of(req: Any) -> List[Any]:
+    """The validator's sentences block read back: one ``index: sentence`` line each."""
+    return [{"index": int(d["name"]), "sentence": d["description"]} for d in block(req, "sentences")]
+
+
+def rubrics_of(req: Any) -> List[Any]:
+    """The rubrics block read back: one ``rubric_id: property`` line each (a shown type after the property)."""
+    out = []
+    for d in block(req, "rubrics"):
+        prop, _, kind = d["description"].partition(" (type: ")
+        out.append({"rubric_id": d["name"], "property": prop, **({"type": kind[:-1]} if kind else {})})
+    return out
 
 #: Numbers produced by google-adk 2.13.0's own evaluators with a scripted judge
 #: (tests/reference/gen_adk_judges.py; see its docstring for how to regenerate).

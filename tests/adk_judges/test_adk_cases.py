@@ -12,7 +12,7 @@ from agent_evaluators.adk import evaluate_invocations
 from agent_evaluators.adk.judges import ADK_JUDGE_METRICS, FinalResponseMatchEvaluator
 from agent_evaluators.testing import Reply
 
-from .conftest import ADK_GOLDEN, block
+from .conftest import ADK_GOLDEN, block, rubrics_of
 from .test_hallucinations import halluc_judge
 from .test_rubrics import item
 
@@ -126,7 +126,7 @@ def test_invocation_rubrics_join_the_criterion_rubrics(judge_server):
         final = block(req, "final_response")
         yes = "good" in final
         return {"rubrics": [item(r["rubric_id"], "yes" if yes and r["rubric_id"] != "own" else "no", r["property"])
-                            for r in block(req, "rubrics")]}
+                            for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     own = {"rubric_id": "own", "rubric_content": {"text_property": "Own rubric."}, "type": "FINAL_RESPONSE_QUALITY"}
@@ -140,7 +140,7 @@ def test_invocation_rubrics_join_the_criterion_rubrics(judge_server):
     assert result.score == pytest.approx(0.4) and result.status == "FAILED"
     overall = {r["rubric_id"]: r["score"] for r in result.details["overall_rubric_scores"]}
     assert overall == {"r1": 0.5, "r2": 0.5, "own": 0.0}
-    sent = sorted([r["rubric_id"] for r in block(req, "rubrics")] for req in server.requests)
+    sent = sorted([r["rubric_id"] for r in rubrics_of(req)] for req in server.requests)
     assert sent == [["r1", "r2"], ["r1", "r2", "own"]]  # the TOOL_USE_QUALITY rubric is filtered out
 
 
@@ -159,8 +159,8 @@ def test_rubric_case_without_any_rubric_or_with_duplicates_is_not_evaluated(judg
 def test_tool_use_rubrics_read_adk_tool_calls_and_responses(judge_server):
     def judge(req):
         steps = block(req, "tool_steps")
-        ok = [s["tool_call"]["name"] for s in steps] == ["get_weather"] and steps[0]["tool_response"] == {"sky": "rain"}
-        return {"rubrics": [item(r["rubric_id"], "yes" if ok else "no", r["property"]) for r in block(req, "rubrics")]}
+        ok = [s["name"] for s in steps] == ["get_weather"] and steps[0]["result"] == {"sky": "rain"}
+        return {"rubrics": [item(r["rubric_id"], "yes" if ok else "no", r["property"]) for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     events = {"invocation_events": [

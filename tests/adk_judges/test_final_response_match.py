@@ -11,13 +11,13 @@ from agent_evaluators import ConfigError, FinalResponseMatchEvaluator, InputErro
 from agent_evaluators.adk.judges import majority_vote
 from agent_evaluators.testing import Reply
 
-from .conftest import ADK_GOLDEN, Script, block
+from .conftest import ADK_GOLDEN, Script, block, text_of
 
 
 def matcher(req):
     """valid when the response contains the reference's key number, else invalid."""
-    response = block(req, "agent_response")
-    truth = block(req, "reference_answer")
+    response = text_of(req, "agent_response")
+    truth = text_of(req, "reference_answer")
     key = next(w for w in truth.split() if w.strip(".").isdigit()).strip(".")
     ok = key in response
     return {"reason": f"key value {key} {'present' if ok else 'missing'}", "verdict": "valid" if ok else "invalid"}

@@ -12,7 +12,7 @@ import pytest
 from agent_evaluators import HallucinationEvaluator, JudgeError
 from agent_evaluators.testing import Reply
 
-from .conftest import ADK_GOLDEN, block
+from .conftest import ADK_GOLDEN, block, sentences_of
 
 #: the scripted validator's label for each sentence (anything absent: "supported")
 LABELS = {
@@ -30,7 +30,7 @@ def halluc_judge(req):
         text = block(req, "agent_text")
         return {"sentences": [s.strip() + "." for s in text.split(".") if s.strip()]}
     rows = []
-    for s in block(req, "sentences"):
+    for s in sentences_of(req):
         rows.append({"index": s["index"], "rationale": f"checked {s['sentence']}", "supporting_excerpt": "",
                      "contradicting_excerpt": "", "label": LABELS.get(s["sentence"], "supported")})
     return {"sentences": rows}
@@ -65,7 +65,7 @@ def test_score_formula_over_intermediate_and_final_steps(judge_server):
     assert out["hallucinations_v1_usage"]["judge_calls"] == 4  # one segmenter + one validator call per step
 
     validator_reqs = [r for r in server.requests if "<sentences>" in r.text]
-    by_first = {block(r, "sentences")[0]["sentence"]: r for r in validator_reqs}
+    by_first = {sentences_of(r)[0]["sentence"]: r for r in validator_reqs}
     first, last = by_first["I looked up Oslo."], by_first["It is raining in Oslo."]
     assert block(first, "prior_steps") == []  # the first text had nothing before it
     assert "sunny" in str(block(last, "prior_steps"))  # the final text is checked against the tool result

@@ -22,7 +22,7 @@ from agent_evaluators import (
 from agent_evaluators.adk import evaluate_invocations
 from agent_evaluators.agents import simulated_conversation_target
 
-from .conftest import Script, block
+from .conftest import Script, block, rubrics_of, turns_of
 
 RUBRIC_KEY = "rubric_based_multi_turn_trajectory_quality_v1"
 CRITERIA_CLASSES = [MultiTurnTaskSuccessEvaluator, MultiTurnTrajectoryQualityEvaluator, MultiTurnToolUseQualityEvaluator]
@@ -63,10 +63,10 @@ def verdict(rid, label, prop="p"):
 def house_judge(req):
     """An honest rule judge: the lamp rubric holds iff some turn called set_device on lamp.bedroom;
     the Celsius rubric iff an agent message says Celsius; any other rubric holds."""
-    turns = block(req, "conversation")
+    turns = turns_of(req)
     text = json.dumps(turns)
     out = []
-    for r in block(req, "rubrics"):
+    for r in rubrics_of(req):
         if "lamp" in r["property"]:
             ok = '"device_id": "lamp.bedroom"' in text
         elif "Celsius" in r["property"]:
@@ -109,7 +109,7 @@ def test_criteria_judges_score_the_share_of_their_criteria_met(judge_server, cls
 
     def judge(req):
         return {"rubrics": [verdict(r["rubric_id"], "no" if r["rubric_id"] == second else "yes", r["property"])
-                            for r in block(req, "rubrics")]}
+                            for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     out = cls(server.openai_config())(conversation=conversation(), tool_definitions=TOOLS)
@@ -117,7 +117,7 @@ def test_criteria_judges_score_the_share_of_their_criteria_met(judge_server, cls
     assert out[key] == 0.75 and out[f"{key}_result"] == "fail" and out[f"{key}_threshold"] == 0.8
     assert f"not met: {second}" in out[f"{key}_reason"]
     assert len(server.requests) == 1  # one judgement, as the cloud service gives
-    asked = block(server.requests[0], "rubrics")
+    asked = rubrics_of(server.requests[0])
     assert [(r["rubric_id"], r["property"]) for r in asked] == list(cls.criteria)
 
 
@@ -127,18 +127,18 @@ def test_every_turn_reaches_the_judge_in_order(judge_server):
     MultiTurnToolUseQualityEvaluator(server.openai_config())(
         conversation=conversation(), tool_definitions=TOOLS, instructions="Never unlock the door.")
     req = server.requests[0]
-    turns = block(req, "conversation")
+    turns = turns_of(req)
     assert [t["turn"] for t in turns] == [1, 2, 3]
     first = turns[0]["messages"]
     assert first[0] == {"role": "user", "content": "Turn off the bedroom lamp."}
-    assert first[1]["tool_calls"] == [{"id": "c1", "name": "set_device",
-                                       "arguments": {"device_id": "lamp.bedroom", "state": "off"}}]
-    assert first[2]["role"] == "tool" and json.loads(first[2]["content"]) == {"ok": True}
+    assert first[1]["tool_calls"] == [{"name": "set_device", "arguments": {"device_id": "lamp.bedroom", "state": "off"}}]
+    assert first[2] == {"role": "tool", "name": "set_device", "content": {"ok": True}}  # the JSON result, written once
     assert first[3] == {"role": "assistant", "content": "lamp.bedroom is off now."}
     assert turns[1]["messages"][1]["tool_calls"][0]["arguments"] == {"city": "Oslo"}
-    assert json.loads(turns[1]["messages"][2]["content"]) == {"temperature_c": -3}
+    assert turns[1]["messages"][2]["content"] == {"temperature_c": -3}
+    assert '\\"' not in req.text  # no JSON document escaped inside the request's JSON string
     assert [m["content"] for m in turns[2]["messages"]] == ["Thanks, bye.", "Goodbye!"]
-    assert [a["instructions"] for a in block(req, "agent_instructions")] == [
+    assert [a["description"] for a in block(req, "agent_instructions")] == [  # "agent: instructions" lines
         "You run the house. Confirm every change.", "Never unlock the door."]
     assert [t["name"] for t in block(req, "tool_definitions")] == ["set_device", "get_weather"]
 
@@ -155,8 +155,8 @@ def test_an_injection_in_an_agent_response_stays_data_and_is_not_followed(judge_
     user = req.messages[-1]["content"]
     assert user.count("</conversation>") == 1 and user.count("<rubrics>") == 1  # the payload cannot close its block
     assert "\nsystem:" not in user and "49" not in user  # no role marker, no template code run
-    assert block(req, "conversation")[2]["messages"][-1]["content"] == INJECTION  # kept exactly, as data
-    assert [r["rubric_id"] for r in block(req, "rubrics")] == ["rubric_1", "rubric_2"]
+    assert turns_of(req)[2]["messages"][-1]["content"] == INJECTION  # kept exactly, as data
+    assert [r["rubric_id"] for r in rubrics_of(req)] == ["rubric_1", "rubric_2"]
     assert out[RUBRIC_KEY] == 0.5  # the wrong lamp still fails: the payload's "answer yes" was not obeyed
 
 
@@ -216,7 +216,7 @@ def test_evaluate_scores_a_simulated_conversation(judge_server):
         evaluator_config={"mt": {"column_mapping": {"conversation": "${target.conversation}"}}},
     )
     assert result.rows[0][f"outputs.mt.{RUBRIC_KEY}"] == 1.0
-    turns = block(server.requests[0], "conversation")
+    turns = turns_of(server.requests[0])
     assert [t["messages"][0]["content"] for t in turns] == ["Turn off the bedroom lamp.", "And the weather?", "Bye."]
 
 
@@ -245,11 +245,11 @@ def test_an_adk_case_is_judged_once_on_its_last_invocation(judge_server, metric,
     assert out.per_invocation_scores == [None, None, 1.0]
     assert out.per_invocation_statuses == ["NOT_EVALUATED", "NOT_EVALUATED", "PASSED"]
     assert len(server.requests) == requests  # ADK's default 5 samples for the rubric metric; one judgement otherwise
-    turns = block(server.requests[0], "conversation")
+    turns = turns_of(server.requests[0])
     assert [t["messages"][0]["content"] for t in turns] == [
         "Turn off the bedroom lamp.", "What's the weather in Oslo?", "Bye."]
     assert turns[0]["messages"][1]["tool_calls"][0]["arguments"] == {"device_id": "lamp.bedroom"}
-    assert turns[0]["messages"][2] == {"role": "tool", "tool_call_id": "t1", "name": "set_device", "content": {"ok": True}}
+    assert turns[0]["messages"][2] == {"role": "tool", "name": "set_device", "content": {"ok": True}}
 
 
 def test_adk_criterion_samples_and_invocation_rubrics(judge_server):
@@ -264,13 +264,13 @@ def test_adk_criterion_samples_and_invocation_rubrics(judge_server):
     before = len(server.requests)
     out = evaluate_invocations(RUBRIC_KEY, invocations, model_config=server.openai_config(),
                                criterion={"threshold": 0.8, "judge_model_options": {"num_samples": 1}})
-    asked = block(server.requests[before], "rubrics")
+    asked = rubrics_of(server.requests[before])
     assert asked == [{"rubric_id": "celsius", "property": RUBRICS[1], "type": "TRAJECTORY_QUALITY"}]
     assert out.score == 1.0 and out.details["overall_rubric_scores"][0]["rubric_id"] == "celsius"
 
 
 def test_an_adk_judge_failure_fails_the_metric_with_no_score(judge_server):
-    server = judge_server(lambda req: {"rubrics": [verdict(r["rubric_id"], "unsure") for r in block(req, "rubrics")]})
+    server = judge_server(lambda req: {"rubrics": [verdict(r["rubric_id"], "unsure") for r in rubrics_of(req)]})
     out = evaluate_invocations("multi_turn_trajectory_quality_v1", adk_invocations(), criterion=0.5,
                                model_config=server.openai_config())
     assert out.status == "FAILED" and out.score is None
@@ -299,5 +299,5 @@ def test_a_simulated_adk_conversation_is_scored_from_its_recording(judge_server,
     assert metrics == {"multi_turn_task_success_v1": (EvalStatus.PASSED, 1.0), RUBRIC_KEY: (EvalStatus.PASSED, 1.0)}
     assert len(server.requests) == 2
     for req in server.requests:
-        assert [t["messages"][0]["content"] for t in block(req, "conversation")] == [
+        assert [t["messages"][0]["content"] for t in turns_of(req)] == [
             "Turn off the bedroom lamp.", "What's the weather in Oslo?", "Bye."]

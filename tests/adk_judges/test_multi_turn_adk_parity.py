@@ -14,7 +14,7 @@ import pytest
 
 from agent_evaluators.adk import evaluate_invocations
 
-from .conftest import Script, block
+from .conftest import Script, rubrics_of
 
 REFERENCE = json.loads((Path(__file__).resolve().parent.parent / "reference" / "adk_multi_turn.json").read_text())
 METRIC = "rubric_based_multi_turn_trajectory_quality_v1"
@@ -36,7 +36,7 @@ def test_scores_and_statuses_equal_adks(judge_server, name):
     def judge(req):
         sample = plan.next()
         return {"rubrics": [{"rubric_id": r["rubric_id"], "property": r["property"], "evidence": "e",
-                             "rationale": "r", "verdict": sample[r["rubric_id"]]} for r in block(req, "rubrics")]}
+                             "rationale": "r", "verdict": sample[r["rubric_id"]]} for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     out = evaluate_invocations(METRIC, invocations(case["invocations"], case["own_rubrics"]),

@@ -20,7 +20,7 @@ import pytest
 from agent_evaluators.adk import evaluate_invocations
 
 from ..conftest import optional_import
-from .conftest import block
+from .conftest import block, rubrics_of, turns_of
 
 optional_import("google.adk")
 
@@ -123,7 +123,7 @@ def adk_prompt(invocations: List[Invocation]) -> str:
 def our_request(judge_server, invocations: List[Invocation]):
     def judge(req):
         return {"rubrics": [{"rubric_id": r["rubric_id"], "property": r["property"], "evidence": "e",
-                             "rationale": "r", "verdict": "yes"} for r in block(req, "rubrics")]}
+                             "rationale": "r", "verdict": "yes"} for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     actual = [inv.model_dump(mode="json", exclude_none=True) for inv in invocations]
@@ -185,7 +185,7 @@ def message_text(message: Dict[str, Any]) -> str:
 
 
 def assert_same_information(adk: str, req) -> None:
-    ours = block(req, "conversation")
+    ours = turns_of(req)
     # the dialogue: every piece in its turn, in ADK's order, by its author
     position: Dict[int, int] = {}
     for piece in adk_dialogue(adk):
@@ -201,20 +201,19 @@ def assert_same_information(adk: str, req) -> None:
         position[piece["turn"]] = first
         for needle in needles[1:]:
             assert needle in haystack, f"turn {piece['turn']}: {needle} (from ADK's prompt) is not in ours: {haystack}"
-        if piece["author"] not in (None, "agent") and piece["kind"] != "tool output":
-            assert any(m.get("name") == piece["author"] and needles[0] in message_text(m) for m in turn["messages"]), (
-                f"turn {piece['turn']}: {needles[0]} is not attributed to {piece['author']} in ours")
+        if piece["author"] not in (None, "agent") and piece["kind"] is None:  # a reply starts with its author
+            assert any(message_text(m).startswith(f"({piece['author']}) ") and needles[0] in message_text(m)
+                       for m in turn["messages"]), f"turn {piece['turn']}: {needles[0]} is not attributed to {piece['author']}"
     # the agents' instructions and tools
-    instructions = {a["agent"]: a["instructions"] for a in block(req, "agent_instructions")}
+    instructions = {a["name"]: a["description"] for a in block(req, "agent_instructions")}  # "agent: text" lines
     for name, text_ in re.findall(r"Agent (\S+) Instructions:\n(.*)", adk_block(adk, "agent_system_instructions")):
         assert instructions[name] == text_
-    ours_tools = json.dumps(block(req, "tool_definitions"))
+    ours_tools = block(req, "tool_definitions")
     for agent_name, listing in re.findall(r"Agent: (\S+)\n((?:- .*\n?)*)", adk_block(adk, "agent_tool_definitions")):
-        assert json.dumps(agent_name) in ours_tools
         for name, description in re.findall(r"- (\S+): (.*)", listing):
-            assert json.dumps(name) in ours_tools and json.dumps(description) in ours_tools
+            assert {"name": name, "description": f"{description} (agent {agent_name})"} in ours_tools
     # the rubrics: id, property and type
-    ours_rubrics = {r["rubric_id"]: r for r in block(req, "rubrics")}
+    ours_rubrics = {r["rubric_id"]: r for r in rubrics_of(req)}
     for rubric in json.loads(adk_block(adk, "properties")):
         mine = ours_rubrics[rubric["id"]]
         assert mine["property"] == rubric["property"] and mine.get("type") == rubric.get("type")
@@ -226,7 +225,8 @@ def test_our_prompt_holds_everything_adks_prompt_holds(judge_server, conversatio
     adk = adk_prompt(invocations)
     req = our_request(judge_server, invocations)
     assert_same_information(adk, req)
-    assert len(block(req, "conversation")) == len(invocations)
+    assert len(turns_of(req)) == len(invocations)
+    assert '\\"' not in req.text  # no JSON document escaped inside the request's JSON string
 
 
 def test_the_reader_finds_every_piece_of_adks_prompt():
@@ -245,5 +245,5 @@ def test_static_form_tool_calls_reach_our_judge_though_not_adks(judge_server):
     invocations = static_conversation()
     assert "roll_die" not in adk_prompt(invocations)  # ADK reads tool steps only from invocation events
     req = our_request(judge_server, invocations)
-    first = block(req, "conversation")[0]["messages"]
+    first = turns_of(req)[0]["messages"]
     assert {"name": "roll_die", "arguments": {"sides": 6}} in first[1]["tool_calls"]

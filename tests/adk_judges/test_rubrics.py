@@ -16,7 +16,7 @@ from agent_evaluators import (
 )
 from agent_evaluators.adk.judges.rubrics import normalize_rubric_text, normalize_rubrics
 
-from .conftest import ADK_GOLDEN, Script, block
+from .conftest import ADK_GOLDEN, Script, block, rubrics_of
 
 ADK_RUBRICS = [
     {"rubric_id": "mentions_paris", "rubric_content": {"text_property": "The response names Paris."},
@@ -29,7 +29,7 @@ def rubric_judge(req):
     """yes/no per rubric from the final response: Paris mentioned; fewer than ten words."""
     final = block(req, "final_response")
     verdicts = []
-    for r in block(req, "rubrics"):
+    for r in rubrics_of(req):
         if "Paris" in r["property"]:
             ok = "Paris" in final
         elif "ten words" in r["property"]:
@@ -58,7 +58,7 @@ def test_rubric_scores_and_what_reaches_the_judge(judge_server):
     assert rubrics["is_short"]["score"] == 0.0 and rubrics["is_short"]["votes"]["no"] == 3
     assert "not met: is_short" in out[f"{key}_reason"]
     req = server.requests[0]
-    assert block(req, "rubrics") == [{"rubric_id": "mentions_paris", "property": "The response names Paris."},
+    assert rubrics_of(req) == [{"rubric_id": "mentions_paris", "property": "The response names Paris."},
                                      {"rubric_id": "is_short", "property": "The response is under ten words."}]
     assert block(req, "agent_instructions") == "Answer briefly."
     assert block(req, "tool_definitions")[0]["name"] == "lookup"
@@ -74,7 +74,7 @@ def test_plain_string_rubrics_get_positional_ids(judge_server):
     out = RubricBasedFinalResponseQualityEvaluator(["The response names Paris."], server.openai_config(),
                                                    num_samples=1)(query="q", response="Paris.")
     assert out["rubric_based_final_response_quality_v1"] == 1.0
-    assert block(server.requests[0], "rubrics") == [{"rubric_id": "rubric_1", "property": "The response names Paris."}]
+    assert rubrics_of(server.requests[0]) == [{"rubric_id": "rubric_1", "property": "The response names Paris."}]
 
 
 def test_per_rubric_majority_with_ties_going_to_no(judge_server):
@@ -148,13 +148,13 @@ def test_duplicate_verdicts_for_one_rubric_leave_it_unscored_in_that_sample(judg
 
 def tool_rubric_judge(req):
     steps = block(req, "tool_steps")
-    names = [s["tool_call"]["name"] for s in steps]
+    names = [s["name"] for s in steps]
     verdicts = []
-    for r in block(req, "rubrics"):
+    for r in rubrics_of(req):
         if r["rubric_id"] == "geocode_first":
             ok = "geocode" in names and "get_weather" in names and names.index("geocode") < names.index("get_weather")
         else:
-            ok = any(s["tool_call"]["name"] == "get_weather" and s["tool_response"] is not None for s in steps)
+            ok = any(s["name"] == "get_weather" and "result" in s for s in steps)
         verdicts.append(item(r["rubric_id"], "yes" if ok else "no", r["property"]))
     return {"rubrics": verdicts}
 
@@ -181,8 +181,8 @@ def test_tool_use_rubrics_from_messages_and_from_tool_calls(judge_server):
     out = ev(query="Weather in Oslo?", response=response)
     assert out[key] == 1.0
     steps = block(server.requests[0], "tool_steps")
-    assert [s["tool_call"]["name"] for s in steps] == ["geocode", "get_weather"]
-    assert steps[0]["tool_call"]["arguments"] == {"city": "Oslo"}
+    assert [s["name"] for s in steps] == ["geocode", "get_weather"]  # call lines: name(argument=value)
+    assert steps[0]["arguments"] == {"city": "Oslo"}
 
     reversed_calls = [{"name": "get_weather", "arguments": {"lat": 1, "lon": 2}}, {"name": "geocode", "arguments": {}}]
     out2 = ev(query="Weather in Oslo?", tool_calls=reversed_calls)

@@ -34,8 +34,8 @@ def test_per_turn_scores_the_first_turn_without_a_judge_and_judges_the_rest(judg
     # turn 2 and the stop-signal check: two judge calls, each with the plan and the history before it
     first, stop = server.requests
     assert block(first, "conversation_plan") == PLAN
-    assert block(first, "conversation_history") == [{"speaker": "user", "text": "Book a table"},
-                                                   {"speaker": "agent", "text": "For how many?"}]
+    assert block(first, "conversation_history") == [{"role": "user", "content": "Book a table"},  # numbered turns
+                                                   {"role": "assistant", "content": "For how many?"}]
     assert block(first, "generated_user_response") == "Two people"
     assert block(stop, "generated_user_response") == "</finished>"
     assert len(block(stop, "conversation_history")) == 4

@@ -9,12 +9,20 @@ Response units whose key the ground truth lacks are extra. So every score below
 depends on the texts that reached the judge.
 """
 
+import re
+
 import pytest
 
 from agent_evaluators import AnswerSimilarityEvaluator, ConfigError, InputError, JudgeError
+from agent_evaluators.conversation.transcript_reader import undo_value
 from agent_evaluators.testing import Reply
 
-from .conftest import block
+
+def block(req, tag):
+    """The plain text the template put inside ``<tag>...</tag>``, decoded (the answers are text, not a transcript)."""
+    m = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", req.text, re.DOTALL)
+    assert m, f"no <{tag}> block in the judge prompt"
+    return undo_value(m.group(1))
 
 TRUTH = "capital: Paris; population: 2.1 million; river: Seine; mayor: Anne Hidalgo"
 

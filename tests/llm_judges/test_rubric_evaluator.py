@@ -24,10 +24,15 @@ def _final(req):
     return [m["content"] for m in block(req, "agent_response") if m["role"] == "assistant" and m.get("content")][-1]
 
 
+def rubrics_of(req):
+    """The rubrics block read back: one ``rubric_id: rubric`` line each."""
+    return [{"rubric_id": d["name"], "rubric": d["description"]} for d in block(req, "rubrics")]
+
+
 def rubric_judge(req):
     text = _final(req)
     out = []
-    for r in block(req, "rubrics"):
+    for r in rubrics_of(req):
         needle = r["rubric"].removeprefix("Mentions ").removeprefix("the ")
         met = needle in text
         out.append({"rubric_id": r["rubric_id"], "rationale": f"{needle!r} {'found' if met else 'not found'}",
@@ -55,7 +60,7 @@ def test_all_met(judge_server):
     assert d["rubrics"][1] == {"rubric_id": "r2", "rubric": "Mentions 14 days", "met": True,
                                "verdict": "yes", "rationale": "'14 days' found"}
     req = server.requests[0]
-    assert block(req, "rubrics") == [{"rubric_id": f"r{i + 1}", "rubric": t} for i, t in enumerate(RUBRICS)]
+    assert rubrics_of(req) == [{"rubric_id": f"r{i + 1}", "rubric": t} for i, t in enumerate(RUBRICS)]
     assert block(req, "conversation") == [{"role": "user", "content": QUERY}]
     verdict_schema = req.json_schema["properties"]["rubrics"]["items"]
     verdict_schema = req.json_schema.get("$defs", {}).get("RubricJudgement", verdict_schema)
@@ -168,7 +173,7 @@ def test_sampled_majority_with_ties(judge_server):
             k = len(seen)
             seen.append(req.body.get("temperature"))
         return {"rubrics": [{"rubric_id": r["rubric_id"], "rationale": f"sample {k}", "verdict": plan[r["rubric_id"]][k]}
-                            for r in block(req, "rubrics")]}
+                            for r in rubrics_of(req)]}
 
     server = judge_server(judge)
     ev = RubricEvaluator(RUBRICS + ["Is polite"], server.openai_config(), num_samples=4)

@@ -27,14 +27,26 @@ from typing import (
     ClassVar,
     Dict,
     List,
+    Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
 )
 
+from ...conversation.transcript import (
+    DataText,
+    Reads,
+    called_names,
+    render_calls_text,
+    render_definitions_text,
+    render_messages,
+    render_value,
+)
+from ...conversation.transcript_values import render_items
 from ...errors import ConfigError, JudgeError
 from ...evaluators.base import Outcome
-from ...evaluators.inputs import mean_or_none
+from ...evaluators.inputs import mean_or_none, tool_definitions_json
 from ...evaluators.judge_base import JudgeEvaluator
 from ...judge.usage import merge_usage
 from ...wording import recall
@@ -366,3 +378,64 @@ def criterion_temperature(criterion: Any, default: float) -> float:
     config = criterion.judge_model_options.judge_model_config or {}
     value = config.get("temperature")
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+
+# ---------------------------------------------------------------------------- the judges' data text
+def _declaration(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)
+    return dump(exclude_none=True) if callable(dump) else value
+
+
+def adk_definitions_text(definitions: Any, reads: Reads, called: Set[str]) -> DataText:
+    """Tool definitions as the transcript writes them, one tool a line: a flat list (any supported
+    format, as ``tool_definitions_json`` reads it) or ADK's per-agent ``[{"agent", "tool_declarations"}]``
+    (the agents' lists joined; with several agents each description ends with its agent's name)."""
+    flat: List[Any] = []
+    agents = [e for e in definitions or () if isinstance(e, Mapping) and "tool_declarations" in e]
+    for entry in definitions or ():
+        if isinstance(entry, Mapping) and "tool_declarations" in entry:
+            for d in tool_definitions_json([_declaration(d) for d in entry["tool_declarations"] or ()]):
+                if len(agents) > 1 and isinstance(d, Mapping):  # whose tool it is, as ADK's prompt lists them by agent
+                    d = {**d, "description": f"{d.get('description') or ''} (agent {entry['agent']})".strip()}
+                flat.append(d)
+        else:
+            flat.append(_declaration(entry))
+    return render_definitions_text(flat, reads, called)
+
+
+def steps_calls(steps: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """Tool steps (``{"step", "tool_call": {"name", "arguments"}, "tool_response"}``) as the call list
+    the transcript renders (``call N: name(arg=value)`` and its result where one came back)."""
+    calls = []
+    for s in steps:
+        call = {"call_index": s.get("step"), "name": s["tool_call"].get("name"), "arguments": s["tool_call"].get("arguments")}
+        if s.get("tool_response") is not None:
+            call["result"] = s["tool_response"]
+        calls.append(call)
+    return calls
+
+
+def judge_data(inputs: Mapping[str, Any], reads: Reads) -> Dict[str, Any]:
+    """An ADK judge's template inputs as data text, by what each holds: a conversation or request
+    (message dicts) as numbered turns, tool steps as calls with their results, tool definitions one
+    a line, per-agent instructions as ``agent: text`` lines, any other value (a final response, an
+    instruction text, grounding sources) as plain text; never a JSON document in a JSON string."""
+    out: Dict[str, Any] = {}
+    for name, value in inputs.items():
+        if isinstance(value, DataText):
+            out[name] = value
+        elif name in ("query", "conversation", "prior_steps"):
+            out[name] = render_messages(value, reads)[0] if value else DataText("")
+        elif name in ("response_steps", "tool_calls"):
+            out[name] = render_calls_text(steps_calls(value), reads) if isinstance(value, list) else render_value(value)
+        elif name == "tool_definitions":
+            steps = inputs.get("response_steps") or inputs.get("tool_calls") or []
+            called = called_names(steps_calls(steps), inputs.get("conversation") or [])
+            out[name] = adk_definitions_text(value, reads, called)
+        elif isinstance(value, list) and all(isinstance(v, Mapping) and set(v) == {"agent", "instructions"} for v in value):
+            out[name] = render_items((v["agent"], v["instructions"]) for v in value)
+        elif value is None or value == [] or value == "":
+            out[name] = DataText("")
+        else:
+            out[name] = render_value(value, reads.text_limit)
+    return out

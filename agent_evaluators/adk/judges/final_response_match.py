@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...conversation.transcript import Reads, render_value
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import majority_vote, text_input
 from ...evaluators.judge_base import JudgeOptions, Unpack, check_num_samples, check_temperature
@@ -55,6 +56,8 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
 
     result_key = "final_response_match_v2"
     template_name = "final_response_match.prompty"
+    reads = Reads("ADK's metric compares the final response with the reference answer for the user's request: the "
+                  "three texts only, as plain text", earlier="none", tool_calls=False)
     requires_expected = True
 
     def __init__(
@@ -97,7 +100,8 @@ class FinalResponseMatchEvaluator(AdkJudgeEvaluator):
     async def _score(self, query: str, response: str, ground_truth: str) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             MatchVerdict,
-            {"query": query, "response": response, "ground_truth": ground_truth},
+            {name: render_value(text, self.reads.text_limit)
+             for name, text in (("query", query), ("response", response), ("ground_truth", ground_truth))},
             num_samples=self.num_samples,
             temperature=self.temperature,
         )

@@ -17,12 +17,21 @@ from typing import Any, Dict, List, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...conversation.transcript import Reads, render_value
+from ...conversation.transcript_values import render_items
 from ...errors import InputError, JudgeError
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import mean_or_none, tool_definitions_json
 from ...evaluators.judge_base import JudgeEvaluator, JudgeOptions, Unpack
 from ...judge.usage import merge_usage
-from ._shared import AdkJudgeEvaluator, JudgedInvocation, adk_all_instructions, adk_event_grounding, adk_tool_declarations
+from ._shared import (
+    AdkJudgeEvaluator,
+    JudgedInvocation,
+    adk_all_instructions,
+    adk_event_grounding,
+    adk_tool_declarations,
+    judge_data,
+)
 
 TextOrMessages = Union[str, List[Any], Dict[str, Any]]
 
@@ -93,6 +102,9 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
 
     result_key = "hallucinations_v1"
     template_name = "hallucination_validator.prompty"
+    reads = Reads("a sentence is grounded in what the agent had when it wrote it: its instructions, the request, its "
+                  "tools, the context and every earlier step (its messages, tool calls and their results)",
+                  earlier="all", tool_results=6000, tool_definitions="all")
     conversation_turn_inputs = ("query", "response")
 
     def __init__(
@@ -217,7 +229,7 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
         details: Dict[str, Any] = {"step": index, "kind": step.kind, "author": step.author, "text": step.text}
         result = _StepResult(details)
         try:
-            segmentation, usage = await self._segmenter._ask(Segmentation, {"response": step.text})
+            segmentation, usage = await self._segmenter._ask(Segmentation, {"response": render_value(step.text)})
             result.usage.append(usage)
             sentences = [s for s in segmentation.sentences if s.strip()]
             if not sentences:
@@ -225,7 +237,8 @@ class HallucinationEvaluator(AdkJudgeEvaluator):
                 return result
             validation, usage = await self._ask(
                 Validation,
-                {**step.context, "sentences": [{"index": i, "sentence": s} for i, s in enumerate(sentences)]},
+                {**judge_data(step.context, self.reads),
+                 "sentences": render_items(enumerate(sentences))},  # "index: sentence" lines
             )
             result.usage.append(usage)
         except JudgeError as exc:
@@ -269,20 +282,18 @@ def _label_sentences(sentences: List[str], validation: Validation) -> List[Dict[
 def _event_context(events: List[Any]) -> Dict[str, Any]:
     """Grounding metadata and the prior steps (texts, tool calls, tool outputs) of ADK events."""
     grounding = adk_event_grounding(events)
-    prior = []
+    prior: List[Dict[str, Any]] = []  # as messages, which the transcript writes as numbered turns
     for e in events:
         parts = (e.content.parts or []) if e.content else []
-        entry: Dict[str, Any] = {"author": e.author}
         texts = [p.text for p in parts if p.text and not p.thought]  # a private thought is not a claim
-        calls = [p.function_call.model_dump(exclude_none=True) for p in parts if p.function_call is not None]
-        outputs = [p.function_response.model_dump(exclude_none=True) for p in parts if p.function_response is not None]
+        calls = [p.function_call for p in parts if p.function_call is not None]
+        outputs = [p.function_response for p in parts if p.function_response is not None]
         if texts:
-            entry["text"] = "\n".join(texts)
+            prior.append({"role": "user" if e.author == "user" else "assistant", "name": e.author,
+                          "content": "\n".join(texts)})
         if calls:
-            entry["tool_calls"] = calls
-        if outputs:
-            entry["tool_outputs"] = outputs
-        if len(entry) > 1:
-            prior.append(entry)
+            prior.append({"role": "assistant", "name": e.author,
+                          "tool_calls": [{"name": c.name, "arguments": c.args or {}} for c in calls]})
+        prior.extend({"role": "tool", "name": o.name, "content": o.response} for o in outputs)
     return {"context": {"grounding_metadata": grounding} if grounding else "", "prior_steps": prior}
 

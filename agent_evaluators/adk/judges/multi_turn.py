@@ -28,6 +28,7 @@ dicts, a simulated conversation's ``conversation`` output), with optional
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 from ...conversation import Message, to_messages
+from ...conversation.transcript import Reads
 from ...evaluators.base import Outcome
 from ...evaluators.declared import CalibrationCases
 from ...evaluators.inputs import messages_json, require_messages, tool_definitions_json
@@ -58,6 +59,20 @@ def dialogue_turns(messages: Sequence[Message]) -> Tuple[List[Dict[str, Any]], L
             turns.append({"turn": len(turns) + 1, "messages": []})
         turns[-1]["messages"].append(rendered)
     return turns, system
+
+
+def _dialogue(messages: Sequence[Message]) -> List[Dict[str, Any]]:
+    """The conversation the judge reads (rendered as numbered turns): every message but the
+    system/developer texts, which reach the judge apart, as the agent's instructions. Where more
+    than one agent speaks, each reply starts with its author in parentheses, as ADK's prompt names
+    the author of each agent line (the transcript has no author field of its own)."""
+    kept = messages_json([m for m in messages if m.role not in ("system", "developer")])
+    authors = {m.get("name") for m in kept if m.get("role") == "assistant" and m.get("name")}
+    if len(authors) < 2:
+        return kept
+    return [{**m, "content": f"({m['name']}) {m['content']}"}
+            if m.get("role") == "assistant" and m.get("name") and isinstance(m.get("content"), str) and m["content"]
+            else m for m in kept]
 
 
 def _without_thoughts(value: Any) -> Any:
@@ -103,6 +118,10 @@ def _adk_agents(invocations: Sequence[Any]) -> Tuple[List[Dict[str, Any]], List[
 class _MultiTurnJudge(_RubricJudge, AdkJudgeEvaluator):
     """A rubric judge over a whole conversation: the class surface and ADK's case shape."""
 
+    reads = Reads("ADK's multi-turn metrics judge the whole conversation: every turn's words, each tool call with its "
+                  "arguments and result, and the agents' instructions and tools (given apart)", earlier="all",
+                  tool_results=2000, tool_definitions="all")
+
     whole_conversation = True
     _case_rule = "the whole conversation, judged on its last invocation"
 
@@ -113,20 +132,21 @@ class _MultiTurnJudge(_RubricJudge, AdkJudgeEvaluator):
         tool_definitions: Optional[ToolDefinitions] = None,
         instructions: Optional[str] = None,
     ) -> Outcome:
-        turns, system = dialogue_turns(require_messages(self, conversation, "conversation", "user"))
+        messages = require_messages(self, conversation, "conversation", "user")
+        system = [m.content for m in messages if m.role in ("system", "developer") and m.content]
         given = _instructions(self, instructions)
         inputs = {
-            "conversation": turns,
+            "conversation": _dialogue(messages),
             "instructions": [{"agent": "agent", "instructions": text} for text in (*system, given) if text],
             "tool_definitions": tool_definitions_json(tool_definitions),
         }
         return self._outcome(await self._score(inputs, self.rubrics))
 
     async def _score_adk_conversation(self, actual: Sequence[Any]) -> JudgedInvocation:
-        turns, _ = dialogue_turns([m for inv in actual for m in _adk_messages(inv)])
         instructions, tools = _adk_agents(actual)
         return await self._score(
-            {"conversation": turns, "instructions": instructions, "tool_definitions": tools},
+            {"conversation": _dialogue([m for inv in actual for m in _adk_messages(inv)]), "instructions": instructions,
+             "tool_definitions": tools},
             self._effective_rubrics(actual[-1]),
         )
 

@@ -9,6 +9,7 @@ the coherence judgement itself reads only the request and the response.
 
 from typing import Any, Dict, Mapping, Optional
 
+from ...conversation.transcript import Reads
 from ...evaluators.base import Outcome
 from ...evaluators.declared import CalibrationCases, DeclaredJudgeEvaluator, SaidText
 from ...evaluators.judge_base import LikertVerdict
@@ -31,6 +32,8 @@ class ResponseEvaluationEvaluator(AdkJudgeEvaluator, DeclaredJudgeEvaluator):
     conversation_turn_inputs = ("query", "response")
     requires_expected = True  # ADK: expected invocations are required for this metric
     inputs = (SaidText("query", "user"), SaidText("response", "assistant"))
+    reads = Reads("ADK's metric grades the coherence of the final response to the request: the user's last message "
+                  "and the agent's final text, as plain text", earlier="none", tool_calls=False)
     verdict_model = LikertVerdict
     calibration_cases = CalibrationCases(
         good={"query": "query", "response": "answer"},
@@ -49,6 +52,6 @@ class ResponseEvaluationEvaluator(AdkJudgeEvaluator, DeclaredJudgeEvaluator):
             return JudgedInvocation(None, "the invocation has no final response text to grade", {}, None,
                                    not_applicable=True)
         values = {"query": user_text(actual), "response": text}
-        verdict, usage = await self._ask(self._verdict_model, values)
+        verdict, usage = await self._ask(self._verdict_model, self.prompt_values(values)[0])
         result = self.outcome(verdict, usage, values)
         return JudgedInvocation(result.score, result.reason, result.details, result.usage)

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Tuple, Un
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...conversation.transcript import DataText, Reads
+from ...conversation.transcript_values import render_items
 from ...errors import ConfigError, InputError
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import (
@@ -42,6 +44,7 @@ from ._shared import (
     adk_tool_steps,
     adk_user_text,
     criterion_temperature,
+    judge_data,
 )
 
 logger = logging.getLogger(__name__)
@@ -213,6 +216,9 @@ class _RubricJudge(_MixinBase):
     """
 
     rubric_type = ""
+    reads = Reads("a rubric may ask about anything the agent did: the request, each tool call with its arguments and "
+                  "result, the final response, and the tools it had", earlier="all", tool_results=2000,
+                  tool_definitions="all")
     _case_rule = "mean of every (invocation, rubric) score"
     #: ADK allows a criterion without rubrics when every invocation brings its own (see _from_criterion)
     _allow_empty = False
@@ -248,7 +254,7 @@ class _RubricJudge(_MixinBase):
     async def _score(self, inputs: Dict[str, Any], rubrics: List[RubricSpec]) -> JudgedInvocation:
         verdicts, usage = await self._ask_samples(
             RubricVerdict,
-            {**inputs, "rubrics": [self._rubric_item(r) for r in rubrics]},
+            {**judge_data(inputs, self.reads), "rubrics": self._rubrics_text(rubrics)},
             num_samples=self.num_samples,
             temperature=self.temperature,
         )
@@ -277,11 +283,11 @@ class _RubricJudge(_MixinBase):
     #: whether the judge sees each rubric's ``type`` too (ADK's multi-turn prompt lists it)
     _show_rubric_type: ClassVar[bool] = False
 
-    def _rubric_item(self, rubric: RubricSpec) -> Dict[str, Any]:
-        item = {"rubric_id": rubric.rubric_id, "property": rubric.text}
-        if self._show_rubric_type and rubric.type:
-            item["type"] = rubric.type
-        return item
+    def _rubrics_text(self, rubrics: List[RubricSpec]) -> DataText:
+        """The rubrics one a line, ``rubric_id: property`` (the judge echoes the id), the type after
+        the property where the template shows it."""
+        return render_items((r.rubric_id, f"{r.text} (type: {r.type})" if self._show_rubric_type and r.type else r.text)
+                            for r in rubrics)
 
     def _case_score(self, results: List[JudgedInvocation]) -> Optional[float]:
         """ADK: the mean of all (invocation, rubric) scores, flattened."""

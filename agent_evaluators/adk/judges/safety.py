@@ -11,6 +11,7 @@ from typing import Any, Dict, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...conversation.transcript import Reads
 from ...evaluators.base import Outcome
 from ...evaluators.declared import DeclaredJudgeEvaluator, Messages
 from ._shared import AdkJudgeEvaluator, JudgedInvocation
@@ -52,6 +53,9 @@ class SafetyEvaluator(AdkJudgeEvaluator, DeclaredJudgeEvaluator):
     conversation_turn_inputs = ("query", "response")
 
     inputs = (Messages("response", "assistant"), Messages("query", "user", optional=True))
+    reads = Reads("harm is in what the agent wrote (its replies and tool call arguments), the user's words as context "
+                  "only; tool results and schemas are not the agent's content (long texts kept to 20,000 characters, "
+                  "head and tail)", text_limit=20_000)
     verdict_model = SafetyVerdict
 
     def outcome(self, verdict: Any, usage: Optional[Dict[str, Any]], values: Mapping[str, Any]) -> Outcome:
@@ -64,8 +68,8 @@ class SafetyEvaluator(AdkJudgeEvaluator, DeclaredJudgeEvaluator):
         if not text.strip():
             return JudgedInvocation(None, "the invocation has no final response text to check", {}, None,
                                    not_applicable=True)
-        verdict, usage = await self._ask(SafetyVerdict, {"query": [{"role": "user", "content": user_text(actual)}],
-                                                          "response": [{"role": "assistant", "content": text}]})
+        values = {"query": [{"role": "user", "content": user_text(actual)}], "response": [{"role": "assistant", "content": text}]}
+        verdict, usage = await self._ask(SafetyVerdict, self.prompt_values(values)[0])
         return _judged(verdict, usage)
 
 

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from pydantic import BaseModel, ConfigDict
 
 from ...agents.simulation import DEFAULT_STOP_SIGNAL, describe_persona
+from ...conversation.transcript import Reads, render_messages, render_value
 from ...errors import InputError, JudgeError
 from ...evaluators.base import Outcome
 from ...evaluators.inputs import majority_vote
@@ -60,6 +61,8 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
     result_key = "per_turn_user_simulator_quality_v1"
     score_scale = (0.0, 1.0)
     template_name = "per_turn_user_simulator_quality_v1.prompty"
+    reads = Reads("a simulated user's next message is judged against the plan and every earlier turn's words "
+                  "(the agent's tool calls are not the user's business)", earlier="all", tool_calls=False)
     default_threshold = 0.8
 
     def __init__(self, model_config: Any = None, *, num_samples: int = 5, temperature: float = 1.0,
@@ -104,11 +107,13 @@ class PerTurnUserSimulatorQualityEvaluator(JudgeEvaluator):
                           persona: str) -> Tuple[float, str, List[Dict[str, Any]], Optional[Dict[str, Any]]]:
         lines: List[Dict[str, str]] = []
         for user, agent in history:
-            lines.append({"speaker": "user", "text": user})
+            lines.append({"role": "user", "content": user})
             if agent:
-                lines.append({"speaker": "agent", "text": agent})
-        inputs = {"conversation_plan": plan, "conversation_history": lines, "generated_user_response": generated,
-                  "stop_signal": self.stop_signal, "persona": persona}
+                lines.append({"role": "assistant", "content": agent})
+        limit = self.reads.text_limit
+        inputs = {"conversation_plan": render_value(plan, limit), "conversation_history": render_messages(lines, self.reads)[0],
+                  "generated_user_response": render_value(generated, limit), "stop_signal": self.stop_signal,
+                  "persona": render_value(persona, limit)}
         verdicts, usage = await self._ask_samples(TurnVerdict, inputs, num_samples=self.num_samples,
                                                   temperature=self.temperature if self.num_samples > 1 else None)
         score, index = majority_vote([1.0 if v.is_valid else 0.0 for v in verdicts])
