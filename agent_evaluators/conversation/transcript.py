@@ -131,9 +131,19 @@ def render_messages(messages: Sequence[Mapping[str, Any]], reads: Reads, *,
     user's last message are the earlier ones), and a note naming the turns left out to fit
     ``budget_chars`` (or ``None``)."""
     out = _Turns()
-    _walk(messages, reads, 0, _last_user(messages), out, {})
+    _walk(messages, reads, 0, _last_user(messages), out, {}, _many_authors(messages))
     text, note = _join(out, budget_chars)
     return DataText(text), note
+
+
+def _many_authors(*conversations: Any) -> bool:
+    """Whether more than one agent speaks (assistant messages carry two or more ``name`` values):
+    then each call and reply names its agent, as a multi-agent judge needs to know who did what."""
+    seen: Set[Any] = set()
+    for messages in conversations:
+        if isinstance(messages, list):
+            seen.update(m.get("name") for m in messages if m.get("role") == "assistant" and m.get("name"))
+    return len(seen) > 1
 
 
 def _call(name: Any, arguments: Any, limit: int) -> str:
@@ -174,9 +184,10 @@ class _Turns:
 
 
 def _walk(messages: Sequence[Mapping[str, Any]], reads: Reads, first_turn: int, last_user: int,
-          out: _Turns, names: Dict[str, str]) -> int:
+          out: _Turns, names: Dict[str, str], authors: bool = False) -> int:
     """Render ``messages`` into ``out``; returns the turn number reached. ``last_user``: the index
-    of the user's last message (messages before it are earlier turns), -1 when there is none here."""
+    of the user's last message (messages before it are earlier turns), -1 when there is none here.
+    ``authors``: several agents speak, so each call and reply names its agent (the message's ``name``)."""
     turn = first_turn
     agent_open = False
     for i, m in enumerate(messages):
@@ -199,12 +210,15 @@ def _walk(messages: Sequence[Mapping[str, Any]], reads: Reads, first_turn: int, 
             continue
         lines: List[str] = []
         if role == "assistant":
+            by = f"({data_value(str(m['name']))})" if authors and m.get("name") else ""
             for c in m.get("tool_calls") or ():
                 names[str(c.get("id"))] = str(c.get("name"))
                 if reads.tool_calls and mode in ("calls", "all"):
-                    lines.append(f"  call {_call(c.get('name'), c.get('arguments'), reads.text_limit)}")
+                    call = _call(c.get("name"), c.get("arguments"), reads.text_limit)
+                    lines.append(f"  call {by} {call}" if by else f"  call {call}")
             if m.get("content"):
-                lines.append(f"  reply: {_value(m['content'], reads.text_limit)}")
+                lines.append(f"  reply {by}: {_value(m['content'], reads.text_limit)}" if by
+                             else f"  reply: {_value(m['content'], reads.text_limit)}")
         elif role == "tool":
             if reads.tool_results and mode == "all":
                 name = m.get("name") or names.get(str(m.get("tool_call_id")), "tool")
@@ -276,13 +290,14 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
         return (DataText("User turn 1: " + _value(q, reads.text_limit)),
                 DataText("Agent turn 1:\n  reply: " + _value(r, reads.text_limit)), None)
     names: Dict[str, str] = {}
+    authors = _many_authors(query, response)
     note = None
     q_text = r_text = None
     q_turns = None
     turn = 0
     if isinstance(query, list):
         q_turns = _Turns()
-        turn = _walk(query, reads, 0, _last_user(query), q_turns, names)
+        turn = _walk(query, reads, 0, _last_user(query), q_turns, names, authors)
     elif isinstance(query, str):
         q_text = DataText(f"User turn 1: {_value(query, reads.text_limit)}")
         turn = 1
@@ -292,7 +307,7 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
             response = response[1:]  # the user's message, given again at the head of the response: shown once
         out = _Turns()
         # the response is the agent's last turn: read in full (its own tool results under the limit)
-        _walk(response, reads._replace(earlier="all"), turn, -1, out, names)
+        _walk(response, reads._replace(earlier="all"), turn, -1, out, names, authors)
         text, _ = _join(out, None)
         r_text = DataText(text)
     elif isinstance(response, str):

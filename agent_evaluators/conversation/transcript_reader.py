@@ -98,14 +98,28 @@ def _messages(lines: List[str]) -> List[Dict[str, Any]]:
         elif _AGENT.match(line) or not line.strip():
             continue
         elif line.startswith("  call "):
-            name, args = _call(line[len("  call "):])
-            messages.append({"role": "assistant", "tool_calls": [{"name": undo_value(name), "arguments": args}]})
+            author, text = _author(line[len("  call "):], " ")
+            name, args = _call(text)
+            messages.append({"role": "assistant", "tool_calls": [{"name": undo_value(name), "arguments": args}],
+                             **author})
         elif line.startswith("  result "):
             name, _, value = line[len("  result "):].partition(": ")
             messages.append({"role": "tool", "name": undo_value(name), "content": _maybe_json(undo_value(value))})
         elif line.startswith("  reply: "):
             messages.append({"role": "assistant", "content": undo_value(line[len("  reply: "):])})
+        elif line.startswith("  reply ("):
+            author, text = _author(line[len("  reply "):], ": ")
+            messages.append({"role": "assistant", "content": undo_value(text), **author})
     return messages
+
+
+def _author(text: str, after: str) -> Tuple[Dict[str, str], str]:
+    """``({"name": agent}, rest)`` for a line naming its agent (``(agent)`` then ``after``), else ``({}, text)``."""
+    if text.startswith("("):
+        author, sep, rest = text[1:].partition(")" + after)
+        if sep:
+            return {"name": undo_value(author)}, rest
+    return {}, text
 
 
 def _calls(lines: List[str]) -> List[Dict[str, Any]]:

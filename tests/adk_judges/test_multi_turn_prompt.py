@@ -201,9 +201,14 @@ def assert_same_information(adk: str, req) -> None:
         position[piece["turn"]] = first
         for needle in needles[1:]:
             assert needle in haystack, f"turn {piece['turn']}: {needle} (from ADK's prompt) is not in ours: {haystack}"
-        if piece["author"] not in (None, "agent") and piece["kind"] is None:  # a reply starts with its author
-            assert any(message_text(m).startswith(f"({piece['author']}) ") and needles[0] in message_text(m)
-                       for m in turn["messages"]), f"turn {piece['turn']}: {needles[0]} is not attributed to {piece['author']}"
+        if piece["author"] not in (None, "agent") and piece["kind"] != "tool output":  # each reply and call names its agent
+            by_author = [m for m in turn["messages"] if m.get("role") == "assistant" and m.get("name") == piece["author"]]
+            if piece["kind"] is None:
+                assert any(needles[0] in " ".join((m.get("content") or "").split()) for m in by_author), \
+                    f"turn {piece['turn']}: {needles[0]} is not attributed to {piece['author']}"
+            else:
+                assert any(c["name"] == piece["name"] for m in by_author for c in m.get("tool_calls", [])), \
+                    f"turn {piece['turn']}: the call {piece['name']} is not attributed to {piece['author']}"
     # the agents' instructions and tools
     instructions = {a["name"]: a["description"] for a in block(req, "agent_instructions")}  # "agent: text" lines
     for name, text_ in re.findall(r"Agent (\S+) Instructions:\n(.*)", adk_block(adk, "agent_system_instructions")):

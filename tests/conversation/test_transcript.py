@@ -143,3 +143,23 @@ def test_one_message_each_renders_as_the_whole_walk_does(query, reply):
     walked = render_exchange([{"role": "system", "content": "unread"}, user], [agent], reads, budget_chars=2000)
     assert quick == walked
     assert quick[0].startswith("User turn 1: ") and quick[1].startswith("Agent turn 1:\n  reply: ")
+
+
+def test_calls_and_replies_name_their_agent_only_where_several_agents_speak():
+    from agent_evaluators.conversation.transcript import Reads, render_messages
+    from agent_evaluators.conversation.transcript_reader import read_transcript
+
+    two = [{"role": "user", "content": "My bill is wrong."},
+           {"role": "assistant", "name": "triage", "content": None,
+            "tool_calls": [{"id": "c1", "name": "transfer_to_billing", "arguments": {}}]},  # as messages_json writes them
+           {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+           {"role": "assistant", "name": "billing (EU)", "content": "Billing here: I see the (double) charge."}]
+    reads = Reads("test", earlier="all", tool_results=100)
+    text, _ = render_messages(two, reads)
+    assert "  call (triage) transfer_to_billing()" in text and "  reply (billing (EU)): Billing here" in text
+    read = [m for m in read_transcript(text) if m["role"] == "assistant"]
+    assert [(m.get("name"), m.get("content")) for m in read] == [
+        ("triage", None), ("billing (EU)", "Billing here: I see the (double) charge.")]
+    one = [dict(m, name="triage") if m["role"] == "assistant" else m for m in two]  # one agent: no names, fewer tokens
+    text, _ = render_messages(one, reads)
+    assert "(triage)" not in text and "  reply: Billing here" in text

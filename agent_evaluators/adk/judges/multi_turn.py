@@ -64,15 +64,9 @@ def dialogue_turns(messages: Sequence[Message]) -> Tuple[List[Dict[str, Any]], L
 def _dialogue(messages: Sequence[Message]) -> List[Dict[str, Any]]:
     """The conversation the judge reads (rendered as numbered turns): every message but the
     system/developer texts, which reach the judge apart, as the agent's instructions. Where more
-    than one agent speaks, each reply starts with its author in parentheses, as ADK's prompt names
-    the author of each agent line (the transcript has no author field of its own)."""
-    kept = messages_json([m for m in messages if m.role not in ("system", "developer")])
-    authors = {m.get("name") for m in kept if m.get("role") == "assistant" and m.get("name")}
-    if len(authors) < 2:
-        return kept
-    return [{**m, "content": f"({m['name']}) {m['content']}"}
-            if m.get("role") == "assistant" and m.get("name") and isinstance(m.get("content"), str) and m["content"]
-            else m for m in kept]
+    than one agent speaks, the transcript names the agent of each call and reply (its ``name``),
+    as ADK's prompt names the author of each agent line."""
+    return messages_json([m for m in messages if m.role not in ("system", "developer")])
 
 
 def _without_thoughts(value: Any) -> Any:
