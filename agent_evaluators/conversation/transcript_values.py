@@ -11,8 +11,6 @@ from typing import Any, Iterable, Tuple
 
 from .transcript import DataText, data_value, render_value
 
-__all__ = ["render_items"]
-
 
 def render_items(items: Iterable[Tuple[Any, Any]], limit: int = 0) -> DataText:
     """``label: value`` lines, one per item, in order: the label encoded as row text, the value
