@@ -76,6 +76,7 @@ def _snapshot(folder) -> Dict[str, float]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.heavy  # every guide's Python blocks in subprocesses (about 5 s a page)
 @pytest.mark.parametrize("page", RUN_PAGES)
 def test_the_pages_python_blocks_run_against_the_fake_judge(page, tmp_path):
     shutil.copytree(REPO_ROOT / "samples", tmp_path / "samples",

@@ -102,6 +102,7 @@ def test_params_metrics_artifacts_and_feedback_read_back_through_mlflow(tmp_path
     assert "no answer to check" in error.error.error_message
 
 
+@pytest.mark.heavy  # two CLI runs logging to MLflow (about 7 s)
 def test_the_cli_flag_and_the_run_config_key_log_a_run(tmp_path, store):
     data = write_jsonl(tmp_path / "rows.jsonl", make_rows(3))
     env = clean_env(MLFLOW_TRACKING_URI=store)

@@ -287,11 +287,13 @@ def _run_all(commands: Dict[str, int], url: str, cwd: Path) -> None:
     assert not failures, "\n\n".join(failures)
 
 
+@pytest.mark.heavy  # every README command end to end (about 25 s); CI's heavy step runs it
 def test_readme_commands_run_against_the_fake_judge(judge_url, workdir):
     _run_all(RUNS, judge_url, workdir)
     assert (workdir / "agent-eval-results" / "agents" / "summary.json").is_file()
 
 
+@pytest.mark.heavy  # the ADK agent commands end to end (about 10 s); CI's heavy step runs it
 def test_readme_adk_agent_commands_run_against_the_fake_judge(judge_url, workdir):
     optional_import("google.adk")
     _run_all(ADK_RUNS, judge_url, workdir)

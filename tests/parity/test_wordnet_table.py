@@ -109,6 +109,7 @@ def test_table_answers_synsets_as_its_source_on_every_word_form(table: SynonymWo
     assert not differ, f"{len(differ)} of {asked} words differ, e.g. {differ[:5]}"
 
 
+@pytest.mark.heavy  # rebuilds the whole table from WordNet (about 10 s)
 def test_generator_rebuilds_the_shipped_files_byte_for_byte(source: Any) -> None:
     text = table_text(source)
     assert text.encode("utf-8") == gzip.decompress(TABLE_FILE.read_bytes())  # the payload, then its compression

@@ -296,6 +296,7 @@ def test_sigkill_during_the_create_then_resume_sends_nothing_twice(tmp_path):
     assert {r["line_number"]: r[SCORE] for r in rows} == {i: float(i % 5 + 1) for i in range(ROWS)}
 
 
+@pytest.mark.heavy  # a batch run, a kill and a resume in subprocesses (about 6 s)
 def test_a_resume_that_cannot_look_the_batch_up_sends_nothing(tmp_path):
     with JudgeServer(rule_judge, batch=BatchFaults(create_delay_s=30.0)) as server:
         cmd = _killed_during_the_create(tmp_path, server)
