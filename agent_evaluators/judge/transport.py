@@ -310,22 +310,28 @@ class AiohttpTransport(Transport):
                 if status >= 300:
                     message, param = _parse_error(raw)
                     raise StatusError(status, resp.headers, message, param, resp.headers.get("Location"))
-        except ReplyTooLarge as e:
-            raise TooLarge(str(e), e.limit) from None
-        except UnreadableBody as e:
-            raise BadReply(str(e), "") from None
-        except asyncio.TimeoutError:
-            raise TransportTimeout(f"no complete reply within the {timeout:g} s timeout") from None
-        except aiohttp.ClientProxyConnectionError as e:
-            raise ConnectFailure(f"cannot connect to the proxy {public_url(str(self._proxy))} (from HTTP_PROXY / "
-                                 f"HTTPS_PROXY; NO_PROXY lists hosts that bypass it) ({type(e).__name__}: {e})") from None
-        except aiohttp.ClientConnectorError as e:
-            raise ConnectFailure(f"cannot connect ({type(e).__name__}: {e})") from None
-        except aiohttp.ClientError as e:
-            raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
-        except OSError as e:
-            raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
+        except (ReplyTooLarge, UnreadableBody, asyncio.TimeoutError, aiohttp.ClientError, OSError) as e:
+            raise self._failure(e, f"no complete reply within the {timeout:g} s timeout") from None
         return raw
+
+    def _failure(self, exc: BaseException, timed_out: str) -> TransportError:
+        """The :class:`TransportError` for what an exchange with this endpoint raised (``timed_out``: the
+        message of a timeout), one mapping for :meth:`fetch` and :meth:`lines`."""
+        import aiohttp
+
+        if isinstance(exc, ReplyTooLarge):
+            return TooLarge(str(exc), exc.limit)
+        if isinstance(exc, UnreadableBody):
+            return BadReply(str(exc), "")
+        if isinstance(exc, asyncio.TimeoutError):
+            return TransportTimeout(timed_out)
+        what = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, aiohttp.ClientProxyConnectionError):
+            return ConnectFailure(f"cannot connect to the proxy {public_url(str(self._proxy))} (from HTTP_PROXY / "
+                                  f"HTTPS_PROXY; NO_PROXY lists hosts that bypass it) ({what})")
+        if isinstance(exc, aiohttp.ClientConnectorError):
+            return ConnectFailure(f"cannot connect ({what})")
+        return Dropped(f"connection error ({what})")
 
     async def _start_session(self) -> Any:
         session = self._session = self._open()
@@ -360,16 +366,8 @@ class AiohttpTransport(Transport):
                     raise StatusError(resp.status, resp.headers, message, param, resp.headers.get("Location"))
                 async for line in iter_lines(resp, max_line_bytes):
                     yield line
-        except ReplyTooLarge as e:
-            raise TooLarge(str(e), e.limit) from None
-        except UnreadableBody as e:
-            raise BadReply(str(e), "") from None
-        except asyncio.TimeoutError:
-            raise TransportTimeout(f"no data for {timeout:g} s") from None
-        except aiohttp.ClientConnectorError as e:
-            raise ConnectFailure(f"cannot connect ({type(e).__name__}: {e})") from None
-        except (aiohttp.ClientError, OSError) as e:
-            raise Dropped(f"connection error ({type(e).__name__}: {e})") from None
+        except (ReplyTooLarge, UnreadableBody, asyncio.TimeoutError, aiohttp.ClientError, OSError) as e:
+            raise self._failure(e, f"no data for {timeout:g} s") from None
 
     def retire(self) -> None:
         session, self._session = self._session, None

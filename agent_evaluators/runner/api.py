@@ -8,7 +8,7 @@ builds the :class:`~.options.RunOptions` of the run from it, and hands that to a
 """
 
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 from .. import plugins
 from .._util.loop import run_sync
@@ -20,7 +20,7 @@ from .option_table import options_docstring
 from .options import RayOptions, RunOptions
 from .publishing import run_and_publish, run_and_publish_async
 from .result import EvaluationResult
-from .result_file import split_output_path
+from .result_file import ResultFile, split_output_path
 from .run_settings import RunSettings
 
 #: how long Ctrl-C waits for the cancelled run to save its finished rows
@@ -66,21 +66,8 @@ async def evaluate_async(
     azure_ai_project: Any = None,
 ) -> EvaluationResult:
     """Run ``evaluators`` over every row of ``data`` on the running event loop; see :func:`evaluate`."""
-    folder, result_file = split_output_path(output_path)  # "results.json": that file + our folder
-    settings = RunSettings(
-        target=target, output_path=folder, fail_on_evaluator_errors=fail_on_evaluator_errors,
-        max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force, num_runs=num_runs,
-        show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
-        min_agreement=min_agreement, certification=certification, require_certified=require_certified,
-        prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
-        max_prompt_tokens=max_prompt_tokens, terminal_tools=terminal_tools,
-        azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
-        batch_timeout_s=batch_timeout_s, batch_max_requests=batch_max_requests,
-        batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
-    )
-    options = RunOptions.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,
-                               azure_ai_project=azure_ai_project, settings=settings)
-    result = await run_and_publish_async(options, lambda: run_dry(options) if settings.dry_run else run_local(options))
+    options, result_file = _prepare(locals())  # first: locals() is exactly the arguments
+    result = await run_and_publish_async(options, lambda: run_dry(options) if options.settings.dry_run else run_local(options))
     if result_file is not None:
         result_file.write(result)
     return result
@@ -146,25 +133,28 @@ def evaluate(
         fail_on_evaluator_errors: raise :class:`EvaluatorErrors` (after saving) if any cell failed.
         azure_ai_project: accepted so azure code runs unchanged; nothing is uploaded (a warning says so).
     """
-    folder, result_file = split_output_path(output_path)  # "results.json": that file + our folder
-    settings = RunSettings(
-        target=target, output_path=folder, fail_on_evaluator_errors=fail_on_evaluator_errors,
-        max_concurrency=max_concurrency, resume=resume, rerun_failed=rerun_failed, force=force, num_runs=num_runs,
-        show_progress=show_progress, timeout=timeout, evaluation_name=evaluation_name, tags=tags, max_rows=max_rows,
-        min_agreement=min_agreement, certification=certification, require_certified=require_certified,
-        prices=prices, dry_run=dry_run, max_cost=max_cost, max_judge_calls=max_judge_calls,
-        max_prompt_tokens=max_prompt_tokens, terminal_tools=terminal_tools,
-        azure_compat=azure_compat, data_format=data_format, judge_mode=judge_mode, batch_poll_s=batch_poll_s,
-        batch_timeout_s=batch_timeout_s, batch_max_requests=batch_max_requests,
-        batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,
-        engine=engine, ray_address=ray_address, num_workers=num_workers,
-    )
-    options = RunOptions.build(data=data, evaluators=evaluators, evaluator_config=evaluator_config,
-                               azure_ai_project=azure_ai_project, settings=settings)
+    options, result_file = _prepare(locals())  # first: locals() is exactly the arguments
     result = run_and_publish(options, lambda: _run_on(options, RayOptions(ray_address=ray_address, num_workers=num_workers)))
     if result_file is not None:
         result_file.write(result)
     return result
+
+
+#: ``evaluate()``'s arguments that are not run settings: what to run, over what, and where results go
+_NOT_SETTINGS = frozenset({"data", "evaluators", "evaluator_config", "azure_ai_project", "output_path"})
+
+
+def _prepare(arguments: Mapping[str, Any]) -> Tuple[RunOptions, Optional[ResultFile]]:
+    """The run's options from the arguments ``evaluate()`` or ``evaluate_async()`` was called with (its
+    ``locals()`` on entry): every one of them but :data:`_NOT_SETTINGS` is a run setting, passed by name,
+    so the two entry points cannot drift apart. With an ``output_path`` ending in ``.json``, also the
+    azure-shaped result file to write once the run is done (:func:`~.result_file.split_output_path`)."""
+    folder, result_file = split_output_path(arguments["output_path"])  # "results.json": that file + our folder
+    settings = RunSettings(output_path=folder, **{k: v for k, v in arguments.items() if k not in _NOT_SETTINGS})
+    options = RunOptions.build(data=arguments["data"], evaluators=arguments["evaluators"],
+                               evaluator_config=arguments["evaluator_config"],
+                               azure_ai_project=arguments["azure_ai_project"], settings=settings)
+    return options, result_file
 
 
 def _run_on(options: RunOptions, ray_options: RayOptions) -> EvaluationResult:
