@@ -131,7 +131,7 @@ def render_messages(messages: Sequence[Mapping[str, Any]], reads: Reads, *,
     user's last message are the earlier ones), and a note naming the turns left out to fit
     ``budget_chars`` (or ``None``)."""
     out = _Turns()
-    _walk(messages, reads, 0, _last_user(messages), out, {}, _many_authors(messages))
+    _walk(messages, reads, 0, _last_user(messages), out, {}, _many_authors(messages), _parallel_calls(messages))
     text, note = _join(out, budget_chars)
     return DataText(text), note
 
@@ -184,12 +184,15 @@ class _Turns:
 
 
 def _walk(messages: Sequence[Mapping[str, Any]], reads: Reads, first_turn: int, last_user: int,
-          out: _Turns, names: Dict[str, str], authors: bool = False) -> int:
+          out: _Turns, names: Dict[str, str], authors: bool = False, marks: Optional[Mapping[str, int]] = None) -> int:
     """Render ``messages`` into ``out``; returns the turn number reached. ``last_user``: the index
     of the user's last message (messages before it are earlier turns), -1 when there is none here.
-    ``authors``: several agents speak, so each call and reply names its agent (the message's ``name``)."""
+    ``authors``: several agents speak, so each call and reply names its agent (the message's ``name``).
+    ``marks``: the numbers of parallel calls of one tool (:func:`_parallel_calls`), shown on each such
+    call and on its result."""
     turn = first_turn
     agent_open = False
+    marks = marks or {}
     for i, m in enumerate(messages):
         role = m.get("role")
         earlier = i < last_user
@@ -212,17 +215,22 @@ def _walk(messages: Sequence[Mapping[str, Any]], reads: Reads, first_turn: int, 
         if role == "assistant":
             by = f"({data_value(str(m['name']))})" if authors and m.get("name") else ""
             for c in m.get("tool_calls") or ():
-                names[str(c.get("id"))] = str(c.get("name"))
+                cid = str(c.get("id"))
+                names[cid] = str(c.get("name"))
                 if reads.tool_calls and mode in ("calls", "all"):
                     call = _call(c.get("name"), c.get("arguments"), reads.text_limit)
+                    if cid in marks:
+                        call = f"#{marks[cid]} {call}"
                     lines.append(f"  call {by} {call}" if by else f"  call {call}")
             if m.get("content"):
                 lines.append(f"  reply {by}: {_value(m['content'], reads.text_limit)}" if by
                              else f"  reply: {_value(m['content'], reads.text_limit)}")
         elif role == "tool":
             if reads.tool_results and mode == "all":
-                name = m.get("name") or names.get(str(m.get("tool_call_id")), "tool")
-                lines.append(f"  result {data_value(str(name))}: {_value(m.get('content'), reads.tool_results)}")
+                cid = str(m.get("tool_call_id"))
+                name = m.get("name") or names.get(cid, "tool")
+                mark = f"#{marks[cid]} " if cid in marks else ""
+                lines.append(f"  result {mark}{data_value(str(name))}: {_value(m.get('content'), reads.tool_results)}")
         if lines:
             if not agent_open:
                 out.add(turn, f"Agent turn {max(turn, 1)}:")
@@ -230,6 +238,38 @@ def _walk(messages: Sequence[Mapping[str, Any]], reads: Reads, first_turn: int, 
             for line in lines:
                 out.add(turn, line)
     return turn
+
+
+def _parallel_calls(*conversations: Any) -> Dict[str, int]:
+    """Numbers for the calls a result's tool name alone would not tell apart: a call made while
+    another call of the same tool is still unanswered (parallel calls: ``lookup(id=1)`` and
+    ``lookup(id=2)`` in one message), by call id, counted from 1 over the conversation. Results come
+    back in any order, so each such call and its result carry the number (``call #2 lookup(id=2)``,
+    ``result #2 lookup: …``); a call answered before the next one of its tool needs none (the usual
+    case, which costs no token)."""
+    marks: Dict[str, int] = {}
+    waiting: Dict[str, List[str]] = {}  # tool name -> ids of its calls not answered yet
+    for messages in conversations:
+        if not isinstance(messages, list):
+            continue
+        for m in messages:
+            role = m.get("role") if isinstance(m, Mapping) else None
+            if role == "assistant":
+                for c in m.get("tool_calls") or ():
+                    if not isinstance(c, Mapping) or c.get("id") is None:
+                        continue
+                    cid, same = str(c["id"]), waiting.setdefault(str(c.get("name")), [])
+                    if same:
+                        for other in same + [cid]:
+                            marks.setdefault(other, len(marks) + 1)
+                    same.append(cid)
+            elif role == "tool" and m.get("tool_call_id") is not None:
+                cid = str(m["tool_call_id"])
+                for same in waiting.values():
+                    if cid in same:
+                        same.remove(cid)
+                        break
+    return marks
 
 
 def _last_user(messages: Sequence[Mapping[str, Any]]) -> int:
@@ -291,13 +331,14 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
                 DataText("Agent turn 1:\n  reply: " + _value(r, reads.text_limit)), None)
     names: Dict[str, str] = {}
     authors = _many_authors(query, response)
+    marks = _parallel_calls(query, response)
     note = None
     q_text = r_text = None
     q_turns = None
     turn = 0
     if isinstance(query, list):
         q_turns = _Turns()
-        turn = _walk(query, reads, 0, _last_user(query), q_turns, names, authors)
+        turn = _walk(query, reads, 0, _last_user(query), q_turns, names, authors, marks)
     elif isinstance(query, str):
         q_text = DataText(f"User turn 1: {_value(query, reads.text_limit)}")
         turn = 1
@@ -307,7 +348,7 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
             response = response[1:]  # the user's message, given again at the head of the response: shown once
         out = _Turns()
         # the response is the agent's last turn: read in full (its own tool results under the limit)
-        _walk(response, reads._replace(earlier="all"), turn, -1, out, names, authors)
+        _walk(response, reads._replace(earlier="all"), turn, -1, out, names, authors, marks)
         text, _ = _join(out, None)
         r_text = DataText(text)
     elif isinstance(response, str):

@@ -17,6 +17,7 @@ _USER = re.compile(r"^User turn \d+: ?(.*)$", re.S)
 _AGENT = re.compile(r"^Agent turn \d+:$")
 _CALL_N = re.compile(r"^call (\d+): (.*)$", re.S)
 _PASSAGE = re.compile(r"^\[\d+\] (?:\((.*?)\) )?(.*)$", re.S)
+_MARK = re.compile(r"^(#\d+) ")
 _PARAM = re.compile(r"^  (\S+) \((.*?)(, required)?\)(?:: (.*))?$", re.S)
 
 
@@ -99,18 +100,32 @@ def _messages(lines: List[str]) -> List[Dict[str, Any]]:
             continue
         elif line.startswith("  call "):
             author, text = _author(line[len("  call "):], " ")
+            mark, text = _mark(text)
             name, args = _call(text)
-            messages.append({"role": "assistant", "tool_calls": [{"name": undo_value(name), "arguments": args}],
-                             **author})
+            call: Dict[str, Any] = {"name": undo_value(name), "arguments": args}
+            if mark:
+                call["id"] = mark
+            messages.append({"role": "assistant", "tool_calls": [call], **author})
         elif line.startswith("  result "):
-            name, _, value = line[len("  result "):].partition(": ")
-            messages.append({"role": "tool", "name": undo_value(name), "content": _maybe_json(undo_value(value))})
+            mark, text = _mark(line[len("  result "):])
+            name, _, value = text.partition(": ")
+            result: Dict[str, Any] = {"role": "tool", "name": undo_value(name), "content": _maybe_json(undo_value(value))}
+            if mark:
+                result["tool_call_id"] = mark
+            messages.append(result)
         elif line.startswith("  reply: "):
             messages.append({"role": "assistant", "content": undo_value(line[len("  reply: "):])})
         elif line.startswith("  reply ("):
             author, text = _author(line[len("  reply "):], ": ")
             messages.append({"role": "assistant", "content": undo_value(text), **author})
     return messages
+
+
+def _mark(text: str) -> Tuple[Optional[str], str]:
+    """``("#2", rest)`` for a parallel call's number (``#2 name(...)``: :func:`.transcript._parallel_calls`),
+    else ``(None, text)``."""
+    m = _MARK.match(text)
+    return (m.group(1), text[m.end():]) if m else (None, text)
 
 
 def _author(text: str, after: str) -> Tuple[Dict[str, str], str]:

@@ -163,3 +163,40 @@ def test_calls_and_replies_name_their_agent_only_where_several_agents_speak():
     one = [dict(m, name="triage") if m["role"] == "assistant" else m for m in two]  # one agent: no names, fewer tokens
     text, _ = render_messages(one, reads)
     assert "(triage)" not in text and "  reply: Billing here" in text
+
+
+def test_parallel_calls_of_one_tool_and_their_results_carry_a_number():
+    """Two calls of one tool in one message, answered in the other order: by name alone a judge could
+    not tell which result is which city's, so each such call and its result carry the same number. A
+    call answered before the next call of its tool needs none (and costs no token)."""
+    from agent_evaluators.conversation.transcript import Reads, render_exchange, render_messages
+    from agent_evaluators.conversation.transcript_reader import read_transcript
+
+    user = {"role": "user", "content": "Weather in Oslo and Rome, then Nice?"}
+    agent = [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "name": "get_weather", "arguments": {"city": "Oslo"}},
+            {"id": "b", "name": "get_weather", "arguments": {"city": "Rome"}},
+            {"id": "c", "name": "get_time", "arguments": {"city": "Rome"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "14:00"},
+        {"role": "tool", "tool_call_id": "b", "content": {"temp_c": 24}},
+        {"role": "tool", "tool_call_id": "a", "content": {"temp_c": -3}},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "d", "name": "get_weather", "arguments": {"city": "Nice"}}]},
+        {"role": "tool", "tool_call_id": "d", "content": {"temp_c": 18}},
+        {"role": "assistant", "content": "Oslo -3 °C, Rome 24 °C, Nice 18 °C."}]
+    reads = Reads("test", tool_results=200)
+    text, _ = render_messages([user] + agent, reads)
+    lines = text.split("\n")
+    assert '  call #1 get_weather(city="Oslo")' in lines and '  call #2 get_weather(city="Rome")' in lines
+    assert '  result #2 get_weather: {"temp_c":24}' in lines and '  result #1 get_weather: {"temp_c":-3}' in lines
+    assert '  call get_time(city="Rome")' in lines and "  result get_time: 14:00" in lines  # one call of its tool
+    assert '  call get_weather(city="Nice")' in lines and '  result get_weather: {"temp_c":18}' in lines
+    # the query/response split numbers the same calls, and the reader gives the numbers back as ids
+    _, response, _ = render_exchange([user], agent, reads)
+    assert '  result #1 get_weather: {"temp_c":-3}' in response
+    read = read_transcript(text)
+    calls = {m["tool_calls"][0]["arguments"]["city"]: m["tool_calls"][0].get("id") for m in read if m.get("tool_calls")
+             and m["tool_calls"][0]["name"] == "get_weather"}
+    temps = {m.get("tool_call_id"): m["content"] for m in read if m["role"] == "tool" and m["name"] == "get_weather"}
+    assert calls == {"Oslo": "#1", "Rome": "#2", "Nice": None}
+    assert temps[calls["Oslo"]] == {"temp_c": -3} and temps[calls["Rome"]] == {"temp_c": 24}
