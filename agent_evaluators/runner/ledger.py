@@ -23,27 +23,25 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import plugins
-from ..errors import ConfigError, EvaluatorErrors, InputError, RunInterrupted
+from ..errors import EvaluatorErrors, InputError, RunInterrupted
 from ..judge.caps import NOT_RUN, BudgetBook
 from ..wording import Option, Text
 from .aggregate import run_cost
 from .describe import RunDescription
 from .dry_run_estimate import compare_estimate, earlier_estimate
-from .fingerprint import fingerprint_changes
-from .history import keep_finished_run
-from .judge_caps import STOPPED, budget_record, earlier_spend, stop_message
+from .earlier_run import check_earlier_run, check_replace, refuse_input_inside_output, set_aside_earlier_run
+from .judge_caps import STOPPED, budget_record, stop_message
 from .lock import LOCK_FILE, RunFolderLock
 from .mapping import ArgPlan
 from .options import RunOptions
 from .progress import Progress
-from .readers import data_path, describe_data, is_file_data
+from .readers import describe_data, is_file_data
 from .result import EvaluationResult
 from .row_evaluator import Cells, Record, RowEvaluator
 from .row_hash import row_digest
 from .safe_record import encode_row
-from .spend_journal import SPEND_FILE, SpendJournal, new_chain, read_spend, spent
+from .spend_journal import SPEND_FILE, SpendJournal, new_chain
 from .store import ROWS_FILE, SUMMARY_FILE, RowsView, RowWriter, read_record, scan_rows, write_json_atomic
-from .summary_file import read_summary
 from .tally import RowTally
 
 #: the files a run writes in its folder (besides temporary ``*.tmp`` siblings); the CLI's report files too
@@ -138,7 +136,7 @@ class RunLedger:
 
     def _open(self, description: RunDescription) -> None:
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
-        self._refuse_input_inside_output()
+        refuse_input_inside_output(self.options.data, self.out_dir, RUN_FILES)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._lock = RunFolderLock(self.out_dir)
         try:
@@ -148,36 +146,14 @@ class RunLedger:
             self.release()
             raise
 
-    def _refuse_input_inside_output(self) -> None:
-        """Refuse, before anything is written, a data file that is one of the files this run writes
-        (``data="runs/rows.jsonl", output_path="runs"`` would truncate the input before reading it)."""
-        assert self.out_dir is not None
-        data = self.options.data
-        src = data_path(data)
-        if src is None and hasattr(data, "read") and isinstance(getattr(data, "name", None), str):
-            src = Path(data.name)  # an open file: its path, if it has one
-        if src is None:
-            return
-        try:
-            resolved = src.resolve()
-            outputs = {(self.out_dir / name).resolve() for name in RUN_FILES}
-            outputs |= {p.with_name(p.name + ".tmp") for p in outputs}
-        except (OSError, RuntimeError):
-            return
-        if resolved in outputs:
-            raise ConfigError(Text(
-                "data {src} is a file this run writes in {output} {folder} ({file}): the input would be overwritten "
-                "before it is read. Copy the data elsewhere, or choose another {output}.",
-                src=src, output=Option("output_path"), folder=self.out_dir, file=resolved.name))
-
     def _open_locked(self, description: RunDescription) -> None:
         assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
         self.estimate = earlier_estimate(self.out_dir)
         if self.options.continues_earlier_run:
-            self._check_earlier_run(description)
+            self.earlier_spend, self.spend_chain = check_earlier_run(self.out_dir, self.options, description)
             self._prior_offsets, self._prior_status, _ = scan_rows(self.rows_path, self._prior_hash)
         elif self.rows_path.exists() and self.rows_path.stat().st_size:
-            self._check_replace()
+            check_replace(self.out_dir, self.options)
             self._replacing = True
         if self._prior_offsets:
             self._prior_file = open(self.rows_path, "rb")
@@ -191,108 +167,10 @@ class RunLedger:
         assert self.rows_path is not None and self.summary_path is not None
         self._started = True
         if self._replacing:
-            self._set_aside_earlier_run()
+            set_aside_earlier_run(self.out_dir)
         write_json_atomic(self.summary_path, self.summary, self.rows.secrets)
         self._writer = RowWriter(self.rows_path, append=self.options.continues_earlier_run)
         self._first_new = self._writer.size  # records from here on were written by this run
-
-    def _set_aside_earlier_run(self) -> None:
-        """A complete earlier run moves to ``history/`` (it was paid for); one that did not finish, replaced
-        with ``force``, is overwritten as it always was."""
-        assert self.out_dir is not None and self.summary_path is not None
-        try:
-            old = read_summary(self.summary_path) or {}
-        except ConfigError:  # replaced with force: an unreadable summary is no finished run to keep
-            old = {}
-        kept = keep_finished_run(self.out_dir, old) if old.get("status") == "complete" else None
-        if kept is not None:
-            logger.warning(Text("{folder} held a finished run: kept in {kept}; this run's results replace it at "
-                                "{folder}", folder=self.out_dir, kept=kept))
-        else:
-            logger.warning(Text("{path}: replacing the results of an earlier run (use {resume} to continue it)",
-                                path=self.rows_path, resume=Option("resume", True)))
-
-    def _check_replace(self) -> None:
-        """A new run over a folder whose earlier run did not finish: refuse to wipe it (unless ``force``);
-        a ``rows.jsonl`` without its ``summary.json`` is not ours: refuse to wipe it at all.
-
-        This run holds the folder's lock, so an earlier ``running`` status is a crashed run."""
-        assert self.summary_path is not None and self.rows_path is not None
-        try:
-            old = read_summary(self.summary_path)
-        except ConfigError:
-            if self.options.settings.force:
-                return
-            raise
-        if old is None:
-            raise ConfigError(Text(
-                "{rows} has no {summary} beside it, so it was not written by a run of agent-evaluators and is left as "
-                "it is. Move or delete it, or choose another {output}.",
-                rows=self.rows_path, summary=self.summary_path.name, output=Option("output_path")))
-        status = old.get("status")
-        if status in ("running", "interrupted", STOPPED) and not self.options.settings.force:
-            resume = Option("resume", True)
-            how = {"interrupted": Text.of("was interrupted"),
-                   STOPPED: Text("was stopped by its judge budget (pass a higher {cost} / {calls} with {resume})",
-                                 cost=Option("max_cost"), calls=Option("max_judge_calls"), resume=resume),
-                   }.get(status, Text.of("did not finish (it crashed or was killed)"))
-            raise ConfigError(Text(
-                "the earlier run in {folder} {how}: pass {resume} to continue it, or {force} to replace its results "
-                "with a new run", folder=self.out_dir, how=how, resume=resume, force=Option("force", True)))
-
-    def _check_earlier_run(self, description: RunDescription) -> None:
-        """Refuse to continue a run made with a different setup (unless ``force``)."""
-        assert self.out_dir is not None and self.rows_path is not None and self.summary_path is not None
-        force = self.options.settings.force
-        arg = "rerun_failed" if self.options.settings.rerun_failed and not self.options.settings.resume else "resume"
-        try:
-            old = read_summary(self.summary_path)
-        except ConfigError as exc:
-            if not force:
-                raise
-            logger.warning("%s; %s reuses the rows as they are", exc, arg)
-            old = None
-        if old is None:
-            if self.rows_path.exists() and self.rows_path.stat().st_size:
-                if not force:
-                    raise ConfigError(Text(
-                        "{arg} refused: {rows} exists but {summary} is missing, so it cannot be checked that the data "
-                        "and evaluators are unchanged; pass {force} to reuse the rows anyway",
-                        arg=Option(arg), rows=self.rows_path, summary=self.summary_path.name,
-                        force=Option("force", True)))
-            else:
-                logger.info("nothing to resume in %s; starting a new run", self.out_dir)
-            chains, last = read_spend(self.out_dir)  # a run killed before its first row: its spending still counts
-            if last is not None:
-                self.spend_chain, self.earlier_spend = last, spent(chains[last])
-            return
-        self.earlier_spend = earlier_spend(old)
-        self._continue_spend_chain(old)
-        changes = fingerprint_changes(
-            old.get("fingerprint") or {}, description.fingerprint, old.get("config") or {}, description.config
-        )
-        if changes and not force:
-            raise ConfigError(Text(
-                "{arg} refused: the run in {folder} was made with a different setup: {changes}. Pass {force} to reuse "
-                "the earlier results anyway, or {start_over} to start over (this replaces rows.jsonl).",
-                arg=Option(arg), folder=self.out_dir, changes=Text.joined(changes, "; "), force=Option("force", True),
-                start_over=Option(arg, False)))
-        if changes:
-            logger.warning(Text("resuming despite changes ({force}): {changes}", force=Option("force", True),
-                                changes=Text.joined(changes, "; ")))
-
-    def _continue_spend_chain(self, old: Mapping[str, Any]) -> None:
-        """Continue the spending the earlier run noted in ``spend.jsonl`` as it went: more than its summary
-        says when it was killed (its summary is written at its end)."""
-        assert self.out_dir is not None
-        record = old.get("budget")
-        chain = record.get("journal") if isinstance(record, Mapping) else None
-        if not isinstance(chain, str):
-            return
-        self.spend_chain = chain
-        chains, _ = read_spend(self.out_dir)
-        calls, cost = spent(chains.get(chain))
-        self.earlier_spend = (max(self.earlier_spend[0], calls), max(self.earlier_spend[1], cost))
 
     def __enter__(self) -> "RunLedger":
         return self
