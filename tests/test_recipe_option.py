@@ -3,7 +3,7 @@
 The test copies ``agent_evaluators/`` (and ``prompty/``) into a temporary folder, makes exactly
 the edits CONTRIBUTING.md lists for a throw-away option ``run_label`` (one table entry in
 ``runner/option_table.py``, its field in ``RunSettings`` in ``runner/run_settings.py``, its keyword
-in the two signatures of ``runner/api.py``, passed by name in each) and nothing else, then checks in fresh processes that the option reaches ``evaluate()``, the
+in the two signatures of ``runner/api.py``) and nothing else, then checks in fresh processes that the option reaches ``evaluate()``, the
 ``agent-eval run`` flag, a run config's key, ``summary.json`` and the resume fingerprint, and
 that the signatures still equal the table.
 """
@@ -21,7 +21,6 @@ ENTRY = ('    RunOption("run_label", None, "text", "a label for this run", metav
          '              fingerprinted=True),\n')
 KEYWORD = "    run_label: Optional[str] = None,\n"
 FIELD = "    run_label: Optional[str] = None\n"
-PASSED = "        run_label=run_label,\n"
 
 
 def _recipe_section() -> str:
@@ -46,9 +45,8 @@ def _copy_with_option(root: Path) -> Path:
     api = root / "agent_evaluators" / "runner" / "api.py"
     text = api.read_text(encoding="utf-8")
     anchor = "    azure_ai_project: Any = None,\n"
-    passed = "batch_max_bytes=batch_max_bytes, otel=otel, mlflow=mlflow,\n"
-    assert text.count(anchor) == 2 and text.count(passed) == 2
-    api.write_text(text.replace(anchor, KEYWORD + anchor).replace(passed, passed + PASSED), encoding="utf-8")
+    assert text.count(anchor) == 2  # the last keyword of each signature
+    api.write_text(text.replace(anchor, KEYWORD + anchor), encoding="utf-8")
     return root
 
 
@@ -61,7 +59,7 @@ def _run(root: Path, *args: object, cwd: Path) -> subprocess.CompletedProcess:
 def test_readme_recipe_names_the_files_it_edits():
     section = _recipe_section()
     for step in ("agent_evaluators/runner/option_table.py", "agent_evaluators/runner/run_settings.py",
-                 "agent_evaluators/runner/api.py", "RUN_OPTIONS", "RunSettings", "options.settings.name", "name=name",
+                 "agent_evaluators/runner/api.py", "RUN_OPTIONS", "RunSettings", "options.settings.name", "_prepare",
                  "evaluate_async", "fingerprinted", "in_summary", "row_source.py", "tests/test_recipe_option.py"):
         assert step in section, step
 
