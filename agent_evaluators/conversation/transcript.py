@@ -131,7 +131,8 @@ def render_messages(messages: Sequence[Mapping[str, Any]], reads: Reads, *,
     user's last message are the earlier ones), and a note naming the turns left out to fit
     ``budget_chars`` (or ``None``)."""
     out = _Turns()
-    _walk(messages, reads, 0, _last_user(messages), out, {}, _many_authors(messages), _parallel_calls(messages))
+    marks = _parallel_calls(messages) if reads.tool_results else None  # no result shown: nothing to tell apart
+    _walk(messages, reads, 0, _last_user(messages), out, {}, _many_authors(messages), marks)
     text, note = _join(out, budget_chars)
     return DataText(text), note
 
@@ -331,7 +332,7 @@ def render_exchange(query: Any, response: Any, reads: Reads, *,
                 DataText("Agent turn 1:\n  reply: " + _value(r, reads.text_limit)), None)
     names: Dict[str, str] = {}
     authors = _many_authors(query, response)
-    marks = _parallel_calls(query, response)
+    marks = _parallel_calls(query, response) if reads.tool_results else None  # no result shown: no number needed
     note = None
     q_text = r_text = None
     q_turns = None

@@ -200,3 +200,16 @@ def test_parallel_calls_of_one_tool_and_their_results_carry_a_number():
     temps = {m.get("tool_call_id"): m["content"] for m in read if m["role"] == "tool" and m["name"] == "get_weather"}
     assert calls == {"Oslo": "#1", "Rome": "#2", "Nice": None}
     assert temps[calls["Oslo"]] == {"temp_c": -3} and temps[calls["Rome"]] == {"temp_c": 24}
+
+
+def test_parallel_calls_carry_no_number_where_no_result_is_shown():
+    from agent_evaluators.conversation.transcript import Reads, render_messages
+
+    messages = [{"role": "user", "content": "Oslo and Rome?"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "a", "name": "get_weather", "arguments": {"city": "Oslo"}},
+                    {"id": "b", "name": "get_weather", "arguments": {"city": "Rome"}}]},
+                {"role": "tool", "tool_call_id": "b", "content": "24"},
+                {"role": "tool", "tool_call_id": "a", "content": "-3"}]
+    text, _ = render_messages(messages, Reads("test", tool_results=0))
+    assert '  call get_weather(city="Oslo")' in text and "#" not in text and "result" not in text
