@@ -30,6 +30,7 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional, Union
 
+from .._util.json_text import loads
 from ..errors import InputError, JudgeError
 from ..run_context import current
 from .endpoint import AZURE_SCOPE, EndpointConfig, public_url
@@ -114,7 +115,7 @@ def _parse_error(raw: bytes) -> "tuple[str, Optional[str]]":
 def decode_reply(raw: bytes) -> Dict[str, Any]:
     """The JSON object of a 2xx body, or :class:`BadReply` (an HTML error page labelled JSON, ...)."""
     try:
-        value = json.loads(raw)
+        value = loads(raw)
     except ValueError as e:
         text = raw.decode("utf-8", "replace")
         raise BadReply(f"the judge answered HTTP 200 with a body that is not JSON ({e})", text) from None

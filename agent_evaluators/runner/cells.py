@@ -25,6 +25,7 @@ from ..stats.passk import pass_at_k, pass_hat_k
 from ..wording import Option, Text, recall, remember, words_of
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
+from .deadlines import EXPIRED, deadlines_for
 
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python 3.11+
 
@@ -209,29 +210,24 @@ async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optio
         raise CallTimeout() from None
 
 
-def _expire(task: "asyncio.Task[Any]", expired: List[bool]) -> None:
-    expired.append(True)
-    task.cancel()
-
-
 async def _await_within(aw: Any, timeout: float, task: "asyncio.Task[Any]") -> Any:
-    """``async with asyncio.timeout(timeout): return await aw`` at less than half its cost (one
-    timer, no scope object; this runs for every cell), with the same rules: our expiry becomes
-    :class:`CallTimeout`; a cancellation from outside, even one that lands with the expiry,
-    stays a cancellation (``Task.cancelling`` / ``uncancel``, Python 3.11+)."""
-    loop = asyncio.get_running_loop()
-    expired: List[bool] = []
+    """``async with asyncio.timeout(timeout): return await aw`` at a fraction of its cost (no timer of
+    its own: the run's calls under one timeout share one, :mod:`.deadlines`; no scope object; this runs
+    for every cell), with the same rules: our expiry becomes :class:`CallTimeout`; a cancellation from
+    outside, even one that lands with the expiry, stays a cancellation (``Task.cancelling`` /
+    ``uncancel``, Python 3.11+)."""
     cancelling = task.cancelling()  # type: ignore[attr-defined,unused-ignore]
-    handle = loop.call_at(loop.time() + timeout, _expire, task, expired)
+    deadlines = deadlines_for(asyncio.get_running_loop(), timeout)
+    entry = deadlines.start(task)
     try:
         result = await aw
     except asyncio.CancelledError:
-        if expired and task.uncancel() <= cancelling:  # type: ignore[attr-defined,unused-ignore]
+        if entry[EXPIRED] and task.uncancel() <= cancelling:  # type: ignore[attr-defined,unused-ignore]
             raise CallTimeout() from None
         raise
     finally:
-        handle.cancel()
-    if expired:  # the callable swallowed our cancellation and returned: its result stands, the count is put back
+        deadlines.end(entry)
+    if entry[EXPIRED]:  # the callable swallowed our cancellation and returned: its result stands, the count is put back
         task.uncancel()  # type: ignore[attr-defined,unused-ignore]
     return result
 

@@ -1,7 +1,8 @@
 """The per-call timeout: our expiry is a CallTimeout, anything else keeps its own meaning.
 
-``call_with_timeout`` runs for every cell, so it uses one timer instead of ``asyncio.timeout``;
-these cases pin the rules it must share with ``asyncio.timeout``.
+``call_with_timeout`` runs for every cell, so the calls under one timeout share one timer
+(:mod:`agent_evaluators.runner.deadlines`) instead of ``asyncio.timeout``'s timer each;
+these cases pin the rules it must share with ``asyncio.timeout``, and the sharing.
 """
 
 import asyncio
@@ -12,6 +13,7 @@ import pytest
 
 from agent_evaluators.runner.callables import make_invoker
 from agent_evaluators.runner.cells import CallTimeout, call_with_timeout
+from agent_evaluators.runner.deadlines import Deadlines
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="Task.cancelling() is Python 3.11+")
 
@@ -100,3 +102,68 @@ def test_a_callable_that_swallows_the_cancel_keeps_its_result() -> None:
         return out, task.cancelling()
 
     assert asyncio.run(go()) == ({"x": 6, "swallowed": True}, 0)
+
+
+def _live_timers(loop: Any, deadlines_only: bool = False) -> int:
+    return sum(1 for h in loop._scheduled if not h.cancelled()  # type: ignore[attr-defined]
+               and (not deadlines_only or isinstance(getattr(h._callback, "__self__", None), Deadlines)))
+
+
+def test_concurrent_calls_share_one_timer_and_each_keeps_its_own_deadline() -> None:
+    async def sleeper(x: int, s: float) -> Any:
+        await asyncio.sleep(s)
+        return {"x": x}
+
+    async def go() -> Any:
+        loop = asyncio.get_running_loop()
+        inv = _invoker(sleeper)
+        started = []
+        # calls under one timeout, started 20 ms apart; the ones sleeping past their own deadline expire
+        for i in range(6):
+            started.append(asyncio.create_task(call_with_timeout(inv, {"x": i, "s": 0.3 if i % 2 else 0.01}, 0.15)))
+            await asyncio.sleep(0.02)
+        timers_while_running = _live_timers(loop, deadlines_only=True)
+        outcomes = await asyncio.gather(*started, return_exceptions=True)
+        return outcomes, timers_while_running, _live_timers(loop)
+
+    outcomes, timers_while_running, timers_after = asyncio.run(go())
+    assert [type(o).__name__ if isinstance(o, BaseException) else o["x"] for o in outcomes] == \
+        [0, "CallTimeout", 2, "CallTimeout", 4, "CallTimeout"]
+    assert timers_while_running == 1  # three calls still in flight, one deadline timer
+    assert timers_after == 0
+
+
+def test_a_later_call_is_not_expired_with_an_earlier_one() -> None:
+    async def go() -> Any:
+        first = asyncio.create_task(call_with_timeout(_invoker(slow), {"x": 7}, 0.1))
+        await asyncio.sleep(0.08)
+        second = asyncio.create_task(call_with_timeout(_invoker(fast_after), {"x": 8, "s": 0.05}, 0.1))
+        return await asyncio.gather(first, second, return_exceptions=True)
+
+    async def fast_after(x: int, s: float) -> Any:
+        await asyncio.sleep(s)  # ends 130 ms in: after the first call's deadline, before its own
+        return {"x": x}
+
+    first, second = asyncio.run(go())
+    assert isinstance(first, CallTimeout)
+    assert second == {"x": 8}
+
+
+def test_calls_on_two_loops_and_two_timeouts_keep_apart() -> None:
+    async def both(timeout: float) -> Any:  # under one timeout: the slow call expires, the fast one returns
+        return await asyncio.gather(call_with_timeout(_invoker(slow), {"x": 9}, timeout),
+                                    call_with_timeout(_invoker(fast), {"x": 10}, timeout), return_exceptions=True)
+
+    async def mixed() -> Any:  # two timeouts on one loop: each call keeps its own
+        return await asyncio.gather(call_with_timeout(_invoker(fast_later), {"x": 11}, 30.0),
+                                    call_with_timeout(_invoker(slow), {"x": 12}, 0.05), return_exceptions=True)
+
+    async def fast_later(x: int) -> Any:
+        await asyncio.sleep(0.1)  # past the other call's deadline, well within its own
+        return {"x": x}
+
+    for _ in range(2):  # a new loop each time: the deadlines of the last one are not reused
+        slow_out, fast_out = asyncio.run(both(0.05))
+        assert isinstance(slow_out, CallTimeout) and fast_out == {"x": 10}
+    long_out, short_out = asyncio.run(mixed())
+    assert long_out == {"x": 11} and isinstance(short_out, CallTimeout)
