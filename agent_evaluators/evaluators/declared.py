@@ -438,6 +438,8 @@ def _declared_evaluate(cls: type) -> Any:
     async def _evaluate(self: DeclaredJudgeEvaluator, **given: Any) -> Outcome:
         return await self._judge(given)
 
+    _evaluate.__direct__ = "_judge"  # type: ignore[attr-defined]  # the base calls _judge(bound) itself
+
     params = [spec.parameter() for spec in cls.inputs]  # type: ignore[attr-defined]
     params.sort(key=lambda p: p.default is not _EMPTY)
     _evaluate.__signature__ = inspect.Signature(  # type: ignore[attr-defined]

@@ -189,6 +189,12 @@ async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optio
     An inline sync call cannot be interrupted, so the timeout covers async and blocking
     (threaded) calls only. Our own expiry raises :class:`CallTimeout`; a ``TimeoutError``
     the callable raised itself passes through as that callable's error.
+
+    This is ``async with asyncio.timeout(timeout): return await aw`` at a fraction of its cost
+    (this runs for every cell): no timer of its own (the calls under one timeout share one,
+    :mod:`.deadlines`), no scope object, no coroutine of its own around the call, with the same
+    rules: a cancellation from outside, even one that lands with the expiry, stays a cancellation
+    (``Task.cancelling`` / ``uncancel``, Python 3.11+; ``asyncio.wait_for`` before).
     """
     if inv.mode == ASYNC:
         aw = inv.call(**kwargs)
@@ -202,20 +208,11 @@ async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optio
     if timeout is None:
         return await aw
     task = asyncio.current_task()
-    if _HAS_TIMEOUT_CM and task is not None:
-        return await _await_within(aw, timeout, task)
-    try:
-        return await asyncio.wait_for(aw, timeout)
-    except asyncio.TimeoutError:
-        raise CallTimeout() from None
-
-
-async def _await_within(aw: Any, timeout: float, task: "asyncio.Task[Any]") -> Any:
-    """``async with asyncio.timeout(timeout): return await aw`` at a fraction of its cost (no timer of
-    its own: the run's calls under one timeout share one, :mod:`.deadlines`; no scope object; this runs
-    for every cell), with the same rules: our expiry becomes :class:`CallTimeout`; a cancellation from
-    outside, even one that lands with the expiry, stays a cancellation (``Task.cancelling`` /
-    ``uncancel``, Python 3.11+)."""
+    if not _HAS_TIMEOUT_CM or task is None:
+        try:
+            return await asyncio.wait_for(aw, timeout)
+        except asyncio.TimeoutError:
+            raise CallTimeout() from None
     cancelling = task.cancelling()  # type: ignore[attr-defined,unused-ignore]
     deadlines = deadlines_for(asyncio.get_running_loop(), timeout)
     entry = deadlines.start(task)

@@ -373,7 +373,9 @@ class RowEvaluator:
     async def _row_cells(self, line: int, row: Mapping[str, Any], plans: Sequence[ArgPlan],
                          tout: Optional[Mapping[str, Any]], cells: Cells) -> None:
         if len(plans) == 1 and plans[0].invoker.mode != INLINE:  # one judge (or other awaited) evaluator
-            cells[plans[0].alias] = await self.cell_async(line, plans[0], row, tout)
+            # without a budget, cell_async is _cell_async: called at once, one coroutine frame less per call
+            cell = self._cell_async if self.budget is None else self.cell_async
+            cells[plans[0].alias] = await cell(line, plans[0], row, tout)
             return
         inline = [p for p in plans if p.invoker.mode == INLINE]
         waiting = [p for p in plans if p.invoker.mode != INLINE]
