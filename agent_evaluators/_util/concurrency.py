@@ -11,7 +11,8 @@ spawned by the runner inherit it without every evaluator having to thread it thr
 
 import asyncio
 import contextlib
-from typing import Iterator, Optional
+from collections import deque
+from typing import Deque, Iterator, Optional
 
 from ..run_context import FieldView, Limiter, current, scoped
 
@@ -27,12 +28,19 @@ class _Slot:
 
     async def __aenter__(self) -> None:
         limiter = self._limiter = current().limiter
-        if limiter is not None:
+        if limiter is not None and not take_free_permit(limiter):
             await limiter.acquire()
 
     async def __aexit__(self, *exc: object) -> None:
         if self._limiter is not None:
             self._limiter.release()
+
+
+def take_free_permit(limiter: Limiter) -> bool:
+    """Take a permit of ``limiter`` without waiting if it can give one so (:meth:`Permits.try_acquire`;
+    a limiter without that method, the Ray engine's, is always awaited)."""
+    take = getattr(limiter, "try_acquire", None)
+    return take is not None and take()  # type: ignore[no-any-return]
 
 
 def judge_slot() -> _Slot:
@@ -60,7 +68,60 @@ def use_judge_limiter(limiter: Optional[Limiter]) -> Iterator[Optional[Limiter]]
         yield limiter
 
 
-def new_limiter(max_concurrency: int) -> asyncio.Semaphore:
+class Permits:
+    """``max_concurrency`` permits, handed out in the order they were asked for, like ``asyncio.Semaphore``;
+    with :meth:`try_acquire`, which takes a free one without a coroutine.
+
+    Every judge HTTP attempt takes a permit: through ``asyncio.Semaphore`` that was a coroutine (and,
+    in its ``locked()``, a generator) per attempt even with permits free, the commonest case. A
+    released permit goes straight to the oldest waiter, so a newcomer's :meth:`try_acquire` never
+    overtakes one waiting; a waiter cancelled after it was handed one passes it on.
+    """
+
+    __slots__ = ("_free", "_waiters")
+
+    def __init__(self, permits: int) -> None:
+        if permits < 0:
+            raise ValueError("permits must be >= 0")
+        self._free = permits
+        self._waiters: Deque["asyncio.Future[None]"] = deque()
+
+    def locked(self) -> bool:
+        """No permit can be taken now without waiting."""
+        return self._free == 0 or bool(self._waiters)
+
+    def try_acquire(self) -> bool:
+        """Take a permit if one is free and nobody waits for one; ``False`` (nothing taken) otherwise."""
+        if self._free and not self._waiters:
+            self._free -= 1
+            return True
+        return False
+
+    async def acquire(self) -> bool:
+        if self._free and not self._waiters:
+            self._free -= 1
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed a permit, then cancelled: pass it on
+                self.release()
+            raise
+        return True
+
+    def release(self) -> None:
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():  # a cancelled waiter's future is done: skipped
+                waiter.set_result(None)  # the permit goes to it directly: the free count stays
+                return
+        self._free += 1
+
+
+def new_limiter(max_concurrency: int) -> Permits:
     """The judge budget of one process: ``max_concurrency`` permits (checked where the user set it, by the
     run option table's check)."""
-    return asyncio.Semaphore(max_concurrency)
+    return Permits(max_concurrency)

@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
 from .._util import validators
-from .._util.concurrency import judge_slot, report_throttle
+from .._util.concurrency import report_throttle, take_free_permit
 from .._util.scrub import SecretSet, install_log_filter, register
 from ..errors import JudgeError
 from ..run_context import Sender, current
@@ -197,7 +197,11 @@ class JudgeClient:
             if not circuit.allow() and not await circuit.wait():  # waits out a brief outage; see .circuit
                 raise JudgeError(self._unreachable_message(circuit), attempts=tally.attempts)
             wait: Optional[float] = None
-            async with judge_slot():
+            # judge_slot() without its coroutines: a free permit is taken at once (this runs per attempt)
+            limiter = current().limiter
+            if limiter is not None and not take_free_permit(limiter):
+                await limiter.acquire()
+            try:
                 refused = circuit.rejection(self.config)  # looked at once the permit is ours: it may be news
                 if refused is not None:  # this key was refused already: the answer would be the same
                     raise JudgeError(refused[0], status_code=refused[1], attempts=tally.attempts)
@@ -248,6 +252,9 @@ class JudgeClient:
                     circuit.failed(last_problem)
                 except TransportError as e:
                     last_status, last_problem, last_kind = None, self._scrub(str(e)), "dropped"
+            finally:
+                if limiter is not None:
+                    limiter.release()
             log.debug("judge attempt %d/%d failed: %s", attempt, self.max_attempts, last_problem)
             if attempt < self.max_attempts:
                 await asyncio.sleep(wait if wait is not None else backoff_delay(attempt, self._rng))
