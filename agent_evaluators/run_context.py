@@ -42,7 +42,9 @@ _Price = Dict[str, float]
 
 
 class Limiter(Protocol):
-    """Anything that hands out permits: an ``asyncio.Semaphore`` or a cluster-wide one."""
+    """Anything that hands out permits: the local engine's :class:`~._util.concurrency.Permits` (an
+    ``asyncio.Semaphore`` would do), or a cluster-wide one. A ``try_acquire()`` that takes a free permit
+    without waiting, where a limiter has one, is used first (:func:`~._util.concurrency.take_free_permit`)."""
 
     async def acquire(self) -> object: ...
 

@@ -291,7 +291,8 @@ class JudgeEvaluator(Evaluator):
 
     def _max_input_chars(self) -> int:
         cfg = self._current_model_config()
-        limit = cfg.get("max_input_chars") if isinstance(cfg, Mapping) else None
+        # read twice per judge call: a plain dict without the ABC check first
+        limit = cfg.get("max_input_chars") if type(cfg) is dict or isinstance(cfg, Mapping) else None
         if limit is None:
             return DEFAULT_MAX_INPUT_CHARS
         try:
@@ -303,7 +304,7 @@ class JudgeEvaluator(Evaluator):
         """Refuse, before any request, a prompt larger than ``max_input_chars`` (an error cell, not a bill)."""
         size = 0
         for m in messages:  # rendered messages: dicts with text content
-            content = m.get("content") if isinstance(m, Mapping) else m
+            content = m.get("content") if type(m) is dict or isinstance(m, Mapping) else m
             size += len(content) if type(content) is str else len(str(content or ""))
         self._refuse_over_limit(size, inputs)
 

@@ -1,7 +1,7 @@
 """One judge budget for a whole Ray cluster: a permit actor and the limiter each worker installs.
 
-The local engine's budget is an ``asyncio.Semaphore``: every judge HTTP attempt holds
-one permit (:func:`agent_evaluators._util.concurrency.judge_slot`). Across processes that
+The local engine's budget is a semaphore (:class:`agent_evaluators._util.concurrency.Permits`):
+every judge HTTP attempt holds one permit (:func:`agent_evaluators._util.concurrency.judge_slot`). Across processes that
 becomes :class:`JudgeBudget`, a small async Ray actor that owns ``capacity`` permits,
 and :class:`ClusterLimiter`, the worker side, which implements the same ``Limiter``
 protocol (``await acquire()`` / ``release()``), so the judge client does not change.

@@ -308,10 +308,12 @@ class AliasStats:
         # a composite's own usage already sums its members' (their ``<member>_usage`` keys would count twice);
         # a 1.18 row made in this run carries the whole usage of its judge calls beside its token counts
         own_usage = getattr(cell, "judge_usage", None) or (cell.get(self.usage_key) if self.usage_key else None)
-        if isinstance(own_usage, Mapping):
+        if type(own_usage) is dict or isinstance(own_usage, Mapping):
             self.usage = {} if self.usage is None else self.usage
             add_usage(self.usage, own_usage)
         for k, v in cell.items():
+            if v is own_usage:  # folded in above
+                continue
             t = type(v)
             if t is int or t is float:  # not bool: a flag is not a metric
                 if not k.endswith("_threshold") and v == v:  # v != v: NaN

@@ -180,7 +180,7 @@ class ArgPlan:
     """How one evaluator's keyword arguments are built from a row; prepared once per run."""
 
     __slots__ = ("alias", "invoker", "explicit", "auto", "all_columns", "turn_inputs", "required_names",
-                 "_required_sorted")
+                 "_required_sorted", "_required_sets")
 
     def __init__(self, alias: str, invoker: Invoker, explicit: Dict[str, Ref], *, mapped_under: Optional[str] = None) -> None:
         """``mapped_under``: the ``evaluator_config`` key ``explicit`` came from (the alias when not given);
@@ -206,6 +206,7 @@ class ArgPlan:
         self.turn_inputs = turn_all
         self.required_names = frozenset().union(*invoker.required) if invoker.required else frozenset()
         self._required_sorted = [tuple(sorted(req)) for req in invoker.required]  # checked on every row
+        self._required_sets = [frozenset(req) for req in invoker.required]
         for name in explicit:
             if not invoker.accepts(name):
                 accepted = ", ".join(sorted(invoker.params)) or "(none)"
@@ -262,6 +263,10 @@ class ArgPlan:
 
     def _missing(self, kwargs: Mapping[str, Any]) -> Optional[str]:
         """The first required input not present (conversation stands in for turn inputs)."""
+        keys = kwargs.keys()
+        for required in self._required_sets:  # the usual row: every input of an overload present, at once
+            if keys >= required:
+                return None
         absent = self.missing_inputs(kwargs)
         return absent[0] if absent else None
 
