@@ -214,8 +214,9 @@ async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optio
         except asyncio.TimeoutError:
             raise CallTimeout() from None
     cancelling = task.cancelling()  # type: ignore[attr-defined,unused-ignore]
-    deadlines = deadlines_for(asyncio.get_running_loop(), timeout)
-    entry = deadlines.start(task)
+    loop = asyncio.get_running_loop()
+    deadlines = deadlines_for(loop, timeout)
+    entry = deadlines.start(loop, task)
     try:
         result = await aw
     except asyncio.CancelledError:

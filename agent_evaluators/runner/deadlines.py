@@ -28,23 +28,25 @@ _SLACK_S = 0.001
 
 
 class Deadlines:
-    """The calls running under one ``timeout`` on one event loop, oldest first."""
+    """The calls running under one ``timeout`` on one event loop, oldest first.
 
-    __slots__ = ("loop", "timeout", "entries", "timer", "__weakref__")
+    It keeps no reference to its loop while no call runs (the table of them is keyed weakly by loop:
+    a reference from here would keep every finished run's loop alive)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, timeout: float) -> None:
-        self.loop = loop
+    __slots__ = ("timeout", "entries", "timer", "__weakref__")
+
+    def __init__(self, timeout: float) -> None:
         self.timeout = timeout
         self.entries: Deque[List[Any]] = deque()
         self.timer: Optional[asyncio.TimerHandle] = None
 
-    def start(self, task: "asyncio.Task[Any]") -> List[Any]:
-        """Start the clock for a call running in ``task``; give the entry back to :meth:`end`."""
-        deadline = self.loop.time() + self.timeout
+    def start(self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any]") -> List[Any]:
+        """Start the clock for a call running in ``task`` on ``loop``; give the entry back to :meth:`end`."""
+        deadline = loop.time() + self.timeout
         entry: List[Any] = [deadline, task, False, False]
         self.entries.append(entry)
         if self.timer is None:
-            self.timer = self.loop.call_at(deadline, self._expire)
+            self.timer = loop.call_at(deadline, self._expire, loop)
         return entry
 
     def end(self, entry: List[Any]) -> None:
@@ -58,10 +60,10 @@ class Deadlines:
             self.timer.cancel()
             self.timer = None
 
-    def _expire(self) -> None:
+    def _expire(self, loop: asyncio.AbstractEventLoop) -> None:
         self.timer = None
         entries = self.entries
-        now = self.loop.time() + _SLACK_S
+        now = loop.time() + _SLACK_S
         while entries:
             head = entries[0]
             if head[DONE]:
@@ -71,7 +73,7 @@ class Deadlines:
                 head[EXPIRED] = True
                 head[TASK].cancel()
             else:
-                self.timer = self.loop.call_at(head[DEADLINE], self._expire)
+                self.timer = loop.call_at(head[DEADLINE], self._expire, loop)
                 return
 
 
@@ -92,9 +94,11 @@ def deadlines_for(loop: asyncio.AbstractEventLoop, timeout: float) -> Deadlines:
     with _lock:  # runs on other threads' loops (sync calls, a host's loops) ask too
         table = _by_loop.get(loop)
         if table is None:
+            for closed in [lp for lp in _by_loop.keys() if lp.is_closed()]:  # a loop closed mid-call: its timer
+                del _by_loop[closed]  # handle (which holds the loop) would keep it in the table
             table = _by_loop[loop] = {}
         found = table.get(timeout)
         if found is None:
-            found = table[timeout] = Deadlines(loop, timeout)
+            found = table[timeout] = Deadlines(timeout)
         _last = (weakref.ref(loop), timeout, weakref.ref(found))
     return found

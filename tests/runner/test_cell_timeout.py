@@ -167,3 +167,16 @@ def test_calls_on_two_loops_and_two_timeouts_keep_apart() -> None:
         assert isinstance(slow_out, CallTimeout) and fast_out == {"x": 10}
     long_out, short_out = asyncio.run(mixed())
     assert long_out == {"x": 11} and isinstance(short_out, CallTimeout)
+
+
+def test_finished_runs_leave_no_event_loop_behind() -> None:
+    import gc
+
+    def loops() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, asyncio.AbstractEventLoop))
+
+    before = loops()
+    for i in range(5):  # a run per loop, as evaluate() makes one per call from sync code
+        asyncio.run(call_with_timeout(_invoker(fast), {"x": i}, 30))
+    assert loops() <= before
