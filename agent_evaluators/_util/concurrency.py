@@ -98,8 +98,7 @@ class Permits:
         return False
 
     async def acquire(self) -> bool:
-        if self._free and not self._waiters:
-            self._free -= 1
+        if self.try_acquire():
             return True
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)

@@ -30,6 +30,7 @@ import time
 import weakref
 from typing import Any, AsyncIterator, Dict, Mapping, Optional, Union
 
+from .._util.deadlines import SHARED_DEADLINES, Deadlines, expired_here, survived
 from .._util.json_text import loads
 from ..errors import InputError, JudgeError
 from ..run_context import current
@@ -256,9 +257,14 @@ class AiohttpTransport(Transport):
         self._session: Any = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._closer: Optional[AsyncIterator[None]] = None
+        #: per timeout: aiohttp's own ``ClientTimeout`` (Python 3.10), or the requests' shared :class:`Deadlines`
         self._timeouts: Dict[float, Any] = {}
+        self._deadlines: Dict[float, Deadlines] = {}
+        self._untimed: Any = None  # aiohttp.ClientTimeout() (no limit): the deadline is ours
         self._proxy: Any = None
         self._proxy_headers: Optional[Dict[str, str]] = None
+        #: the fixed headers are the session's defaults (no proxy): a request passes only what differs
+        self._session_headers = False
 
     def _open(self) -> Any:
         import aiohttp
@@ -269,10 +275,16 @@ class AiohttpTransport(Transport):
         else:
             self._proxy_headers = proxy_headers  # sent in the CONNECT to the proxy
         connector = aiohttp.TCPConnector(limit=CONNECTION_LIMIT, ttl_dns_cache=300, keepalive_timeout=30)
-        # no cookie jar: a judge has no session state, and a jar is scanned on every request.
-        # No session-wide headers: aiohttp copies those into a proxy's headers, which would send the
-        # API key to the proxy (in the clear in a CONNECT, or as Proxy-Authorization); they go per request.
+        # No cookie jar: a judge has no session state, and a jar is scanned on every request.
+        # The fixed headers are the session's own when no proxy is in the way: aiohttp then copies
+        # them as one multidict per request instead of converting and merging a dict (about 2 µs of a
+        # judge call). Through a proxy they go per request: aiohttp copies a session's headers into
+        # the proxy's, which would send the API key to the proxy (in the clear in a CONNECT, or as
+        # Proxy-Authorization).
+        self._session_headers = self._proxy is None
+        self._untimed = aiohttp.ClientTimeout()
         return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
+                                     headers=self.headers if self._session_headers else None,
                                      auto_decompress=False)  # inflated by read_body
 
     async def _close_with_loop(self) -> AsyncIterator[None]:
@@ -294,25 +306,49 @@ class AiohttpTransport(Transport):
                     timeout: float, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
         """One HTTP exchange with this endpoint's session, headers and auth: the raw 2xx body, or a
         :class:`TransportError`. ``send`` posts chat requests with it; the batch API (:mod:`.batch_api`)
-        uploads files and polls batches with it."""
+        uploads files and polls batches with it.
+
+        ``timeout`` bounds the whole exchange (connect, send, reply read). On Python 3.11+ the requests
+        under one timeout share one event-loop timer (:mod:`agent_evaluators._util.deadlines`, as the
+        run's cells do) and aiohttp is given none: its own total timeout is a timer, a timer context and
+        a task lookup per request, about 6 µs of a judge call's CPU (measured against a same-loop server).
+        Expiry cancels the request as aiohttp's own timeout does, and becomes a :class:`TransportTimeout`."""
         import aiohttp
 
         session = self._session or await self._start_session()
         # a key's headers as they are (no coroutine per request); a token's (Entra ID) are fetched
         headers = self.headers if not headers and self._token is None else await self._headers_for(headers)
-        limit = self._timeouts.get(timeout)
-        if limit is None:
-            limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
+        sent = None if headers is self.headers and self._session_headers else headers  # the session's own
+        task = asyncio.current_task() if SHARED_DEADLINES else None
+        if task is not None:  # timed by the shared deadlines, not by a timer per request (see below)
+            deadlines = self._deadlines.get(timeout) or self._deadlines.setdefault(timeout, Deadlines(timeout))
+            cancelling = task.cancelling()  # type: ignore[attr-defined,unused-ignore]
+            entry: Any = deadlines.start(self._loop, task)  # type: ignore[arg-type]  # set with the session
+            limit = self._untimed
+        else:
+            entry = None
+            limit = self._timeouts.get(timeout)
+            if limit is None:
+                limit = self._timeouts[timeout] = aiohttp.ClientTimeout(total=timeout)
         try:
-            async with session.request(method, url, data=data, headers=headers, timeout=limit, allow_redirects=False,
+            async with session.request(method, url, data=data, headers=sent, timeout=limit, allow_redirects=False,
                                        proxy=self._proxy, proxy_headers=self._proxy_headers) as resp:
                 raw = await read_body(resp, max_reply_bytes)
                 status = resp.status
                 if status >= 300:
                     message, param = _parse_error(raw)
                     raise StatusError(status, resp.headers, message, param, resp.headers.get("Location"))
+        except asyncio.CancelledError:
+            if entry is not None and expired_here(entry, task, cancelling):  # type: ignore[arg-type]
+                raise TransportTimeout(f"no complete reply within the {timeout:g} s timeout") from None
+            raise
         except (ReplyTooLarge, UnreadableBody, asyncio.TimeoutError, aiohttp.ClientError, OSError) as e:
             raise self._failure(e, f"no complete reply within the {timeout:g} s timeout") from None
+        finally:
+            if entry is not None:
+                deadlines.end(entry)
+        if entry is not None:
+            survived(entry, task)  # type: ignore[arg-type]
         return raw
 
     def _failure(self, exc: BaseException, timed_out: str) -> TransportError:

@@ -18,6 +18,7 @@ import math
 from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is 3x slower
 from typing import Any, Dict, List, NamedTuple, Optional, Union
 
+from .._util.deadlines import SHARED_DEADLINES, expired_here, survived
 from ..errors import JudgeError
 from ..judge.caps import BUDGET_REASON, NOT_RUN
 from ..stats.intervals import finite_mean
@@ -25,9 +26,7 @@ from ..stats.passk import pass_at_k, pass_hat_k
 from ..wording import Option, Text, recall, remember, words_of
 from .aggregate import add_usage
 from .callables import ASYNC, THREAD, Invoker
-from .deadlines import EXPIRED, deadlines_for
-
-_HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python 3.11+
+from .deadlines import deadlines_for
 
 
 class CellProblem(NamedTuple):
@@ -208,7 +207,7 @@ async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optio
     if timeout is None:
         return await aw
     task = asyncio.current_task()
-    if not _HAS_TIMEOUT_CM or task is None:
+    if not SHARED_DEADLINES or task is None:
         try:
             return await asyncio.wait_for(aw, timeout)
         except asyncio.TimeoutError:
@@ -220,13 +219,12 @@ async def call_with_timeout(inv: Invoker, kwargs: Dict[str, Any], timeout: Optio
     try:
         result = await aw
     except asyncio.CancelledError:
-        if entry[EXPIRED] and task.uncancel() <= cancelling:  # type: ignore[attr-defined,unused-ignore]
+        if expired_here(entry, task, cancelling):
             raise CallTimeout() from None
         raise
     finally:
         deadlines.end(entry)
-    if entry[EXPIRED]:  # the callable swallowed our cancellation and returned: its result stands, the count is put back
-        task.uncancel()  # type: ignore[attr-defined,unused-ignore]
+    survived(entry, task)  # the callable swallowed our cancellation and returned: its result stands
     return result
 
 
