@@ -35,8 +35,9 @@ _SLACK_S = 0.001
 class Deadlines:
     """The calls running under one ``timeout`` on one event loop, oldest first.
 
-    It keeps no reference to its loop while no call runs (the table of them is keyed weakly by loop:
-    a reference from here would keep every finished run's loop alive)."""
+    It keeps no reference to its loop while no call runs: the run's table of them is keyed weakly by
+    loop (:mod:`agent_evaluators.runner.deadlines`), and a reference from here would keep every
+    finished run's loop alive."""
 
     __slots__ = ("timeout", "entries", "timer", "__weakref__")
 
